@@ -1,0 +1,540 @@
+--------------------------- MODULE PredecessorLock ---------------------------
+(***************************************************************************)
+(* The exclusive, herd-free ZooKeeper lock of zklock (impl/zklock Mutex).  *)
+(*                                                                         *)
+(* Every client that wants the lock creates an EPHEMERAL_SEQUENTIAL node   *)
+(* `<lock>/_c_<uuid>-lock-<seq>` under the lock's parent, lists the        *)
+(* children, holds the lock when its node has the smallest sequence        *)
+(* number, and otherwise watches only the node immediately before its own  *)
+(* (getData with a watch: read and watch-set are one atomic server step).  *)
+(* After every notification it lists the children again.                   *)
+(*                                                                         *)
+(* The spec models the ZooKeeper side (nodes, sessions, one-shot watches,  *)
+(* per-client FIFO notification delivery, a monotonic zxid) and each       *)
+(* client's steps, plus the faults zklock must survive: a create whose     *)
+(* reply is lost, server-side session expiry, a client's loss timer, and   *)
+(* process pauses.                                                         *)
+(*                                                                         *)
+(* Seeds (shared/seeds, Chinese) cited in the action comments:             *)
+(*   000  ZooKeeper lock recipe; atomic read+watch; herd effect; the       *)
+(*        predecessor watch; Curator's internalLockLoop (NoNode -> re-list)*)
+(*   001  connection loss during create: check before retrying             *)
+(*   002  shared (read/write) lock                                         *)
+(*   003  herd effect, improved recipe steps 1-5                           *)
+(*   004  herd effect; recoverable errors (uuid in the node name);         *)
+(*        unrecoverable errors (session expiry)                            *)
+(*                                                                         *)
+(* spec/tla/README.md is the contract between this spec, the Go model in   *)
+(* model/ and the trace events of impl/zklock: keep them in step.          *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets
+
+CONSTANTS
+    Clients,        \* the client processes (model values)
+    MaxRequests,    \* lock requests each client may make
+    MaxSeq,         \* bound on the parent's sequence counter (sequential creates)
+    MaxFaults,      \* budget of fault steps (see Fault below)
+    WithExpiry,     \* server-side session expiry and the client's loss timer
+    WithReplyLoss,  \* the reply of a create may be lost
+    WithPause,      \* a holder's process may pause
+    WithCancel,     \* a request's context may end while it acquires
+    Fencing         \* the resource rejects writes with a token below the highest seen
+
+ASSUME MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
+ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, Fencing} \subseteq BOOLEAN
+
+VARIABLES
+    \* ---- ZooKeeper server ----
+    nodes,      \* lock nodes under the parent: [seq, owner, uuid, czxid]
+    nextSeq,    \* the parent's sequence counter: suffix of the next sequential create
+    zxid,       \* zxid of the last write transaction (create, delete, closeSession)
+    live,       \* sessions the server considers live: <<client, k>>
+    watches,    \* armed one-shot watches: [node, req] (node = watched seq or Parent)
+    inbox,      \* per-client FIFO of delivered, unconsumed notifications (request uuids)
+    \* ---- clients ----
+    pc,         \* the client's control state, see PCs
+    sess,       \* k of the client's current session <<c, k>>
+    reqNo,      \* number of the client's current (or last) request: uuid <<c, reqNo>>
+    node,       \* seq of the client's own node, NoNode while unknown
+    target,     \* seq of the node the client watches or is about to watch, NoNode if none
+    token,      \* fencing token of the lease (czxid of the own node), 0 when not holding
+    tenure,     \* grant number of the lease, 0 when not holding
+    paused,     \* the client's process is paused
+    \* ---- the fenced resource, fault budget and history ----
+    faults,     \* fault steps taken so far
+    grants,     \* grants so far (the last tenure number handed out)
+    lastToken,  \* token of the most recent grant
+    resHigh,    \* highest token the resource has accepted
+    resTenure   \* tenure of the last write the resource accepted
+
+zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
+clientVars == <<pc, sess, reqNo, node, target, token, tenure, paused>>
+histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
+vars       == <<zkVars, clientVars, histVars>>
+
+-----------------------------------------------------------------------------
+(* Constants derived for readability. *)
+
+NoNode == -1    \* "no node": the client does not know / has not chosen a node
+Parent == -2    \* watch target meaning the lock's parent node (getChildren watch)
+
+PCs == {"idle",   \* no request
+        "create", \* about to create its lock node
+        "find",   \* create's reply was lost: must find its node by uuid
+        "list",   \* about to list the children
+        "watch",  \* chose a node to watch (target), about to getData+watch it
+        "wait",   \* watch armed, waiting for a notification
+        "grant",  \* its node is first: about to read it and hold
+        "hold"}   \* believes it holds the lock
+
+\* Every session a client may use: a client starts with session 1 and moves
+\* to the next one only after a fault (an expiry or its loss timer).
+Sessions == Clients \X (1..MaxFaults + 1)
+
+Acquiring == {"create", "find", "list", "watch", "wait", "grant"}
+KnowsNode == {"list", "watch", "wait", "grant", "hold"}
+
+Sess(c) == <<c, sess[c]>>        \* the session the client currently uses
+Uuid(c) == <<c, reqNo[c]>>       \* uuid of the client's current (or last) request
+Live(c) == Sess(c) \in live      \* a ZooKeeper call by c can succeed
+Seqs(S) == {n.seq : n \in S}
+NodeAt(s) == CHOOSE n \in nodes : n.seq = s
+Max(S) == CHOOSE x \in S : \A y \in S : y <= x
+OwnNodeExists(c) == \E n \in nodes : n.seq = node[c] /\ n.owner = Sess(c) /\ n.uuid = Uuid(c)
+
+\* A session is abandoned when the server still has it but its client has
+\* moved on to a newer session (its loss timer fired).
+Abandoned(s) == s \in live /\ s # Sess(s[1])
+
+\* Notifications for one client, fired in one server transaction, are queued
+\* in request order (a set has no order; any fixed order will do).
+RECURSIVE SortReqs(_)
+SortReqs(S) ==
+    IF S = {} THEN <<>>
+    ELSE LET m == CHOOSE u \in S : \A v \in S : u[2] <= v[2]
+         IN  <<m>> \o SortReqs(S \ {m})
+
+(***************************************************************************)
+(* One server transaction that removes the nodes `del` and adds the nodes  *)
+(* `add`, starting from the watch set `ws`.  Watches on a removed node,    *)
+(* and child watches on the parent if any child changed, fire once: they   *)
+(* are removed and a notification is appended to the watcher's FIFO inbox *)
+(* (ZooKeeper delivers a client's events in order).  A watch always        *)
+(* belongs to its client's current session: watches of an expired session  *)
+(* are dropped with it, and the client drops the watches of a session it   *)
+(* abandons (the server forgets a connection's watches when it closes).    *)
+(* No action changes a node's data, so deletion is the only node event.    *)
+(***************************************************************************)
+ZkChange(del, add, ws) ==
+    LET fired == {w \in ws : w.node \in Seqs(del)
+                             \/ (w.node = Parent /\ del \cup add # {})}
+    IN  /\ nodes' = (nodes \ del) \cup add
+        /\ watches' = ws \ fired
+        /\ inbox' = [d \in Clients |->
+                        inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
+
+\* Reset of a client's per-request state.
+Idle(c) ==
+    /\ pc' = [pc EXCEPT ![c] = "idle"]
+    /\ node' = [node EXCEPT ![c] = NoNode]
+    /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ token' = [token EXCEPT ![c] = 0]
+    /\ tenure' = [tenure EXCEPT ![c] = 0]
+
+\* A fault step spends one unit of the budget.
+Fault == faults < MaxFaults /\ faults' = faults + 1
+
+-----------------------------------------------------------------------------
+TypeOK ==
+    /\ nodes \subseteq [seq : 0..MaxSeq, owner : Sessions,
+                        uuid : Clients \X (1..MaxRequests), czxid : Nat]
+    /\ nextSeq \in 0..MaxSeq
+    /\ zxid \in Nat
+    /\ live \subseteq Sessions
+    /\ watches \subseteq [node : 0..MaxSeq \cup {Parent}, req : Clients \X (1..MaxRequests)]
+    /\ inbox \in [Clients -> Seq(Clients \X (1..MaxRequests))]
+    /\ pc \in [Clients -> PCs]
+    /\ sess \in [Clients -> 1..MaxFaults + 1]
+    /\ reqNo \in [Clients -> 0..MaxRequests]
+    /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ target \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ token \in [Clients -> Nat]
+    /\ tenure \in [Clients -> Nat]
+    /\ paused \in [Clients -> BOOLEAN]
+    /\ faults \in 0..MaxFaults
+    /\ grants \in Nat /\ lastToken \in Nat /\ resHigh \in Nat /\ resTenure \in Nat
+
+Init ==
+    /\ nodes = {}
+    /\ nextSeq = 0
+    /\ zxid = 0
+    /\ live = {<<c, 1>> : c \in Clients}
+    /\ watches = {}
+    /\ inbox = [c \in Clients |-> <<>>]
+    /\ pc = [c \in Clients |-> "idle"]
+    /\ sess = [c \in Clients |-> 1]
+    /\ reqNo = [c \in Clients |-> 0]
+    /\ node = [c \in Clients |-> NoNode]
+    /\ target = [c \in Clients |-> NoNode]
+    /\ token = [c \in Clients |-> 0]
+    /\ tenure = [c \in Clients |-> 0]
+    /\ paused = [c \in Clients |-> FALSE]
+    /\ faults = 0
+    /\ grants = 0
+    /\ lastToken = 0
+    /\ resHigh = 0
+    /\ resTenure = 0
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Client actions.  A paused client takes no step.  Every action that is a *)
+(* ZooKeeper call requires the client's session to be live: on an expired  *)
+(* session every call fails with SESSIONEXPIRED and the client's only      *)
+(* step is LearnExpiry.  (This is also how "ListChildren finds its own     *)
+(* node missing" shows up: the own node of a client that knows it exists   *)
+(* as long as its session is live, see KnownNodeExists.)                   *)
+(***************************************************************************)
+
+(* Mutex.Lock called: a new request with a fresh uuid (uuid <<c, reqNo>>).  *)
+(* Seed 003 step 1 / seed 004 "recoverable errors": the uuid is chosen     *)
+(* before the create so the node can be recognised after a lost reply.     *)
+RequestLock(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "idle"
+    /\ reqNo[c] < MaxRequests
+    /\ pc' = [pc EXCEPT ![c] = "create"]
+    /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
+    /\ UNCHANGED <<zkVars, sess, node, target, token, tenure, paused, histVars>>
+
+(* create(`<lock>/_c_<uuid>-lock-`, EPHEMERAL_SEQUENTIAL), reply received: *)
+(* the server appends the next sequence number; the client knows its node. *)
+(* Seed 000 step 1, seed 003 step 1 ("_locknode_/guid-lock-").             *)
+CreateOk(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "create"
+    /\ Live(c)
+    /\ nextSeq < MaxSeq
+    /\ ZkChange({}, {[seq |-> nextSeq, owner |-> Sess(c), uuid |-> Uuid(c),
+                     czxid |-> zxid + 1]}, watches)
+    /\ nextSeq' = nextSeq + 1
+    /\ zxid' = zxid + 1
+    /\ pc' = [pc EXCEPT ![c] = "list"]
+    /\ node' = [node EXCEPT ![c] = nextSeq]
+    /\ UNCHANGED <<live, sess, reqNo, target, token, tenure, paused, histVars>>
+
+(* The same create succeeds on the server but the connection drops before  *)
+(* the reply (ConnectionLoss): the node exists, the client does not know   *)
+(* its name.  A fault.  Seed 004 "recoverable errors", seed 001 (connection *)
+(* loss may hit the request or the response).                              *)
+CreateReplyLost(c) ==
+    /\ WithReplyLoss
+    /\ ~paused[c]
+    /\ pc[c] = "create"
+    /\ Live(c)
+    /\ nextSeq < MaxSeq
+    /\ Fault
+    /\ ZkChange({}, {[seq |-> nextSeq, owner |-> Sess(c), uuid |-> Uuid(c),
+                     czxid |-> zxid + 1]}, watches)
+    /\ nextSeq' = nextSeq + 1
+    /\ zxid' = zxid + 1
+    /\ pc' = [pc EXCEPT ![c] = "find"]
+    /\ UNCHANGED <<live, sess, reqNo, node, target, token, tenure, paused,
+                   grants, lastToken, resHigh, resTenure>>
+
+(* After reconnecting: getChildren, look for a node whose name carries this *)
+(* request's uuid AND that is owned by the current session (a node of an    *)
+(* older session is not ours any more).  Found: continue with it.  Not      *)
+(* found: create again.  Seed 004 "recoverable errors", seed 001 checkNode. *)
+(* (Not-found cannot happen here: a request never outlives its session, and *)
+(* the create whose reply was lost did succeed; the branch is the           *)
+(* implementation's and is kept so the Go model mirrors it.)                *)
+FindOwnNode(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "find"
+    /\ Live(c)
+    /\ LET mine == {n \in nodes : n.uuid = Uuid(c) /\ n.owner = Sess(c)}
+       IN  IF mine # {}
+           THEN /\ pc' = [pc EXCEPT ![c] = "list"]
+                /\ node' = [node EXCEPT ![c] = (CHOOSE n \in mine : TRUE).seq]
+           ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
+                /\ UNCHANGED node
+    /\ UNCHANGED <<zkVars, sess, reqNo, target, token, tenure, paused, histVars>>
+
+(* getChildren(<lock>) without a watch; sort by sequence suffix.  No node   *)
+(* before ours: the lock is ours (go on to Grant).  Otherwise choose the    *)
+(* node immediately before ours.  Seed 003 steps 2-4, seed 000 (improved   *)
+(* algorithm step 2), seed 004 "herd effect".                              *)
+ListChildren(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "list"
+    /\ Live(c)
+    /\ LET before == {n \in nodes : n.seq < node[c]}
+       IN  IF before = {}
+           THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
+                /\ UNCHANGED target
+           ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
+                /\ target' = [target EXCEPT ![c] = Max(Seqs(before))]
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars>>
+
+(* getData(<predecessor>, watch=true): ZooKeeper reads the node and arms   *)
+(* the watch in one step, so a deletion between the listing and the watch  *)
+(* cannot be missed (seed 000, atomicity of read and watch).  The node     *)
+(* exists: the watch is armed and the client waits.  NoNode: no watch is   *)
+(* left behind (unlike exists), list again (seed 000, Curator's            *)
+(* internalLockLoop catching NoNodeException).                             *)
+WatchPredecessor(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "watch"
+    /\ Live(c)
+    /\ IF target[c] \in Seqs(nodes)
+       THEN /\ watches' = watches \cup {[node |-> target[c], req |-> Uuid(c)]}
+            /\ pc' = [pc EXCEPT ![c] = "wait"]
+            /\ UNCHANGED target
+       ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
+            /\ target' = [target EXCEPT ![c] = NoNode]
+            /\ UNCHANGED watches
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, token,
+                   tenure, paused, histVars>>
+
+(* The client consumes the head of its inbox: a NodeDeleted event for the  *)
+(* watch of its current request.  It does not conclude it holds: it lists  *)
+(* the children again.  Seed 003 step 5, seed 000 (improved step 2).       *)
+PredecessorGone(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ Head(inbox[c]) = Uuid(c)
+    /\ pc[c] = "wait"
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ pc' = [pc EXCEPT ![c] = "list"]
+    /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
+                   tenure, paused, histVars>>
+
+(* Internal: the head of the inbox is for a request the client no longer   *)
+(* waits on (a watch left behind by a cancelled request: go-zookeeper       *)
+(* v1.0.4 cannot remove watches).  It fires once and is dropped.           *)
+IgnoreNotification(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ ~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, histVars>>
+
+(* getData(<own node>): the client reads its node's Stat; its czxid is the  *)
+(* fencing token (monotonic across the ensemble, unlike sequence numbers).  *)
+(* The client now holds.  Seed 003 step 3, seed 000 step 3.                *)
+Grant(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "grant"
+    /\ Live(c)
+    /\ OwnNodeExists(c)
+    /\ LET t == NodeAt(node[c]).czxid
+       IN  /\ token' = [token EXCEPT ![c] = t]
+           /\ lastToken' = t
+    /\ grants' = grants + 1
+    /\ tenure' = [tenure EXCEPT ![c] = grants + 1]
+    /\ pc' = [pc EXCEPT ![c] = "hold"]
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, paused, faults, resHigh,
+                   resTenure>>
+
+(* The critical section writes to an outside resource, presenting the      *)
+(* lease's token.  With Fencing the resource accepts only a token >= the   *)
+(* highest it has seen (a rejected write changes nothing).  Not a ZooKeeper *)
+(* call: it needs no live session.  ARCHITECTURE.md "Fencing".             *)
+Write(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ IF Fencing /\ token[c] < resHigh
+       THEN UNCHANGED <<resHigh, resTenure>>
+       ELSE /\ resHigh' = IF token[c] > resHigh THEN token[c] ELSE resHigh
+            /\ resTenure' = tenure[c]
+    /\ UNCHANGED <<zkVars, clientVars, faults, grants, lastToken>>
+
+(* Mutex.Unlock: delete(<own node>).  Watches on it fire.  Seed 000 step 4, *)
+(* seed 003 ("release: delete the node").                                  *)
+Release(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ Live(c)
+    /\ ZkChange({NodeAt(node[c])}, {}, watches)
+    /\ zxid' = zxid + 1
+    /\ Idle(c)
+    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+
+(* The request's context ends while acquiring: delete every node carrying  *)
+(* this request's uuid (found by listing the children, so it also works    *)
+(* while the node is unknown after a lost reply), and go idle.  A watch the *)
+(* request armed stays behind and later fires harmlessly.                  *)
+(* ARCHITECTURE.md "A context that ends while waiting deletes our node".   *)
+Cancel(c) ==
+    /\ WithCancel
+    /\ ~paused[c]
+    /\ pc[c] \in Acquiring
+    /\ Live(c)
+    /\ LET mine == {n \in nodes : n.uuid = Uuid(c)}
+       IN  /\ ZkChange(mine, {}, watches)
+           /\ zxid' = zxid + Cardinality(mine)
+    /\ Idle(c)
+    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+
+(* The client learns its session is lost and drops every belief: either    *)
+(* the server expired it (go-zookeeper's StateExpired, or any call failing *)
+(* with SESSIONEXPIRED), or the client's own loss timer fired (time since   *)
+(* the send of the last acknowledged request reached the session timeout)  *)
+(* while the server may still have the session; the latter is a fault.     *)
+(* Later requests use a new session <<c, k+1>>; the abandoned session      *)
+(* stays live on the server with its nodes until ExpireSession removes it; *)
+(* its watches are gone with its connection and its queued events are      *)
+(* dropped.  Seed 004 "unrecoverable errors".                              *)
+LearnExpiry(c) ==
+    /\ ~paused[c]
+    /\ IF Live(c)
+       THEN /\ WithExpiry
+            /\ pc[c] # "idle"
+            /\ Fault
+       ELSE UNCHANGED faults
+    /\ sess' = [sess EXCEPT ![c] = @ + 1]
+    /\ live' = live \cup {<<c, sess[c] + 1>>}
+    /\ watches' = {w \in watches : w.req[1] # c}
+    /\ inbox' = [inbox EXCEPT ![c] = <<>>]
+    /\ Idle(c)
+    /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused, grants, lastToken,
+                   resHigh, resTenure>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Environment actions.                                                    *)
+(***************************************************************************)
+
+(* The server expires session s (closeSession: one transaction): all its   *)
+(* ephemeral nodes are deleted, watches on them fire, and the session's    *)
+(* own watches are dropped.  Seed 000 step 1 (ephemeral nodes free a dead  *)
+(* client's lock), seed 004 "unrecoverable errors".                        *)
+(* For the session a client currently uses this is a fault, and it is only *)
+(* enabled while the client does not believe it holds, unless the client   *)
+(* is paused: the client's loss timer fires before the server may expire   *)
+(* the session (ARCHITECTURE.md "Session loss").  An abandoned session     *)
+(* may always expire, at no cost: it is the cleanup that must happen.      *)
+ExpireSession(s) ==
+    /\ s \in live
+    /\ LET c == s[1] IN
+       /\ IF s = Sess(c)
+          THEN /\ WithExpiry
+               /\ pc[c] # "hold" \/ paused[c]
+               /\ Fault
+          ELSE UNCHANGED faults
+       /\ live' = live \ {s}
+       /\ ZkChange({n \in nodes : n.owner = s}, {},
+                   IF s = Sess(c) THEN {w \in watches : w.req[1] # c} ELSE watches)
+       /\ zxid' = zxid + 1
+    /\ UNCHANGED <<nextSeq, clientVars, grants, lastToken, resHigh, resTenure>>
+
+(* A process pause (GC, VM stall, SIGSTOP) of a client that holds the lock: *)
+(* a fault.  A slow non-holder needs no pause to be modeled: interleaving   *)
+(* already delays it arbitrarily and its session may expire at any time.   *)
+(* ARCHITECTURE.md "Process pauses".                                       *)
+PauseClient(c) ==
+    /\ WithPause
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ Fault
+    /\ paused' = [paused EXCEPT ![c] = TRUE]
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, token, tenure,
+                   grants, lastToken, resHigh, resTenure>>
+
+(* The pause ends; the client still believes whatever it believed.         *)
+ResumeClient(c) ==
+    /\ paused[c]
+    /\ paused' = [paused EXCEPT ![c] = FALSE]
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, token, tenure, histVars>>
+
+-----------------------------------------------------------------------------
+ClientNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGone(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+EnvNext ==
+    \/ \E s \in Sessions : ExpireSession(s)
+    \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
+
+Next == (\E c \in Clients : ClientNext(c)) \/ EnvNext
+
+Spec == Init /\ [][Next]_vars
+
+(***************************************************************************)
+(* Fairness for the liveness configs: each client keeps taking the steps   *)
+(* of a request once it has made one (requesting, cancelling and writing   *)
+(* are the user's choice and get no fairness), a pause ends, and an        *)
+(* abandoned session is eventually expired by the server.                  *)
+(***************************************************************************)
+Progress(c) ==
+    \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
+    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
+    \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
+
+Fairness ==
+    /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))
+    /\ WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s))
+
+FairSpec == Spec /\ Fairness
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Properties.                                                             *)
+(***************************************************************************)
+
+\* No two clients hold while both their lock nodes exist.
+MutualExclusion ==
+    \A c, d \in Clients :
+        (c # d /\ pc[c] = "hold" /\ pc[d] = "hold") =>
+            ~(OwnNodeExists(c) /\ OwnNodeExists(d))
+
+\* No two clients believe they hold.  Holds with expiry (the loss timer
+\* fires first); fails with pauses: the reason fencing exists.
+NaiveExclusion ==
+    \A c, d \in Clients : (c # d /\ pc[c] = "hold") => pc[d] # "hold"
+
+\* A node is watched by at most one waiting client (for its current request).
+NoHerd ==
+    \A t \in {w.node : w \in watches} :
+        Cardinality({c \in Clients :
+                        pc[c] = "wait" /\ [node |-> t, req |-> Uuid(c)] \in watches}) <= 1
+
+\* When every client is idle, no node of a session a client still uses remains.
+\* (Nodes of abandoned sessions go when the server expires them.)
+NoOrphans ==
+    (\A c \in Clients : pc[c] = "idle") =>
+        \A n \in nodes : n.owner # Sess(n.owner[1])
+
+\* The holder's node is the first in the queue.  Sequence numbers only grow,
+\* so grants follow sequence order.
+GrantsInSequenceOrder ==
+    \A c \in Clients :
+        (pc[c] = "hold" /\ OwnNodeExists(c)) => \A n \in nodes : node[c] <= n.seq
+
+\* A client that knows its node and whose session is live has that node.
+KnownNodeExists ==
+    \A c \in Clients : (pc[c] \in KnowsNode /\ Live(c)) => OwnNodeExists(c)
+
+\* Tokens follow acquisition order: every grant's token exceeds the previous one's.
+TokensIncrease ==
+    [][\A c \in Clients : (pc[c] # "hold" /\ pc'[c] = "hold") => token'[c] > lastToken]_vars
+
+\* The resource never accepts a write from an older tenure after a newer one wrote.
+FencedSafety == [][resTenure' >= resTenure]_resTenure
+
+\* Liveness (weak fairness, no faults): every request is granted.
+StarvationFree == \A c \in Clients : (pc[c] \in Acquiring) ~> (pc[c] = "hold")
+
+=============================================================================

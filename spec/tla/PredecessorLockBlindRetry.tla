@@ -1,0 +1,57 @@
+---------------------- MODULE PredecessorLockBlindRetry ----------------------
+(***************************************************************************)
+(* MUTANT (must fail NoOrphans): after a connection loss during create the *)
+(* client simply creates again, the mistake seed 004 "recoverable errors"  *)
+(* warns about (sequential create is not idempotent).  Such a client never *)
+(* looks for its node by uuid, so it only knows, and on cancel only        *)
+(* deletes, the node of its last create: the first node stays behind as   *)
+(* an orphan for as long as the session lives, and the client's second    *)
+(* node waits behind it forever (a self-deadlock unless cancelled).        *)
+(***************************************************************************)
+EXTENDS PredecessorLock
+
+(* The create succeeds but the reply is lost; the client retries blindly.  *)
+(* Replaces CreateReplyLost + FindOwnNode.  Seed 004 "recoverable errors". *)
+CreateReplyLostRetry(c) ==
+    /\ WithReplyLoss
+    /\ ~paused[c]
+    /\ pc[c] = "create"
+    /\ Live(c)
+    /\ nextSeq < MaxSeq
+    /\ Fault
+    /\ ZkChange({}, {[seq |-> nextSeq, owner |-> Sess(c), uuid |-> Uuid(c),
+                     czxid |-> zxid + 1]}, watches)
+    /\ nextSeq' = nextSeq + 1
+    /\ zxid' = zxid + 1
+    /\ UNCHANGED <<live, clientVars, grants, lastToken, resHigh, resTenure>>
+
+(* Cancel without the uuid search: delete the node the client knows, if    *)
+(* any.  Replaces Cancel.                                                  *)
+CancelKnown(c) ==
+    /\ WithCancel
+    /\ ~paused[c]
+    /\ pc[c] \in Acquiring
+    /\ Live(c)
+    /\ LET mine == {n \in nodes : n.seq = node[c]}
+       IN  /\ ZkChange(mine, {}, watches)
+           /\ zxid' = zxid + Cardinality(mine)
+    /\ Idle(c)
+    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+
+BlindClientNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLostRetry(c)
+    \/ ListChildren(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGone(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ CancelKnown(c)
+    \/ LearnExpiry(c)
+
+BlindSpec == Init /\ [][(\E c \in Clients : BlindClientNext(c)) \/ EnvNext]_vars
+
+=============================================================================

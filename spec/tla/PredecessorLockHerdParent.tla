@@ -1,0 +1,45 @@
+---------------------- MODULE PredecessorLockHerdParent ----------------------
+(***************************************************************************)
+(* MUTANT (must fail NoHerd): the first recipe of seeds 000, 003 and 004:  *)
+(* a waiter lists the children with a child watch on the lock's parent     *)
+(* (getChildren(<lock>, watch=true)) instead of watching its predecessor.  *)
+(* Every create or delete under the parent then wakes every waiter: the   *)
+(* herd effect.  Mutual exclusion still holds (each wake-up re-lists);     *)
+(* what breaks is NoHerd: the parent is watched by all waiting clients.    *)
+(***************************************************************************)
+EXTENDS PredecessorLock
+
+(* getChildren(<lock>, watch=true): list and arm a child watch on the      *)
+(* parent atomically.  First: the lock is ours.  Otherwise wait for any   *)
+(* child change.  Seed 000 step 2 (first algorithm), seed 003 step 2,     *)
+(* seed 004 steps (2)-(4).  Replaces ListChildren and WatchPredecessor.   *)
+ListChildrenWatchParent(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "list"
+    /\ Live(c)
+    /\ LET before == {n \in nodes : n.seq < node[c]}
+       IN  IF before = {}
+           THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
+                /\ UNCHANGED watches
+           ELSE /\ pc' = [pc EXCEPT ![c] = "wait"]
+                /\ watches' = watches \cup {[node |-> Parent, req |-> Uuid(c)]}
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, target,
+                   token, tenure, paused, histVars>>
+
+HerdClientNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildrenWatchParent(c)
+    \/ PredecessorGone(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+HerdSpec == Init /\ [][(\E c \in Clients : HerdClientNext(c)) \/ EnvNext]_vars
+
+=============================================================================

@@ -1,0 +1,42 @@
+--------------------- MODULE PredecessorLockNotifyIsGrant ---------------------
+(***************************************************************************)
+(* MUTANT (must fail MutualExclusion): a client that takes the deletion of *)
+(* its predecessor as the grant, without listing the children again (the   *)
+(* shortcut seed 000's ZooKeeperLock.waitOtherLock takes: the latch counts *)
+(* down on NodeDeleted and lock() returns true).  When a waiter in the     *)
+(* middle of the queue cancels, the waiter behind it wakes while the       *)
+(* holder in front still holds.                                            *)
+(***************************************************************************)
+EXTENDS PredecessorLock
+
+(* The watch notification is consumed as "the lock is ours": straight to   *)
+(* Grant.  Replaces PredecessorGone.  Seed 000, waitOtherLock/process().   *)
+PredecessorGoneIsGrant(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ Head(inbox[c]) = Uuid(c)
+    /\ pc[c] = "wait"
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ pc' = [pc EXCEPT ![c] = "grant"]
+    /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
+                   tenure, paused, histVars>>
+
+NotifyClientNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGoneIsGrant(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+NotifySpec == Init /\ [][(\E c \in Clients : NotifyClientNext(c)) \/ EnvNext]_vars
+
+=============================================================================

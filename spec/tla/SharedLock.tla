@@ -1,0 +1,459 @@
+------------------------------ MODULE SharedLock ------------------------------
+(***************************************************************************)
+(* The read/write ZooKeeper lock of zklock (impl/zklock RWMutex).          *)
+(*                                                                         *)
+(* Readers and writers queue in one parent as EPHEMERAL_SEQUENTIAL nodes   *)
+(* `_c_<uuid>-__READ__<seq>` and `_c_<uuid>-__WRIT__<seq>`, ordered by the *)
+(* sequence suffix only (Apache Curator's names).  A reader holds when no  *)
+(* write node precedes it and otherwise watches the LAST write node before *)
+(* it; a writer holds when it is first and otherwise watches its           *)
+(* immediate predecessor (seed 002, "herd effect" improvement).  A holding *)
+(* writer may Downgrade: one multi turns its write node into a read node   *)
+(* with the same sequence number, so it keeps its place.                   *)
+(*                                                                         *)
+(* ZooKeeper side, faults and client steps are those of PredecessorLock    *)
+(* (see that module's comments); this module differs in the node kinds,   *)
+(* the grant rule, Downgrade, and in having no fenced resource: fencing is *)
+(* checked in PredecessorLock, writers here carry the same token.          *)
+(* spec/tla/README.md is the contract with model/ and impl/zklock.         *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets
+
+CONSTANTS
+    Clients,        \* the client processes (model values)
+    MaxRequests,    \* lock requests each client may make
+    MaxSeq,         \* bound on the parent's sequence counter (sequential creates)
+    MaxFaults,      \* budget of fault steps
+    WithExpiry,     \* server-side session expiry and the client's loss timer
+    WithReplyLoss,  \* the reply of a create may be lost
+    WithPause,      \* a holder's process may pause
+    WithCancel,     \* a request's context may end while it acquires
+    WithDowngrade   \* a holding writer may downgrade to a reader
+
+ASSUME MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
+ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, WithDowngrade} \subseteq BOOLEAN
+
+VARIABLES
+    \* ---- ZooKeeper server ----
+    nodes,      \* lock nodes under the parent: [seq, kind, owner, uuid, czxid]
+    nextSeq,    \* the parent's sequence counter
+    zxid,       \* zxid of the last write transaction
+    live,       \* sessions the server considers live: <<client, k>>
+    watches,    \* armed one-shot watches: [node, req], node a node name <<seq, kind>>
+    inbox,      \* per-client FIFO of delivered, unconsumed notifications (request uuids)
+    \* ---- clients ----
+    pc,         \* the client's control state (as in PredecessorLock)
+    kind,       \* "read" or "write": kind of the current request; "none" when idle
+    sess,       \* k of the client's current session <<c, k>>
+    reqNo,      \* number of the client's current (or last) request: uuid <<c, reqNo>>
+    node,       \* seq of the client's own node, NoNode while unknown
+    target,     \* name <<seq, kind>> of the node to watch, NoTarget if none
+    token,      \* token of the lease (czxid of the node it was granted with), 0 if none
+    paused,     \* the client's process is paused
+    \* ---- fault budget ----
+    faults
+
+zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
+clientVars == <<pc, kind, sess, reqNo, node, target, token, paused>>
+vars       == <<zkVars, clientVars, faults>>
+
+-----------------------------------------------------------------------------
+NoNode   == -1
+NoTarget == <<-1, "none">>
+Kinds    == {"read", "write"}
+
+PCs == {"idle", "create", "find", "list", "watch", "wait", "grant", "hold"}
+Acquiring == {"create", "find", "list", "watch", "wait", "grant"}
+KnowsNode == {"list", "watch", "wait", "grant", "hold"}
+
+Sessions == Clients \X (1..MaxFaults + 1)
+Sess(c) == <<c, sess[c]>>
+Uuid(c) == <<c, reqNo[c]>>
+Live(c) == Sess(c) \in live
+Name(n) == <<n.seq, n.kind>>          \* a node's name: sequence suffix and kind
+Names(S) == {Name(n) : n \in S}
+NodeAt(s) == CHOOSE n \in nodes : n.seq = s
+Max(S) == CHOOSE x \in S : \A y \in S : y <= x
+OwnNodeExists(c) ==
+    \E n \in nodes : n.seq = node[c] /\ n.kind = kind[c] /\ n.owner = Sess(c)
+                     /\ n.uuid = Uuid(c)
+Abandoned(s) == s \in live /\ s # Sess(s[1])
+Holding(c, k) == pc[c] = "hold" /\ kind[c] = k
+
+RECURSIVE SortReqs(_)
+SortReqs(S) ==
+    IF S = {} THEN <<>>
+    ELSE LET m == CHOOSE u \in S : \A v \in S : u[2] <= v[2]
+         IN  <<m>> \o SortReqs(S \ {m})
+
+(* One server transaction removing `del` and adding `add` (see             *)
+(* PredecessorLock!ZkChange): watches on a removed node's name fire once.  *)
+ZkChange(del, add, ws) ==
+    LET fired == {w \in ws : w.node \in Names(del)}
+    IN  /\ nodes' = (nodes \ del) \cup add
+        /\ watches' = ws \ fired
+        /\ inbox' = [d \in Clients |->
+                        inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
+
+Idle(c) ==
+    /\ pc' = [pc EXCEPT ![c] = "idle"]
+    /\ kind' = [kind EXCEPT ![c] = "none"]
+    /\ node' = [node EXCEPT ![c] = NoNode]
+    /\ target' = [target EXCEPT ![c] = NoTarget]
+    /\ token' = [token EXCEPT ![c] = 0]
+
+Fault == faults < MaxFaults /\ faults' = faults + 1
+
+\* The nodes that keep c from holding: for a writer every node before its
+\* own, for a reader every write node before its own (seed 002 step 3).
+Blockers(c) ==
+    {n \in nodes : n.seq < node[c] /\ (kind[c] = "write" \/ n.kind = "write")}
+
+-----------------------------------------------------------------------------
+TypeOK ==
+    /\ nodes \subseteq [seq : 0..MaxSeq, kind : Kinds, owner : Sessions,
+                        uuid : Clients \X (1..MaxRequests), czxid : Nat]
+    /\ nextSeq \in 0..MaxSeq
+    /\ zxid \in Nat
+    /\ live \subseteq Sessions
+    /\ watches \subseteq [node : (0..MaxSeq) \X Kinds, req : Clients \X (1..MaxRequests)]
+    /\ inbox \in [Clients -> Seq(Clients \X (1..MaxRequests))]
+    /\ pc \in [Clients -> PCs]
+    /\ kind \in [Clients -> Kinds \cup {"none"}]
+    /\ sess \in [Clients -> 1..MaxFaults + 1]
+    /\ reqNo \in [Clients -> 0..MaxRequests]
+    /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ target \in [Clients -> ((0..MaxSeq) \X Kinds) \cup {NoTarget}]
+    /\ token \in [Clients -> Nat]
+    /\ paused \in [Clients -> BOOLEAN]
+    /\ faults \in 0..MaxFaults
+
+Init ==
+    /\ nodes = {}
+    /\ nextSeq = 0
+    /\ zxid = 0
+    /\ live = {<<c, 1>> : c \in Clients}
+    /\ watches = {}
+    /\ inbox = [c \in Clients |-> <<>>]
+    /\ pc = [c \in Clients |-> "idle"]
+    /\ kind = [c \in Clients |-> "none"]
+    /\ sess = [c \in Clients |-> 1]
+    /\ reqNo = [c \in Clients |-> 0]
+    /\ node = [c \in Clients |-> NoNode]
+    /\ target = [c \in Clients |-> NoTarget]
+    /\ token = [c \in Clients |-> 0]
+    /\ paused = [c \in Clients |-> FALSE]
+    /\ faults = 0
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Client actions (a paused client takes no step; ZooKeeper calls need a   *)
+(* live session, as in PredecessorLock).                                   *)
+(***************************************************************************)
+
+(* RWMutex.RLock (k = "read") or RWMutex.Lock (k = "write"): a new request *)
+(* with a fresh uuid.  Seed 002 "获取锁" (acquire), seed 004 "recoverable   *)
+(* errors" (uuid in the name).                                             *)
+RequestLock(c, k) ==
+    /\ ~paused[c]
+    /\ pc[c] = "idle"
+    /\ reqNo[c] < MaxRequests
+    /\ pc' = [pc EXCEPT ![c] = "create"]
+    /\ kind' = [kind EXCEPT ![c] = k]
+    /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
+    /\ UNCHANGED <<zkVars, sess, node, target, token, paused, faults>>
+
+(* create(`_c_<uuid>-__READ__` or `_c_<uuid>-__WRIT__`,                    *)
+(* EPHEMERAL_SEQUENTIAL), reply received.  Seed 002 "定义锁" (the lock     *)
+(* node `/shared_lock/[Hostname]-请求类型-序号`).                          *)
+CreateOk(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "create"
+    /\ Live(c)
+    /\ nextSeq < MaxSeq
+    /\ ZkChange({}, {[seq |-> nextSeq, kind |-> kind[c], owner |-> Sess(c),
+                     uuid |-> Uuid(c), czxid |-> zxid + 1]}, watches)
+    /\ nextSeq' = nextSeq + 1
+    /\ zxid' = zxid + 1
+    /\ pc' = [pc EXCEPT ![c] = "list"]
+    /\ node' = [node EXCEPT ![c] = nextSeq]
+    /\ UNCHANGED <<live, kind, sess, reqNo, target, token, paused, faults>>
+
+(* The create succeeds, its reply is lost (ConnectionLoss).  A fault.      *)
+(* Seed 004 "recoverable errors", seed 001.                                *)
+CreateReplyLost(c) ==
+    /\ WithReplyLoss
+    /\ ~paused[c]
+    /\ pc[c] = "create"
+    /\ Live(c)
+    /\ nextSeq < MaxSeq
+    /\ Fault
+    /\ ZkChange({}, {[seq |-> nextSeq, kind |-> kind[c], owner |-> Sess(c),
+                     uuid |-> Uuid(c), czxid |-> zxid + 1]}, watches)
+    /\ nextSeq' = nextSeq + 1
+    /\ zxid' = zxid + 1
+    /\ pc' = [pc EXCEPT ![c] = "find"]
+    /\ UNCHANGED <<live, kind, sess, reqNo, node, target, token, paused>>
+
+(* getChildren, find the node carrying this request's uuid and owned by    *)
+(* the current session.  Seed 004 "recoverable errors", seed 001 checkNode.*)
+FindOwnNode(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "find"
+    /\ Live(c)
+    /\ LET mine == {n \in nodes : n.uuid = Uuid(c) /\ n.owner = Sess(c)}
+       IN  IF mine # {}
+           THEN /\ pc' = [pc EXCEPT ![c] = "list"]
+                /\ node' = [node EXCEPT ![c] = (CHOOSE n \in mine : TRUE).seq]
+           ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
+                /\ UNCHANGED node
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, target, token, paused, faults>>
+
+(* getChildren without a watch, sorted by suffix.  No blocker: go on to    *)
+(* Grant.  Otherwise a writer chooses its immediate predecessor, a reader  *)
+(* the last write node before it.  Seed 002 "判断读写顺序" step 3 and      *)
+(* "羊群效应" (herd effect) improvement.                                    *)
+ListChildren(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "list"
+    /\ Live(c)
+    /\ IF Blockers(c) = {}
+       THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
+            /\ UNCHANGED target
+       ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
+            /\ target' = [target EXCEPT ![c] =
+                             Name(NodeAt(Max({n.seq : n \in Blockers(c)})))]
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, token, paused, faults>>
+
+(* getData(<chosen node>, watch=true): atomic read + watch-set (seed 000). *)
+(* Exists: wait.  NoNode (the name is gone, e.g. deleted or downgraded):   *)
+(* list again.                                                             *)
+WatchPredecessor(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "watch"
+    /\ Live(c)
+    /\ IF target[c] \in Names(nodes)
+       THEN /\ watches' = watches \cup {[node |-> target[c], req |-> Uuid(c)]}
+            /\ pc' = [pc EXCEPT ![c] = "wait"]
+            /\ UNCHANGED target
+       ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
+            /\ target' = [target EXCEPT ![c] = NoTarget]
+            /\ UNCHANGED watches
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, kind, sess, reqNo, node,
+                   token, paused, faults>>
+
+(* Consume the notification of the current request's watch; list again.    *)
+(* Seed 002 step 4 ("收到 Watcher 通知后，重复第一步").                      *)
+PredecessorGone(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ Head(inbox[c]) = Uuid(c)
+    /\ pc[c] = "wait"
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ pc' = [pc EXCEPT ![c] = "list"]
+    /\ target' = [target EXCEPT ![c] = NoTarget]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
+                   token, paused, faults>>
+
+(* Internal: drop a notification for a request the client no longer waits *)
+(* on (a watch left behind by a cancelled request).                        *)
+IgnoreNotification(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ ~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, faults>>
+
+(* getData(<own node>): token := czxid; the client holds (as a reader or a *)
+(* writer).  Seed 002 step 3.                                              *)
+Grant(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "grant"
+    /\ Live(c)
+    /\ OwnNodeExists(c)
+    /\ token' = [token EXCEPT ![c] = NodeAt(node[c]).czxid]
+    /\ pc' = [pc EXCEPT ![c] = "hold"]
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, target, paused, faults>>
+
+(* A holding writer downgrades: one multi {create(`_c_<uuid>-__READ__<seq>`,*)
+(* EPHEMERAL, non-sequential, the write node's 10-digit suffix), delete   *)
+(* (write node)}: one transaction, one zxid.  The read node keeps the      *)
+(* queue position (order is by suffix only); watches on the write node     *)
+(* fire (readers behind it wake and share, a writer behind it re-lists and *)
+(* watches the read node).  The lease keeps its token.  Apache Curator's   *)
+(* ReadWriteLock supports downgrade; CURATOR-621 got it wrong (see the     *)
+(* SharedLockDowngradeReleaseAcquire mutant).                              *)
+Downgrade(c) ==
+    /\ WithDowngrade
+    /\ ~paused[c]
+    /\ Holding(c, "write")
+    /\ Live(c)
+    /\ LET own == NodeAt(node[c])
+       IN  ZkChange({own}, {[own EXCEPT !.kind = "read", !.czxid = zxid + 1]}, watches)
+    /\ zxid' = zxid + 1
+    /\ kind' = [kind EXCEPT ![c] = "read"]
+    /\ UNCHANGED <<nextSeq, live, pc, sess, reqNo, node, target, token, paused,
+                   faults>>
+
+(* RUnlock / Unlock: delete(<own node>).  Seed 002 "释放锁".               *)
+Release(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ Live(c)
+    /\ ZkChange({NodeAt(node[c])}, {}, watches)
+    /\ zxid' = zxid + 1
+    /\ Idle(c)
+    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
+
+(* The context ends while acquiring: delete every node carrying this       *)
+(* request's uuid, go idle.  ARCHITECTURE.md.                              *)
+Cancel(c) ==
+    /\ WithCancel
+    /\ ~paused[c]
+    /\ pc[c] \in Acquiring
+    /\ Live(c)
+    /\ LET mine == {n \in nodes : n.uuid = Uuid(c)}
+       IN  /\ ZkChange(mine, {}, watches)
+           /\ zxid' = zxid + Cardinality(mine)
+    /\ Idle(c)
+    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
+
+(* The client learns its session is lost (StateExpired, or its loss timer: *)
+(* a fault) and drops every belief; later requests use session k+1.        *)
+(* Seed 004 "unrecoverable errors".                                        *)
+LearnExpiry(c) ==
+    /\ ~paused[c]
+    /\ IF Live(c)
+       THEN /\ WithExpiry
+            /\ pc[c] # "idle"
+            /\ Fault
+       ELSE UNCHANGED faults
+    /\ sess' = [sess EXCEPT ![c] = @ + 1]
+    /\ live' = live \cup {<<c, sess[c] + 1>>}
+    /\ watches' = {w \in watches : w.req[1] # c}
+    /\ inbox' = [inbox EXCEPT ![c] = <<>>]
+    /\ Idle(c)
+    /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused>>
+
+-----------------------------------------------------------------------------
+(* The server expires session s (see PredecessorLock!ExpireSession): a     *)
+(* fault for a session in use, enabled only while its client does not hold *)
+(* or is paused; free for an abandoned session.  Seed 004.                 *)
+ExpireSession(s) ==
+    /\ s \in live
+    /\ LET c == s[1] IN
+       /\ IF s = Sess(c)
+          THEN /\ WithExpiry
+               /\ pc[c] # "hold" \/ paused[c]
+               /\ Fault
+          ELSE UNCHANGED faults
+       /\ live' = live \ {s}
+       /\ ZkChange({n \in nodes : n.owner = s}, {},
+                   IF s = Sess(c) THEN {w \in watches : w.req[1] # c} ELSE watches)
+       /\ zxid' = zxid + 1
+    /\ UNCHANGED <<nextSeq, clientVars>>
+
+(* A holder's process pauses (a fault); it resumes later.                  *)
+PauseClient(c) ==
+    /\ WithPause
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ Fault
+    /\ paused' = [paused EXCEPT ![c] = TRUE]
+    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, token>>
+
+ResumeClient(c) ==
+    /\ paused[c]
+    /\ paused' = [paused EXCEPT ![c] = FALSE]
+    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, token, faults>>
+
+-----------------------------------------------------------------------------
+ClientNext(c) ==
+    \/ \E k \in Kinds : RequestLock(c, k)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGone(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Downgrade(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+EnvNext ==
+    \/ \E s \in Sessions : ExpireSession(s)
+    \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
+
+Next == (\E c \in Clients : ClientNext(c)) \/ EnvNext
+
+Spec == Init /\ [][Next]_vars
+
+Progress(c) ==
+    \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
+    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
+    \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
+
+Fairness ==
+    /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))
+    /\ WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s))
+
+FairSpec == Spec /\ Fairness
+
+-----------------------------------------------------------------------------
+\* A client that believes it holds as a writer is the only one that believes it holds.
+WriterExclusion ==
+    \A c, d \in Clients : (c # d /\ Holding(c, "write")) => pc[d] # "hold"
+
+\* Node-based: a holding writer whose node exists excludes every other holder
+\* whose node exists (under expiry a lost holder's node is gone).
+MutualExclusion ==
+    \A c, d \in Clients :
+        (c # d /\ Holding(c, "write") /\ pc[d] = "hold") =>
+            ~(OwnNodeExists(c) /\ OwnNodeExists(d))
+
+\* WITNESS, expected to FAIL: "no two readers hold at once".  Its violation
+\* shows that readers do share the lock.
+ReadersShare ==
+    ~\E c, d \in Clients : c # d /\ Holding(c, "read") /\ Holding(d, "read")
+
+\* A node is watched by at most one waiting writer (readers may share a watch
+\* on the writer they wait for: they all proceed when it goes).
+NoHerd ==
+    \A t \in {w.node : w \in watches} :
+        Cardinality({c \in Clients :
+                        kind[c] = "write" /\ pc[c] = "wait"
+                        /\ [node |-> t, req |-> Uuid(c)] \in watches}) <= 1
+
+\* When every client is idle, no node of a session a client still uses remains.
+NoOrphans ==
+    (\A c \in Clients : pc[c] = "idle") =>
+        \A n \in nodes : n.owner # Sess(n.owner[1])
+
+\* A holder with an existing node has no blocker: a writer is first, a reader
+\* has no write node before it.  So grants follow sequence order.
+GrantsInSequenceOrder ==
+    \A c \in Clients : (pc[c] = "hold" /\ OwnNodeExists(c)) => Blockers(c) = {}
+
+\* A client that knows its node and whose session is live has that node.
+KnownNodeExists ==
+    \A c \in Clients : (pc[c] \in KnowsNode /\ Live(c)) => OwnNodeExists(c)
+
+\* A reader waiting on an armed watch has a writer ahead of it: readers are
+\* never kept waiting by readers (fails for ReaderWatchesPredecessor).
+ReadersNotBlockedByReaders ==
+    \A c \in Clients :
+        (kind[c] = "read" /\ pc[c] = "wait"
+         /\ \E w \in watches : w.req = Uuid(c)) =>
+            \E n \in nodes : n.seq < node[c] /\ n.kind = "write"
+
+\* Liveness (weak fairness, no faults): every write request is granted ...
+NoWriterStarvation ==
+    \A c \in Clients : (pc[c] \in Acquiring /\ kind[c] = "write") ~> Holding(c, "write")
+
+\* ... and so is every request.
+StarvationFree == \A c \in Clients : (pc[c] \in Acquiring) ~> (pc[c] = "hold")
+
+=============================================================================
