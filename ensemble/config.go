@@ -1,0 +1,170 @@
+package ensemble
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Defaults used when the corresponding Config field is zero.
+const (
+	DefaultServers  = 3
+	DefaultTickTime = 500 * time.Millisecond
+)
+
+// DefaultClassPath returns the class path of Debian's zookeeper package plus
+// the slf4j-simple binding: the package ships none, and without one the
+// servers would log nothing at all.
+func DefaultClassPath() []string {
+	return []string{
+		"/etc/zookeeper/conf",
+		"/usr/share/java/zookeeper.jar",
+		"/usr/share/java/slf4j-simple.jar",
+	}
+}
+
+// DefaultJVMFlags returns JVM flags that keep three servers light on a
+// two-core machine: a small serial heap and the C1 compiler only start
+// faster and leave cores to the code under test.
+func DefaultJVMFlags() []string {
+	return []string{
+		"-Xmx256m",
+		"-XX:+UseSerialGC",
+		"-XX:TieredStopAtLevel=1",
+		// No hsperfdata file in /tmp: Stop must leave nothing behind.
+		"-XX:-UsePerfData",
+		"-XX:+ExitOnOutOfMemoryError",
+		"-Djava.net.preferIPv4Stack=true",
+		"-Dzookeeper.jmx.log4j.disable=true",
+		// Timestamps let a failing test's events be matched to server logs.
+		"-Dorg.slf4j.simpleLogger.showDateTime=true",
+		"-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+	}
+}
+
+// Config describes an ensemble. The zero value is a valid 3-node ensemble.
+type Config struct {
+	// Servers is the number of servers; 1 runs a standalone server.
+	// Default DefaultServers.
+	Servers int
+	// TickTime is ZooKeeper's tickTime. Negotiated session timeouts lie in
+	// [2, 20] ticks, so the default (500 ms) lets sessions expire in seconds.
+	TickTime time.Duration
+	// Dir is where the ensemble's root directory is created. Default os.TempDir().
+	Dir string
+	// Java is the java executable. Default $JAVA_HOME/bin/java, else java on PATH.
+	Java string
+	// ClassPath of the servers. Default DefaultClassPath().
+	ClassPath []string
+	// JVMFlags for the servers. Default DefaultJVMFlags().
+	JVMFlags []string
+	// ExtraConfig holds "key=value" lines appended to every zoo.cfg, after
+	// (and so overriding) the ones this package writes.
+	ExtraConfig []string
+	// Detached starts servers in their own session without a parent-death
+	// signal, so they outlive the process that started them.
+	Detached bool
+}
+
+func (c Config) withDefaults() Config {
+	if c.Servers == 0 {
+		c.Servers = DefaultServers
+	}
+	if c.TickTime == 0 {
+		c.TickTime = DefaultTickTime
+	}
+	if c.Dir == "" {
+		c.Dir = os.TempDir()
+	}
+	if c.ClassPath == nil {
+		c.ClassPath = DefaultClassPath()
+	}
+	if c.JVMFlags == nil {
+		c.JVMFlags = DefaultJVMFlags()
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.Servers < 1 || c.Servers > 255 {
+		return fmt.Errorf("%w: Servers = %d, want 1..255", ErrBadConfig, c.Servers)
+	}
+	if c.TickTime < time.Millisecond {
+		return fmt.Errorf("%w: TickTime = %v, want >= 1ms", ErrBadConfig, c.TickTime)
+	}
+	for _, l := range c.ExtraConfig {
+		if !strings.Contains(l, "=") || strings.ContainsAny(l, "\n\r") {
+			return fmt.Errorf("%w: ExtraConfig line %q is not key=value", ErrBadConfig, l)
+		}
+	}
+	return nil
+}
+
+// findJava resolves the java executable and checks that every jar on the
+// class path exists, so that a missing package is reported as such rather
+// than as a JVM that dies with a ClassNotFoundException.
+func (c Config) findJava() (string, error) {
+	for _, p := range c.ClassPath {
+		if strings.HasSuffix(p, ".jar") {
+			if _, err := os.Stat(p); err != nil {
+				return "", fmt.Errorf("%w: %v", ErrNotInstalled, err)
+			}
+		}
+	}
+	java := c.Java
+	if java == "" {
+		if home := os.Getenv("JAVA_HOME"); home != "" {
+			if p := filepath.Join(home, "bin", "java"); fileExists(p) {
+				java = p
+			}
+		}
+	}
+	if java == "" {
+		java = "java"
+	}
+	p, err := exec.LookPath(java)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNotInstalled, err)
+	}
+	return p, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// zooCfg renders server s's configuration file.
+func (c Config) zooCfg(s *server, all []*server) string {
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	line("# written by github.com/zklock/zklock/ensemble")
+	line("tickTime=%d", c.TickTime.Milliseconds())
+	line("initLimit=10")
+	line("syncLimit=5")
+	line("dataDir=%s", s.dataDir)
+	// Explicit address and port: a server must never fall back to 2181 on
+	// all interfaces.
+	line("clientPortAddress=127.0.0.1")
+	line("clientPort=%d", s.ports.client)
+	line("admin.enableServer=false")
+	line("4lw.commands.whitelist=*")
+	line("maxClientCnxns=0")
+	// We inject process kills, not power loss: the page cache survives them,
+	// so fsync buys nothing but latency.
+	line("forceSync=no")
+	line("preAllocSize=4096")
+	line("reconfigEnabled=false")
+	if len(all) > 1 {
+		for _, o := range all {
+			line("server.%d=127.0.0.1:%d:%d", o.id, o.ports.quorum, o.ports.election)
+		}
+	}
+	for _, l := range c.ExtraConfig {
+		line("%s", l)
+	}
+	return b.String()
+}

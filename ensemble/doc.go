@@ -1,0 +1,17 @@
+// Package ensemble runs a real ZooKeeper ensemble on loopback for tests and
+// chaos campaigns: N servers (default 3) as child JVM processes started from
+// Debian's `zookeeper` package, each with its own temporary data directory,
+// configuration and log file, on free ports of 127.0.0.1.
+//
+// Faults are injected at the process level: Kill (SIGKILL), Pause and Resume
+// (SIGSTOP and SIGCONT) and Restart (same ports, same data directory, so the
+// server rejoins with its state). Network faults live in package faultinject.
+//
+// Servers started by a non-detached Ensemble die with the Go process that
+// started them, even if it is killed, so a crashed test binary leaves no JVM
+// behind. A detached Ensemble (see cmd/zkensemble) outlives its starter and is
+// stopped later through its State.
+//
+// Servers are numbered by index i in [0, N); server i has myid i+1 and is the
+// i-th entry of Addrs.
+package ensemble

@@ -1,0 +1,11 @@
+//go:build unix && !linux
+
+package ensemble
+
+import "syscall"
+
+// isServerProcess reports whether pid is alive. Without /proc it cannot
+// tell a reused pid from the server.
+func isServerProcess(pid int, cfgPath string) bool {
+	return syscall.Kill(pid, 0) == nil
+}
