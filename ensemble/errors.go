@@ -38,9 +38,10 @@ type ServerError struct {
 	Server int    // index in [0, N)
 	Op     string // what was being done: "start", "kill", "pause", ...
 	Log    string // path of the server's log file
-	Err    error
+	Err    error  // what went wrong
 }
 
+// Error names the server, the operation and the log file.
 func (e *ServerError) Error() string {
 	return fmt.Sprintf("ensemble: server %d: %s: %v (log: %s)", e.Server, e.Op, e.Err, e.Log)
 }

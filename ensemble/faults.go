@@ -44,7 +44,8 @@ func (e *Ensemble) Kill(i int) error {
 // Restart kills server i if it is running (paused or not), then starts it
 // again on the same ports with the same data directory, and returns once it
 // listens on its client port. It does not wait for the server to rejoin the
-// quorum: with a majority down it cannot; call WaitHealthy for that.
+// quorum: with a majority down it cannot; call WaitHealthy for that. If
+// Restart fails, the server is left killed.
 func (e *Ensemble) Restart(ctx context.Context, i int) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

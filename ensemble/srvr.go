@@ -23,13 +23,13 @@ type Stat struct {
 	// Debian's build leaves the placeholder in, which is why this parser
 	// does not insist on a hex commit id (go-zookeeper's does, and fails).
 	Version     string
-	Mode        Mode
-	Zxid        int64
-	Received    int64
-	Sent        int64
-	Connections int64
-	Outstanding int64
-	NodeCount   int64
+	Mode        Mode  // the server's role
+	Zxid        int64 // the last zxid the server has processed
+	Received    int64 // packets received
+	Sent        int64 // packets sent
+	Connections int64 // open client connections, this one included
+	Outstanding int64 // requests queued, not yet answered
+	NodeCount   int64 // znodes in the server's tree
 }
 
 // notServing is ZooKeeper's reply to most four-letter words while it is not

@@ -18,23 +18,23 @@ const rootPrefix = "zkensemble-"
 // State describes a running ensemble in a form that can be saved (as JSON)
 // and used by another process to find or stop it; see cmd/zkensemble.
 type State struct {
-	Root       string        `json:"root"`
-	TickTimeMS int64         `json:"tick_time_ms"`
-	Detached   bool          `json:"detached"`
-	Servers    []ServerState `json:"servers"`
+	Root       string        `json:"root"`         // the directory holding every server's files
+	TickTimeMS int64         `json:"tick_time_ms"` // ZooKeeper's tickTime
+	Detached   bool          `json:"detached"`     // whether the servers outlive their starter
+	Servers    []ServerState `json:"servers"`      // indexed like Ensemble.Addrs
 }
 
 // ServerState describes one server of a State.
 type ServerState struct {
-	ID           int    `json:"id"`  // myid
-	PID          int    `json:"pid"` // 0 when killed
-	Addr         string `json:"addr"`
-	ClientPort   int    `json:"client_port"`
-	QuorumPort   int    `json:"quorum_port,omitempty"`
-	ElectionPort int    `json:"election_port,omitempty"`
-	DataDir      string `json:"data_dir"`
-	Config       string `json:"config"`
-	Log          string `json:"log"`
+	ID           int    `json:"id"`                      // myid
+	PID          int    `json:"pid"`                     // 0 when killed
+	Addr         string `json:"addr"`                    // client address, 127.0.0.1:ClientPort
+	ClientPort   int    `json:"client_port"`             // clientPort
+	QuorumPort   int    `json:"quorum_port,omitempty"`   // follower-to-leader port; 0 if standalone
+	ElectionPort int    `json:"election_port,omitempty"` // leader election port; 0 if standalone
+	DataDir      string `json:"data_dir"`                // dataDir, with myid
+	Config       string `json:"config"`                  // zoo.cfg path; also identifies the process
+	Log          string `json:"log"`                     // the server's stdout and stderr
 }
 
 // State returns a description of the ensemble's current processes.

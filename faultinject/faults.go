@@ -22,8 +22,10 @@ func (p *Proxy) Sever() int {
 // blackhole in force. Connections stay open and frames are held, not
 // dropped: they are delivered when the window ends if both ends are still
 // there, as TCP retransmission would. Connections accepted during the
-// window are held too. If d exceeds the session timeout, the server
-// expires the session and the client learns it when the window ends.
+// window are held too: the proxy connects to the server at once but relays
+// nothing, the connect request included. If d exceeds the session timeout,
+// the server expires the session and the client learns it when the window
+// ends.
 func (p *Proxy) Blackhole(d time.Duration) { p.blackholeUntil(time.Now().Add(d)) }
 
 func (p *Proxy) blackholeUntil(t time.Time) {

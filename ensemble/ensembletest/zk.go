@@ -15,6 +15,7 @@ const closeWait = 10 * time.Second
 
 type quietLogger struct{}
 
+// Printf discards the message.
 func (quietLogger) Printf(string, ...any) {}
 
 // Client is a go-zookeeper connection that records every session state it
