@@ -100,3 +100,15 @@ func TestLoadSkipsBlankLinesAndNeedsNoFinalNewline(t *testing.T) {
 		t.Fatalf("got %+v", h)
 	}
 }
+
+func TestCheckRejectsInvalidHistory(t *testing.T) {
+	h := History{{Kind: KindAcquire, Client: "c", Path: "/l", Mode: ModeExclusive, Outcome: OutcomeOK, Call: 1, Return: 2}}
+	_, err := Check(h, Options{})
+	var re *RecordError
+	if !errors.Is(err, ErrInvalid) || !errors.As(err, &re) || re.Index != 0 || re.Line != 0 {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "record 0:") {
+		t.Errorf("error %q should name the record", err)
+	}
+}
