@@ -1,0 +1,5 @@
+//go:build !race
+
+package checker_test
+
+const raceEnabled = false
