@@ -15,23 +15,23 @@ import (
 // benchConfig gives about 100k operations, at least 1% of them with unknown
 // outcomes (cut-off acquires, releases and writes), session losses and failed
 // TryLocks, from 8 clients on the given number of lock paths.
-func benchConfig(ops, paths int) simulate.Config {
-	return simulate.Config{Clients: 8, Paths: paths, Ops: ops, Unknown: 0.014, TryLock: 0.05, Loss: 0.01}
+func benchConfig(ops, paths, rwPaths int) simulate.Config {
+	return simulate.Config{Clients: 8, Paths: paths, RWPaths: rwPaths, Ops: ops, Unknown: 0.014, TryLock: 0.05, Loss: 0.01}
 }
 
 var (
 	benchMu      sync.Mutex
-	benchHistory = map[[2]int]checker.History{}
+	benchHistory = map[[3]int]checker.History{}
 )
 
-func benchHistoryFor(ops, paths int) checker.History {
+func benchHistoryFor(ops, paths, rwPaths int) checker.History {
 	benchMu.Lock()
 	defer benchMu.Unlock()
-	k := [2]int{ops, paths}
+	k := [3]int{ops, paths, rwPaths}
 	if h, ok := benchHistory[k]; ok {
 		return h
 	}
-	h := simulate.Run(benchConfig(ops, paths), rand.New(rand.NewPCG(1, uint64(paths)))).History
+	h := simulate.Run(benchConfig(ops, paths, rwPaths), rand.New(rand.NewPCG(1, uint64(paths)))).History
 	benchHistory[k] = h
 	return h
 }
@@ -51,12 +51,17 @@ func unknownShare(h checker.History) (ops, unknown int) {
 }
 
 // BenchmarkCheck100k checks a 100k-operation history with 1% unknown outcomes, all
-// on one lock path (one porcupine search of the whole lock history) and spread over
-// four.
+// on one exclusive lock path (one porcupine search of the whole lock history),
+// spread over four, and on one read/write path (readers make porcupine backtrack
+// more).
 func BenchmarkCheck100k(b *testing.B) {
-	for _, paths := range []int{1, 4} {
-		b.Run(fmt.Sprintf("paths=%d", paths), func(b *testing.B) {
-			h := benchHistoryFor(100000, paths)
+	for _, c := range []struct{ paths, rw int }{{1, 0}, {4, 0}, {1, 1}} {
+		name := fmt.Sprintf("paths=%d", c.paths)
+		if c.rw > 0 {
+			name += ",rw"
+		}
+		b.Run(name, func(b *testing.B) {
+			h := benchHistoryFor(100000, c.paths, c.rw)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				res, err := checker.Check(h, checker.Options{})
@@ -79,7 +84,7 @@ func TestCheck100k(t *testing.T) {
 		n = 10000
 	}
 	for _, paths := range []int{1, 4} {
-		h := benchHistoryFor(n, paths)
+		h := benchHistoryFor(n, paths, 0)
 		ops, unk := unknownShare(h)
 		if ops < n || unk*100 < ops {
 			t.Fatalf("history has %d operations, %d unknown: want >= %d and >= 1%%", ops, unk, n)

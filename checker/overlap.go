@@ -58,7 +58,7 @@ func overlapFinding(path string, a, t *lease, ps pauses, horizon int64) Finding 
 	// acquire. The side whose belief the pause explains is the one excused.
 	for _, l := range []*lease{a, t} {
 		if i := ps.excuse(l, s); i >= 0 {
-			f.Excuse = fmt.Sprintf("%s was frozen by %s", l.client, ps.describe(i))
+			f.Excuse = ps.describe(l, i)
 			f.Faults = []int{i}
 			break
 		}

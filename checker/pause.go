@@ -52,8 +52,9 @@ func (p pauses) excuse(l *lease, s int64) int {
 	return -1
 }
 
-func (p pauses) describe(i int) string {
+// describe says why l's belief is excused by pause i.
+func (p pauses) describe(l *lease, i int) string {
 	f := &p.h[i]
-	return fmt.Sprintf("%s paused by fault record %d over [%s, %s]",
-		f.Target, i, fmtTime(f.Call), fmtTime(f.end()))
+	return fmt.Sprintf("%s was frozen by fault record %d (%s %s, %s to %s) and stopped believing at %s",
+		l.client, i, f.Fault, f.Target, fmtTime(f.Call), fmtTime(f.end()), fmtTime(l.end))
 }

@@ -98,7 +98,7 @@ func checkTenureOrder(path string, group []*lease, ps pauses, out *collector) {
 				x.client, path, x.token, fmtTime(x.end), y.client, y.token, fmtTime(y.start)),
 		}
 		if j := ps.excuse(y, y.start); j >= 0 {
-			f.Excuse = fmt.Sprintf("%s was frozen by %s", y.client, ps.describe(j))
+			f.Excuse = ps.describe(y, j)
 			f.Faults = []int{j}
 		}
 		out.add(f)
