@@ -174,10 +174,18 @@ func sortFindings(fs []Finding) {
 		if fs[i].Violation() != fs[j].Violation() {
 			return fs[i].Violation()
 		}
-		if fs[i].Check != fs[j].Check {
-			return fs[i].Check < fs[j].Check
+		a, b := &fs[i], &fs[j]
+		switch {
+		case a.Check != b.Check:
+			return a.Check < b.Check
+		case a.Start != b.Start:
+			return a.Start < b.Start
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case a.Register != b.Register:
+			return a.Register < b.Register
 		}
-		return fs[i].Start < fs[j].Start
+		return a.Text < b.Text
 	})
 }
 

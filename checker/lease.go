@@ -59,7 +59,7 @@ func buildLeases(h History) *leases {
 		ls.all = append(ls.all, l)
 	}
 	for _, group := range ls.byKey {
-		sort.Slice(group, func(i, j int) bool { return group[i].start < group[j].start })
+		sort.SliceStable(group, func(i, j int) bool { return group[i].start < group[j].start })
 	}
 	for i := range h {
 		r := &h[i]
@@ -81,7 +81,12 @@ func buildLeases(h History) *leases {
 		ls.byPath[l.path] = append(ls.byPath[l.path], l)
 	}
 	for _, group := range ls.byPath {
-		sort.Slice(group, func(i, j int) bool { return group[i].start < group[j].start })
+		sort.Slice(group, func(i, j int) bool {
+			if group[i].start != group[j].start {
+				return group[i].start < group[j].start
+			}
+			return group[i].acq < group[j].acq
+		})
 	}
 	return ls
 }
