@@ -5,10 +5,15 @@ import "time"
 // Sever closes every open connection at once, dropping any frames held by
 // Blackhole or Delay: the client sees connection loss. New connections are
 // accepted as before. It returns the number of connections closed.
-func (p *Proxy) Sever() int {
+func (p *Proxy) Sever() int { return severAll(p.openLinks()) }
+
+func (p *Proxy) openLinks() []*link {
 	p.mu.Lock()
-	links := p.linksLocked()
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	return p.linksLocked()
+}
+
+func severAll(links []*link) int {
 	n := 0
 	for _, l := range links {
 		if l.sever() {

@@ -205,13 +205,15 @@ func (l *link) writeToServer(s net.Conn, q <-chan frame) {
 				l.maybeClaimCut(op, xid)
 			}
 		}
-		if _, err := s.Write(f.buf); err != nil {
-			l.close()
-			return
-		}
+		// Counted before the write so that whoever sees the effect of a
+		// frame also sees it counted.
 		l.p.stats.clientFrames.Add(1)
 		if known {
 			l.p.stats.request(op)
+		}
+		if _, err := s.Write(f.buf); err != nil {
+			l.close()
+			return
 		}
 	}
 }
@@ -288,10 +290,10 @@ func (l *link) writeToClient(q <-chan frame) {
 				}
 			}
 		}
+		l.p.stats.serverFrames.Add(1)
 		if _, err := l.client.Write(f.buf); err != nil {
 			l.close()
 			return
 		}
-		l.p.stats.serverFrames.Add(1)
 	}
 }

@@ -40,13 +40,16 @@ func (s *Set) Proxy(i int) *Proxy { return s.proxies[i] }
 // Len returns the number of proxies.
 func (s *Set) Len() int { return len(s.proxies) }
 
-// Sever severs every connection of every proxy; see Proxy.Sever.
+// Sever severs every connection open on any proxy of the set at the time
+// of the call; see Proxy.Sever. The connections are listed before any is
+// closed: a client reconnecting at once to another proxy of the set keeps
+// its new connection.
 func (s *Set) Sever() int {
-	n := 0
+	var links []*link
 	for _, p := range s.proxies {
-		n += p.Sever()
+		links = append(links, p.openLinks()...)
 	}
-	return n
+	return severAll(links)
 }
 
 // Blackhole blackholes every proxy for d; see Proxy.Blackhole.

@@ -5,7 +5,9 @@ import (
 	"sync/atomic"
 )
 
-// Stats counts what a proxy (or a Set) relayed since it was created.
+// Stats counts what a proxy (or a Set) relayed since it was created. A
+// frame is counted as it is handed to the socket, so a client that has seen
+// a reply sees its request counted.
 type Stats struct {
 	Accepted     int64 // client connections accepted
 	Severed      int64 // connections closed by Sever or a cut
