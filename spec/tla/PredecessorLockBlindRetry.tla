@@ -54,4 +54,17 @@ BlindClientNext(c) ==
 
 BlindSpec == Init /\ [][(\E c \in Clients : BlindClientNext(c)) \/ EnvNext]_vars
 
+(* The same fairness as PredecessorLock!FairSpec, over the mutant's steps: *)
+(* the client whose second node waits behind its own orphan never gets the *)
+(* lock (StarvationFree fails).                                            *)
+BlindProgress(c) ==
+    \/ CreateOk(c) \/ CreateReplyLostRetry(c) \/ ListChildren(c)
+    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
+    \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
+
+BlindFairSpec ==
+    /\ BlindSpec
+    /\ \A c \in Clients : WF_vars(BlindProgress(c)) /\ WF_vars(ResumeClient(c))
+    /\ WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s))
+
 =============================================================================

@@ -1,0 +1,358 @@
+// Command tlc model-checks zklock's TLA+ specifications with TLC.
+//
+// It fetches the pinned TLC jar from Maven Central into .cache/ (verifying
+// its sha256), then runs every configuration spec/tla/<Module>.<Name>.cfg
+// against spec/tla/<Module>.tla, one after another, and checks each result
+// against the expectation written in the config's header (see
+// internal/tlc.Model): passing configs must pass and take every action they
+// do not declare disabled; expected-failure configs must fail on the named
+// property. It prints a table and, with -results, writes it as Markdown.
+//
+// Before the specs it runs a self-test: the configs under
+// cmd/tlc/testdata/selftest are deliberately wrong (a violation in a
+// passing config, the wrong property, no violation, an action never taken,
+// a parse error) and the checks must reject each of them.
+//
+// Usage:
+//
+//	go run ./cmd/tlc [-results spec/tla/RESULTS.md] [-deep] [-run REGEXP]
+//
+// Without -deep it runs the CI set (configs not marked `\* deep`); with
+// -deep it runs only the deep configs. The exit status is non-zero if any
+// check fails.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zklock/zklock/internal/tlc"
+)
+
+// options are the command's flags.
+type options struct {
+	specDir  string
+	cacheDir string
+	results  string
+	deep     bool
+	filter   string
+	jar      string
+	java     string
+	heap     string
+	workers  string
+	selfTest string
+	verbose  bool
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.specDir, "spec", "spec/tla", "folder of the specs and their configs")
+	flag.StringVar(&o.cacheDir, "cache", ".cache", "cache folder for the TLC jar and TLC's scratch folders")
+	flag.StringVar(&o.results, "results", "", "write the results table (Markdown) to this file")
+	flag.BoolVar(&o.deep, "deep", false, "run only the deep configs (marked `\\* deep`)")
+	flag.StringVar(&o.filter, "run", "", "run only configs whose Module.Name matches this regexp (skips -results)")
+	flag.StringVar(&o.jar, "jar", "", "use this TLC jar instead of fetching the pinned one")
+	flag.StringVar(&o.java, "java", "java", "java executable")
+	flag.StringVar(&o.heap, "heap", "1g", "JVM heap (-Xmx)")
+	flag.StringVar(&o.workers, "workers", "auto", "TLC -workers")
+	flag.StringVar(&o.selfTest, "selftest", "cmd/tlc/testdata/selftest", "folder of the runner's self-test configs (empty: skip)")
+	flag.BoolVar(&o.verbose, "v", false, "stream TLC's output")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, o, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "tlc: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// config is one model: a .cfg and the module it checks.
+type config struct {
+	module string // root module name, e.g. PredecessorLockHerdParent
+	name   string // config name, e.g. NoHerd
+	spec   string // path of <module>.tla
+	path   string // path of <module>.<name>.cfg
+	model  tlc.Model
+}
+
+func (c config) id() string { return c.module + "." + c.name }
+
+// outcome is the result of running and checking one config.
+type outcome struct {
+	cfg  config
+	res  *tlc.Result
+	wall time.Duration
+	err  error // nil: the result matches the expectation
+}
+
+func run(ctx context.Context, o options, stdout io.Writer) error {
+	jar := o.jar
+	if jar == "" {
+		var err error
+		if jar, err = tlc.Fetch(ctx, o.cacheDir); err != nil {
+			return fmt.Errorf("fetching TLC: %w", err)
+		}
+	}
+	r := runner{o: o, jar: jar, log: stdout}
+
+	if o.selfTest != "" && o.filter == "" {
+		fmt.Fprintf(stdout, "self-test: the checks must reject the broken configs in %s\n", o.selfTest)
+		if err := r.selfTest(ctx, o.selfTest); err != nil {
+			return fmt.Errorf("self-test: %w", err)
+		}
+	}
+
+	cfgs, err := discover(o.specDir)
+	if err != nil {
+		return err
+	}
+	var re *regexp.Regexp
+	if o.filter != "" {
+		if re, err = regexp.Compile(o.filter); err != nil {
+			return fmt.Errorf("-run: %w", err)
+		}
+	}
+	var selected []config
+	for _, c := range cfgs {
+		if c.model.Deep == o.deep && (re == nil || re.MatchString(c.id())) {
+			selected = append(selected, c)
+		}
+	}
+	if len(selected) == 0 {
+		return errors.New("no config selected")
+	}
+
+	start := time.Now()
+	var outs []outcome
+	for _, c := range selected {
+		out := r.runOne(ctx, c)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		outs = append(outs, out)
+	}
+	total := time.Since(start)
+
+	table := renderTable(outs, total, o.deep)
+	fmt.Fprintln(stdout)
+	fmt.Fprint(stdout, table)
+	if o.results != "" && re == nil {
+		if err := os.WriteFile(o.results, []byte(resultsDoc(table, jar)), 0o644); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+		fmt.Fprintf(stdout, "\nwrote %s\n", o.results)
+	}
+	var failed []string
+	for _, out := range outs {
+		if out.err != nil {
+			failed = append(failed, out.cfg.id())
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d configs failed their check: %s", len(failed), len(outs), strings.Join(failed, ", "))
+	}
+	fmt.Fprintf(stdout, "all %d configs as expected in %s\n", len(outs), total.Round(time.Second))
+	return nil
+}
+
+// discover finds every <Module>.<Name>.cfg in dir and reads its header.
+func discover(dir string) ([]config, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var cfgs []config
+	for _, p := range paths {
+		base := strings.TrimSuffix(filepath.Base(p), ".cfg")
+		module, name, ok := strings.Cut(base, ".")
+		if !ok || module == "" || name == "" || strings.Contains(name, ".") {
+			return nil, fmt.Errorf("%s: config files are named <Module>.<Name>.cfg", p)
+		}
+		spec := filepath.Join(dir, module+".tla")
+		if _, err := os.Stat(spec); err != nil {
+			return nil, fmt.Errorf("%s: no module %s: %w", p, spec, err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		m, err := tlc.ParseModel(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		cfgs = append(cfgs, config{module: module, name: name, spec: spec, path: p, model: m})
+	}
+	return cfgs, nil
+}
+
+// runner runs configs with one TLC jar.
+type runner struct {
+	o   options
+	jar string
+	log io.Writer
+}
+
+// runOne runs TLC on one config and checks the result; it prints one
+// progress line, and the details when the check fails.
+func (r runner) runOne(ctx context.Context, c config) outcome {
+	out, raw := r.check(ctx, c)
+	status := "ok"
+	if out.err != nil {
+		status = "FAIL"
+	}
+	fmt.Fprintf(r.log, "%-4s %-50s %s\n", status, c.id(), summary(out))
+	if out.err != nil {
+		logPath := filepath.Join(r.o.cacheDir, "tlc", "logs", c.id()+".out")
+		if os.MkdirAll(filepath.Dir(logPath), 0o755) == nil && os.WriteFile(logPath, raw, 0o644) == nil {
+			fmt.Fprintf(r.log, "     TLC output: %s\n", logPath)
+		}
+		for _, l := range strings.Split(out.err.Error(), "\n") {
+			fmt.Fprintf(r.log, "     %s\n", l)
+		}
+		if out.res != nil && len(out.res.Trace) > 0 {
+			fmt.Fprintf(r.log, "     counterexample: %s\n", traceActions(out.res))
+		}
+	}
+	return out
+}
+
+// check runs TLC on one config and checks the result against the config's
+// expectation. It also returns TLC's raw output.
+func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
+	meta := filepath.Join(r.o.cacheDir, "tlc", "meta", fmt.Sprintf("%s-%d", c.id(), os.Getpid()))
+	os.RemoveAll(meta)
+	defer os.RemoveAll(meta)
+	var tee io.Writer
+	if r.o.verbose {
+		tee = r.log
+	}
+	// An expected-failure config runs with one worker: TLC's breadth-first
+	// search then reports a shortest counterexample and the same state
+	// counts on every run, which the Go model explorer is compared with.
+	workers := r.o.workers
+	if !c.model.Pass {
+		workers = "1"
+	}
+	start := time.Now()
+	res, raw, err := tlc.Run(ctx, tlc.RunOptions{
+		Java: r.o.java, Jar: r.jar, Spec: c.spec, Config: c.path, MetaDir: meta,
+		Workers: workers, Heap: r.o.heap, Log: tee,
+	})
+	out := outcome{cfg: c, res: res, wall: time.Since(start), err: err}
+	if err == nil {
+		out.err = tlc.Check(c.model, res)
+	}
+	return out, raw
+}
+
+// verdictText renders a result's verdict with the violated property; TLC
+// does not name a violated temporal property, so the config's only
+// PROPERTY is shown in parentheses.
+func verdictText(out outcome) string {
+	res := out.res
+	v := string(res.Verdict)
+	switch {
+	case res.Property != "":
+		v += " " + res.Property
+	case res.Verdict == tlc.TemporalViolated && len(out.cfg.model.Properties) == 1:
+		v += " (" + out.cfg.model.Properties[0] + ")"
+	}
+	return v
+}
+
+func summary(out outcome) string {
+	if out.res == nil {
+		return "no result"
+	}
+	return fmt.Sprintf("%s, %d distinct states, depth %d, %s", verdictText(out),
+		out.res.DistinctStates, out.res.Depth, out.wall.Round(100*time.Millisecond))
+}
+
+// traceActions renders a counterexample as its action names.
+func traceActions(res *tlc.Result) string {
+	var names []string
+	for i, s := range res.Trace {
+		n := s.Action
+		if i == res.TraceLoop {
+			n = "(loop)" + n
+		}
+		names = append(names, n)
+	}
+	if res.TraceStutters {
+		names = append(names, "stutter forever")
+	}
+	return strings.Join(names, " -> ")
+}
+
+// expectation renders a model's expectation for the table.
+func expectation(m tlc.Model) string {
+	if m.Pass {
+		return "pass"
+	}
+	return "violation " + m.Violation
+}
+
+// renderTable renders the outcomes as a Markdown table.
+func renderTable(outs []outcome, total time.Duration, deep bool) string {
+	var b strings.Builder
+	b.WriteString("| spec | config | expected | verdict | distinct states | states generated | depth | trace | time | check |\n")
+	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---|\n")
+	for _, out := range outs {
+		verdict, distinct, generated, depth, trace, tm := "-", "-", "-", "-", "-", "-"
+		if res := out.res; res != nil {
+			verdict = verdictText(out)
+			distinct = fmt.Sprint(res.DistinctStates)
+			generated = fmt.Sprint(res.StatesGenerated)
+			depth = fmt.Sprint(res.Depth)
+			if len(res.Trace) > 0 {
+				trace = fmt.Sprint(len(res.Trace))
+			}
+			tm = fmtDuration(res.Duration)
+		}
+		check := "ok"
+		if out.err != nil {
+			check = "**FAIL**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			out.cfg.module, out.cfg.name, expectation(out.cfg.model), verdict,
+			distinct, generated, depth, trace, tm, check)
+	}
+	set := "CI set (`make tlc`)"
+	if deep {
+		set = "deep set (`make tlc-deep`)"
+	}
+	fmt.Fprintf(&b, "\n%s: %d configs, total wall time %s on %d cores (\"time\" is TLC's own; configs run one after another;\n"+
+		"passing configs with -workers auto, expected failures with one worker so the counterexample is a shortest one).\n",
+		set, len(outs), fmtDuration(total), runtime.NumCPU())
+	return b.String()
+}
+
+func fmtDuration(d time.Duration) string {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
+// resultsDoc wraps the table into spec/tla/RESULTS.md.
+func resultsDoc(table, jar string) string {
+	return "# TLC results\n\n" +
+		"Written by `make tlc` (`go run ./cmd/tlc -results spec/tla/RESULTS.md`); do not edit by hand.\n" +
+		"TLC: " + filepath.Base(jar) + " (" + tlc.JarURL + "), TLC2 2.18.\n" +
+		"\"trace\" is the number of states in the counterexample (the initial state included);\n" +
+		"\"depth\" is TLC's BFS depth. What each config asks is in spec/tla/README.md.\n\n" +
+		table
+}

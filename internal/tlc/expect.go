@@ -1,0 +1,195 @@
+package tlc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Model is what a TLC configuration file says about itself: the
+// expectation in its leading comment lines and the properties it checks.
+//
+// The header is a block of `\*` comment lines at the top of the .cfg:
+//
+//	\* expect: pass                      (or: \* expect: violation NoHerd)
+//	\* deep                              (only run by `make tlc-deep`)
+//	\* disabled: PauseClient ResumeClient
+//	\* Any other comment line describes the question the config asks.
+//
+// "disabled" names the actions this config's constants turn off; every
+// other action must be taken at least once in a passing run.
+type Model struct {
+	// Pass is true for "expect: pass".
+	Pass bool
+	// Violation is the property expected to be violated ("Deadlock" for a
+	// deadlock); empty when Pass.
+	Violation string
+	// Deep marks configs run only by the deep target.
+	Deep bool
+	// Disabled lists the actions the config's constants disable.
+	Disabled []string
+	// Description is the remaining header comment text.
+	Description string
+	// Specification is the SPECIFICATION of the config, if any.
+	Specification string
+	// Invariants and Properties are the names listed under INVARIANT(S)
+	// and PROPERTY(IES).
+	Invariants, Properties []string
+}
+
+// cfgKeywords are the section keywords of a TLC configuration file.
+var cfgKeywords = map[string]bool{
+	"CONSTANT": true, "CONSTANTS": true, "INIT": true, "NEXT": true,
+	"SPECIFICATION": true, "INVARIANT": true, "INVARIANTS": true,
+	"PROPERTY": true, "PROPERTIES": true, "SYMMETRY": true, "VIEW": true,
+	"CONSTRAINT": true, "CONSTRAINTS": true, "ACTION_CONSTRAINT": true,
+	"ACTION_CONSTRAINTS": true, "CHECK_DEADLOCK": true, "POSTCONDITION": true,
+	"ALIAS": true,
+}
+
+// ParseModel reads a configuration file's expectation header and the
+// names of its specification, invariants and properties.
+func ParseModel(cfg []byte) (Model, error) {
+	var m Model
+	var desc []string
+	haveExpect := false
+	header := true
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(cfg))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if c, ok := strings.CutPrefix(line, `\*`); ok {
+			if !header {
+				continue
+			}
+			c = strings.TrimSpace(c)
+			switch {
+			case strings.HasPrefix(c, "expect:"):
+				if haveExpect {
+					return m, errors.New("two expect: lines")
+				}
+				haveExpect = true
+				f := strings.Fields(strings.TrimPrefix(c, "expect:"))
+				switch {
+				case len(f) == 1 && f[0] == "pass":
+					m.Pass = true
+				case len(f) == 2 && f[0] == "violation":
+					m.Violation = f[1]
+				default:
+					return m, fmt.Errorf("bad expectation %q: want `expect: pass` or `expect: violation NAME`", c)
+				}
+			case c == "deep":
+				m.Deep = true
+			case strings.HasPrefix(c, "disabled:"):
+				m.Disabled = append(m.Disabled, strings.Fields(strings.TrimPrefix(c, "disabled:"))...)
+			default:
+				desc = append(desc, c)
+			}
+			continue
+		}
+		if line == "" {
+			continue
+		}
+		header = false
+		if i := strings.Index(line, `\*`); i >= 0 {
+			line = line[:i]
+		}
+		for _, tok := range strings.Fields(line) {
+			if cfgKeywords[tok] {
+				section = tok
+				continue
+			}
+			switch section {
+			case "SPECIFICATION":
+				m.Specification = tok
+			case "INVARIANT", "INVARIANTS":
+				m.Invariants = append(m.Invariants, tok)
+			case "PROPERTY", "PROPERTIES":
+				m.Properties = append(m.Properties, tok)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return m, fmt.Errorf("reading config: %w", err)
+	}
+	if !haveExpect {
+		return m, errors.New("no `\\* expect:` line in the config header")
+	}
+	if m.Violation != "" && m.Violation != "Deadlock" &&
+		!slices.Contains(m.Invariants, m.Violation) && !slices.Contains(m.Properties, m.Violation) {
+		return m, fmt.Errorf("expected violation %s is neither an invariant nor a property of the config", m.Violation)
+	}
+	m.Description = strings.Join(desc, " ")
+	return m, nil
+}
+
+// Check compares a TLC result with the model's expectation. It returns nil
+// when they agree, and otherwise an error saying every way they disagree:
+//   - TLC reported an error (parse, semantic, configuration, evaluation);
+//   - a passing config did not pass;
+//   - an expected violation did not happen, or another property failed;
+//   - a passing config has an action that was never taken and is not
+//     declared disabled, declares an action disabled that was taken, or
+//     declares one that does not exist.
+//
+// A violated temporal property is not named by TLC; it is attributed to the
+// expected property only if that is the config's only PROPERTY.
+func Check(m Model, r *Result) error {
+	var errs []error
+	switch {
+	case r.Verdict == Error:
+		errs = append(errs, fmt.Errorf("TLC error:\n%s", strings.Join(r.Errors, "\n")))
+	case m.Pass && r.Verdict != Pass:
+		what := string(r.Verdict)
+		if r.Property != "" {
+			what += ": " + r.Property
+		}
+		errs = append(errs, fmt.Errorf("expected pass, got %s", what))
+	case m.Pass:
+		errs = append(errs, checkCoverage(m, r)...)
+	case !r.Verdict.IsViolation():
+		errs = append(errs, fmt.Errorf("expected violation of %s, but TLC found none", m.Violation))
+	default:
+		got := r.Property
+		switch r.Verdict {
+		case Deadlock:
+			got = "Deadlock"
+		case TemporalViolated:
+			if got == "" && len(m.Properties) == 1 {
+				got = m.Properties[0]
+			}
+		}
+		if got != m.Violation {
+			if got == "" {
+				got = fmt.Sprintf("an unnamed %s (list only the expected PROPERTY)", r.Verdict)
+			}
+			errs = append(errs, fmt.Errorf("expected violation of %s, got %s", m.Violation, got))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func checkCoverage(m Model, r *Result) []error {
+	if len(r.Coverage) == 0 {
+		return []error{errors.New("no action coverage in TLC's output (run with -coverage)")}
+	}
+	var errs []error
+	for _, d := range m.Disabled {
+		c, ok := r.Covered(d)
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("disabled: %s is not an action of the spec", d))
+		case c.Total > 0:
+			errs = append(errs, fmt.Errorf("disabled: %s was taken %d times: the declaration is stale", d, c.Total))
+		}
+	}
+	for _, c := range r.Coverage {
+		if c.Total == 0 && !slices.Contains(m.Disabled, c.Name) {
+			errs = append(errs, fmt.Errorf("action %s (%s line %d) is never taken: a spec bug, or declare it `\\* disabled:`", c.Name, c.Module, c.Line))
+		}
+	}
+	return errs
+}
