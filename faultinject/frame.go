@@ -15,9 +15,9 @@ import (
 // closed rather than buffered without bound.
 const MaxFrame = 16 << 20
 
-// ErrFrameTooLarge is why a connection whose length prefix exceeds MaxFrame
+// errFrameTooLarge is why a connection whose length prefix exceeds MaxFrame
 // was closed.
-var ErrFrameTooLarge = errors.New("faultinject: frame too large")
+var errFrameTooLarge = errors.New("faultinject: frame too large")
 
 // frame is one length-prefixed message, kept verbatim (prefix included) so
 // that relaying it is a single write.
@@ -36,7 +36,7 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(hdr[:])
 	if n > MaxFrame {
-		return nil, fmt.Errorf("%w: %d bytes", ErrFrameTooLarge, n)
+		return nil, fmt.Errorf("%w: %d bytes", errFrameTooLarge, n)
 	}
 	buf := make([]byte, 4+int(n))
 	copy(buf, hdr[:])

@@ -34,8 +34,14 @@ func (s *Set) Addrs() []string {
 	return addrs
 }
 
-// Proxy returns the proxy in front of servers[i].
-func (s *Set) Proxy(i int) *Proxy { return s.proxies[i] }
+// Proxy returns the proxy in front of servers[i], or nil if i is out of
+// range.
+func (s *Set) Proxy(i int) *Proxy {
+	if i < 0 || i >= len(s.proxies) {
+		return nil
+	}
+	return s.proxies[i]
+}
 
 // Len returns the number of proxies.
 func (s *Set) Len() int { return len(s.proxies) }
