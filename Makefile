@@ -4,13 +4,14 @@
 
 GO        ?= go
 PKGS      := ./...
-RACE_PKGS := ./impl/...
+RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/...
 
-.PHONY: verify test vet fmt-check unit integration tlc tlc-deep \
+.PHONY: verify test vet fmt-check unit integration checker tlc tlc-deep mutants \
         ensemble-up ensemble-down
 
-## verify: everything CI runs (static checks, unit, race + integration, TLC).
-verify: vet fmt-check unit integration tlc
+## verify: everything CI runs (static checks, unit, race + integration, TLC,
+## the checker's full tests, and the mutants every test suite must kill).
+verify: vet fmt-check unit integration checker tlc mutants
 
 ## test: the fast subset, no ensemble, no TLC.
 test: vet fmt-check unit
@@ -30,11 +31,21 @@ unit:
 integration:
 	$(GO) test -p 1 -count=1 -race -timeout 15m $(RACE_PKGS)
 
+# The checker's tests without -short: the 100k-operation history and the
+# timeout control.
+checker:
+	$(GO) test -count=1 -race ./checker/...
+
 tlc:
 	$(GO) run ./cmd/tlc -results spec/tla/RESULTS.md
 
 tlc-deep:
 	$(GO) run ./cmd/tlc -deep
+
+# Deliberately broken copies of impl/zklock (go test -overlay): each must be
+# killed by the test named for it.
+mutants:
+	$(GO) run ./cmd/mutants
 
 ensemble-up:
 	$(GO) run ./cmd/zkensemble up

@@ -1,0 +1,61 @@
+// Command mutants builds deliberately broken variants of impl/zklock and
+// runs the tests against each: a test suite that lets a mutant live cannot
+// be trusted to catch the bug it carries. It prints which test killed which
+// mutant and the kill rate, and exits 1 unless every mutant died.
+//
+//	go run ./cmd/mutants            # the killer tests of each mutant
+//	go run ./cmd/mutants -all       # the whole impl/zklock suite per mutant
+//	go run ./cmd/mutants -only NAME
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+func main() {
+	all := flag.Bool("all", false, "run the whole impl/zklock suite against each mutant, not only its killers")
+	only := flag.String("only", "", "run only the mutant with this name")
+	timeout := flag.Duration("timeout", 6*time.Minute, "go test -timeout for each mutant")
+	flag.Parse()
+	root, err := repoRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(2)
+	}
+	var results []outcome
+	for _, m := range mutants {
+		if *only != "" && m.Name != *only {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "mutant %s ...\n", m.Name)
+		r := run(root, m, *all, *timeout)
+		fmt.Fprintf(os.Stderr, "mutant %s: %s\n", m.Name, r.verdict())
+		results = append(results, r)
+	}
+	if len(results) == 0 {
+		fmt.Fprintf(os.Stderr, "mutants: no mutant named %q\n", *only)
+		os.Exit(2)
+	}
+	killed := printTable(os.Stdout, results)
+	fmt.Printf("\nkill rate: %d/%d\n", killed, len(results))
+	if killed != len(results) {
+		os.Exit(1)
+	}
+}
+
+func printTable(w *os.File, rs []outcome) int {
+	killed := 0
+	fmt.Fprintf(w, "| mutant | verdict | killed by | time |\n|---|---|---|---|\n")
+	for _, r := range rs {
+		if r.killed() {
+			killed++
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.m.Name, r.verdict(), strings.Join(r.failed, ", "),
+			r.took.Round(time.Second))
+	}
+	return killed
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+type outcome struct {
+	m      mutant
+	failed []string // tests that failed: the killers
+	err    error    // the mutant could not be built or run
+	took   time.Duration
+}
+
+func (o outcome) killed() bool { return o.err == nil && len(o.failed) > 0 }
+
+func (o outcome) verdict() string {
+	switch {
+	case o.err != nil:
+		return "ERROR: " + o.err.Error()
+	case o.killed():
+		return "killed"
+	default:
+		return "SURVIVED"
+	}
+}
+
+// run applies the mutant through an overlay and runs the tests.
+func run(root string, m mutant, all bool, timeout time.Duration) outcome {
+	start := time.Now()
+	o := outcome{m: m}
+	overlay, cleanup, err := writeOverlay(root, m)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	defer cleanup()
+	args := []string{"test", "-count=1", "-json", "-overlay", overlay, "-timeout", timeout.String()}
+	if !all {
+		args = append(args, "-run", "^("+strings.Join(m.Killers, "|")+")$")
+	}
+	args = append(args, "./impl/zklock/")
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output() // a failing test is the point: judge by the events
+	o.failed, o.err = failures(out)
+	switch {
+	case o.err != nil || len(o.failed) > 0:
+	case strings.Contains(string(out), "build failed") || strings.Contains(string(out), "[setup failed]"):
+		o.err = errors.New("mutant does not compile")
+	case strings.Contains(string(out), "no tests to run"):
+		o.err = errors.New("none of its killer tests exists")
+	}
+	if o.err == nil && len(o.failed) == 0 && stderr.Len() > 0 && !bytes.Contains(out, []byte(`"Action":"pass"`)) {
+		o.err = fmt.Errorf("go test: %s", firstLine(stderr.String()))
+	}
+	o.took = time.Since(start)
+	return o
+}
+
+// writeOverlay writes the mutated file to a temporary directory and the
+// overlay description that points go test at it.
+func writeOverlay(root string, m mutant) (string, func(), error) {
+	src := filepath.Join(root, m.File)
+	orig, err := os.ReadFile(src)
+	if err != nil {
+		return "", nil, err
+	}
+	if n := strings.Count(string(orig), m.Find); n != 1 {
+		return "", nil, fmt.Errorf("%s: the code to mutate occurs %d times, want 1 (did it move?)", m.File, n)
+	}
+	dir, err := os.MkdirTemp("", "zklock-mutant-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	mutated := filepath.Join(dir, filepath.Base(m.File))
+	body := strings.Replace(string(orig), m.Find, m.Replace, 1)
+	if err := os.WriteFile(mutated, []byte(body), 0o644); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	spec, _ := json.Marshal(map[string]map[string]string{"Replace": {src: mutated}})
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, spec, 0o644); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return overlay, cleanup, nil
+}
+
+var timedOut = regexp.MustCompile(`panic: test timed out.*\n(?:.*\n)*?\s+running tests:\n\s+(\S+)`)
+
+// failures reads go test -json output and names the failed tests; a test
+// binary that timed out names the test that was running.
+func failures(out []byte) ([]string, error) {
+	set := map[string]bool{}
+	var output strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev struct{ Action, Test, Output string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		output.WriteString(ev.Output)
+		if ev.Action == "fail" && ev.Test != "" {
+			set[topLevel(ev.Test)] = true
+		}
+	}
+	if m := timedOut.FindStringSubmatch(output.String()); m != nil {
+		set[topLevel(m[1])+" (timed out)"] = true
+	}
+	var names []string
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, sc.Err()
+}
+
+func topLevel(test string) string {
+	if i := strings.IndexByte(test, '/'); i >= 0 {
+		return test[:i]
+	}
+	return test
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func repoRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("not inside the zklock module")
+	}
+	return filepath.Dir(mod), nil
+}

@@ -1,0 +1,407 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// lockCore is what Mutex and RWMutex share: the lock path and how its
+// nodes are made.
+type lockCore struct {
+	s    *Session
+	path string
+	acl  []zk.ACL
+	data []byte
+}
+
+func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, error) {
+	if s == nil {
+		return nil, fmt.Errorf("%w: nil session", ErrInvalidArgument)
+	}
+	if err := validateLockPath(lockPath); err != nil {
+		return nil, err
+	}
+	cfg := lockConfig{acl: zk.WorldACL(zk.PermAll)}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, fmt.Errorf("zklock: %s: %w", lockPath, err)
+	}
+	return &lockCore{s: s, path: lockPath, acl: cfg.acl, data: cfg.data}, nil
+}
+
+// cancelGrace is how long a failed acquisition waits, past its context, for
+// its node to be deleted before leaving the rest to the background: long
+// enough for the usual single round trip, short enough not to surprise.
+const cancelGrace = time.Second
+
+// acquire queues for the lock and waits for its turn (try: does not wait).
+func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("zklock: lock %s: %w", l.path, err)
+	}
+	if err := l.s.Err(); err != nil {
+		return nil, fmt.Errorf("zklock: lock %s: %w", l.path, err)
+	}
+	if err := l.wouldDeadlock(kind); err != nil {
+		return nil, err
+	}
+	uuid, err := newUUID()
+	if err != nil {
+		return nil, err
+	}
+	c := &contender{l: l, kind: kind, uuid: uuid}
+	c.trace(TraceEvent{Action: ActRequestLock})
+	lease, err := c.run(ctx, try)
+	if err != nil {
+		c.cancel()
+		return nil, fmt.Errorf("zklock: lock %s: %w", l.path, err)
+	}
+	return lease, nil
+}
+
+// contender is one acquisition: one uuid, and at most one node.
+type contender struct {
+	l    *lockCore
+	kind lockKind
+	uuid string
+
+	name      string                  // our node, once known
+	stat      *zk.Stat                // our node's stat, once read: the token is its czxid
+	prefetch  <-chan result[*zk.Stat] // a stat read started early
+	inflight  <-chan result[string]   // a create whose reply we stopped waiting for
+	ambiguous bool                    // a create may have happened that we never saw
+}
+
+func (c *contender) trace(ev TraceEvent) {
+	if c.l.s.cfg.tracer == nil {
+		return
+	}
+	ev.Lock, ev.Request, ev.Kind = c.l.path, c.uuid, c.kind.String()
+	if ev.Node == "" {
+		ev.Node = c.name
+	}
+	c.l.s.trace(ev)
+}
+
+func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
+	if err := c.create(ctx); err != nil {
+		return nil, err
+	}
+	for {
+		q, me, err := c.list(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if me < 0 {
+			c.traceList(ResultMissing, "", q)
+			c.name = ""
+			if serr := c.l.s.Err(); serr != nil {
+				return nil, serr
+			}
+			return nil, fmt.Errorf("%w: our node was deleted while we waited", ErrLockLost)
+		}
+		grant, wait := decide(q, me, c.kind)
+		if grant {
+			c.traceList(ResultGrant, "", q)
+			return c.grant(ctx)
+		}
+		c.traceList(ResultWait, wait.name, q)
+		if try {
+			return nil, ErrLocked
+		}
+		fired, err := c.watch(ctx, wait.name)
+		if err != nil {
+			return nil, err
+		}
+		if fired == nil {
+			continue
+		}
+		select {
+		case <-fired:
+			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.l.s.done:
+			return nil, c.l.s.Err()
+		}
+	}
+}
+
+// create makes our EPHEMERAL_SEQUENTIAL node (CreateOk). When the reply is
+// lost the create may have happened: look for the node by uuid before
+// creating again (CreateReplyLost, FindOwnNode), so no retry leaves an
+// orphan behind.
+func (c *contender) create(ctx context.Context) error {
+	s := c.l.s
+	prefix := joinPath(c.l.path, protectedPrefix+c.uuid+c.kind.marker())
+	var b backoff
+	for {
+		ch, err := start(s, func() (string, error) {
+			return s.conn.Create(prefix, c.l.data, zk.FlagEphemeralSequential, c.l.acl)
+		})
+		if err != nil {
+			return err
+		}
+		var r result[string]
+		select {
+		case r = <-ch:
+		case <-ctx.Done():
+			c.inflight = ch
+			return ctx.Err()
+		case <-s.done:
+			return s.Err()
+		}
+		switch err := s.classify(r.err); {
+		case err == nil:
+			c.name = path.Base(r.v)
+			c.trace(TraceEvent{Action: ActCreateOk})
+			return nil
+		case errors.Is(err, zk.ErrNoNode):
+			if err := c.l.ensureParents(ctx); err != nil {
+				return err
+			}
+		case transient(err):
+			c.ambiguous = true
+			c.trace(TraceEvent{Action: ActCreateReplyLost})
+			found, err := c.findOwnNode(ctx)
+			if err != nil || found {
+				return err
+			}
+			if err := b.wait(ctx, s); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+}
+
+// findOwnNode looks for a node carrying this acquisition's uuid and owned by
+// our session: a node of an older session is not ours any more.
+func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
+	s := c.l.s
+	names, err := c.l.children(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, ch := range queue(names) {
+		if ch.uuid != c.uuid {
+			continue
+		}
+		st, err := retry(ctx, s, func() (*zk.Stat, error) { return c.l.stat(joinPath(c.l.path, ch.name)) })
+		if errors.Is(err, zk.ErrNoNode) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if st.EphemeralOwner == s.ID() {
+			c.name, c.stat, c.ambiguous = ch.name, st, false
+			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name})
+			return true, nil
+		}
+	}
+	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent})
+	return false, nil
+}
+
+// list reads the queue (ListChildren) and finds our place in it; -1 when
+// our node is gone. The first listing also starts reading our node's stat,
+// pipelined, so an uncontended Lock costs two round trips.
+func (c *contender) list(ctx context.Context) ([]child, int, error) {
+	s := c.l.s
+	if c.stat == nil && c.prefetch == nil {
+		node := joinPath(c.l.path, c.name)
+		c.prefetch, _ = start(s, func() (*zk.Stat, error) { return c.l.stat(node) })
+	}
+	names, err := c.l.children(ctx)
+	if err != nil {
+		return nil, -1, err
+	}
+	q := queue(names)
+	me := -1
+	for i, ch := range q {
+		switch {
+		case ch.name == c.name:
+			me = i
+		case ch.uuid == c.uuid:
+			// A create we gave up on did happen after all: not ours to keep.
+			dup := joinPath(c.l.path, ch.name)
+			s.background(func(life context.Context) { s.deleteNode(life, dup) })
+		}
+	}
+	return q, me, nil
+}
+
+// grant reads our token and hands out the lease (Grant).
+func (c *contender) grant(ctx context.Context) (*Lease, error) {
+	s := c.l.s
+	node := joinPath(c.l.path, c.name)
+	var err error
+	if c.prefetch != nil {
+		c.stat, err = await(ctx, s, c.prefetch)
+		c.prefetch = nil
+	}
+	if c.stat == nil && (err == nil || transient(err)) {
+		c.stat, err = retry(ctx, s, func() (*zk.Stat, error) { return c.l.stat(node) })
+	}
+	if errors.Is(err, zk.ErrNoNode) {
+		return nil, fmt.Errorf("%w: our node vanished at grant", ErrLockLost)
+	}
+	if err != nil {
+		return nil, err
+	}
+	lease := newLease(c)
+	if err := s.addLease(lease); err != nil {
+		return nil, err
+	}
+	c.trace(TraceEvent{Action: ActGrant, Token: lease.token})
+	return lease, nil
+}
+
+// watch sets a watch on the node we wait for, reading it with getData:
+// exists would leave a watch behind on a node that is already gone
+// (WatchPredecessor). A nil channel means: list again.
+func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, error) {
+	s := c.l.s
+	node := joinPath(c.l.path, target)
+	fired, err := do(ctx, s, func() (<-chan zk.Event, error) {
+		_, _, ch, err := s.conn.GetW(node)
+		return ch, err
+	})
+	switch {
+	case err == nil:
+		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists})
+		return fired, nil
+	case errors.Is(err, zk.ErrNoNode):
+		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone})
+		return nil, nil
+	case transient(err):
+		var b backoff
+		return nil, b.wait(ctx, s)
+	}
+	return nil, err
+}
+
+// cancel deletes whatever node this acquisition may have made (Cancel): it
+// tries for a moment in the caller's time, since the node is usually one
+// round trip from gone, then goes on in the background.
+func (c *contender) cancel() {
+	if c.name == "" && c.inflight == nil && !c.ambiguous {
+		return
+	}
+	c.trace(TraceEvent{Action: ActCancel})
+	s := c.l.s
+	ctx, stop := context.WithTimeout(s.life, cancelGrace)
+	defer stop()
+	if c.removeOwnNodes(ctx) == nil || s.Err() != nil {
+		return
+	}
+	s.background(func(life context.Context) { c.removeOwnNodes(life) })
+}
+
+// removeOwnNodes deletes our node, or, when we cannot be sure which it is,
+// every node carrying our uuid.
+func (c *contender) removeOwnNodes(ctx context.Context) error {
+	s := c.l.s
+	if c.inflight != nil {
+		r, err := await(ctx, s, c.inflight)
+		if err != nil && !transient(err) {
+			return err
+		}
+		c.inflight = nil
+		if err == nil {
+			c.name = path.Base(r)
+		} else {
+			c.ambiguous = true
+		}
+	}
+	if !c.ambiguous {
+		if c.name == "" {
+			return nil
+		}
+		_, err := s.deleteNode(ctx, joinPath(c.l.path, c.name))
+		return err
+	}
+	names, err := c.l.children(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ch := range queue(names) {
+		if ch.uuid == c.uuid {
+			if _, err := s.deleteNode(ctx, joinPath(c.l.path, ch.name)); err != nil {
+				return err
+			}
+		}
+	}
+	c.ambiguous = false
+	return nil
+}
+
+// stat reads a node's stat; a missing node is zk.ErrNoNode.
+func (l *lockCore) stat(node string) (*zk.Stat, error) {
+	ok, st, err := l.s.conn.Exists(node)
+	if err == nil && !ok {
+		err = zk.ErrNoNode
+	}
+	return st, err
+}
+
+// children lists the lock path; a missing lock path is an empty queue.
+func (l *lockCore) children(ctx context.Context) ([]string, error) {
+	s := l.s
+	names, err := retry(ctx, s, func() ([]string, error) {
+		n, _, err := s.conn.Children(l.path)
+		return n, err
+	})
+	if errors.Is(err, zk.ErrNoNode) {
+		return nil, nil
+	}
+	return names, err
+}
+
+// ensureParents creates the lock path and its missing ancestors as
+// container nodes, which the server removes once they are empty.
+func (l *lockCore) ensureParents(ctx context.Context) error {
+	s := l.s
+	for i := 1; i <= len(l.path); i++ {
+		if i < len(l.path) && l.path[i] != '/' {
+			continue
+		}
+		p := l.path[:i]
+		_, err := retry(ctx, s, func() (string, error) {
+			return s.conn.CreateContainer(p, nil, zk.FlagContainer, l.acl)
+		})
+		if err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			return fmt.Errorf("zklock: create parent %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// traceList reports a listing; the names are copied only when traced.
+func (c *contender) traceList(result, target string, q []child) {
+	if c.l.s.cfg.tracer == nil {
+		return
+	}
+	names := make([]string, len(q))
+	for i, ch := range q {
+		names[i] = ch.name
+	}
+	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names})
+}

@@ -1,0 +1,57 @@
+// Package zklock provides distributed locks on ZooKeeper that never grant
+// twice, never herd, survive connection loss, say when a lock is lost, and
+// hand out fencing tokens.
+//
+// A Session is one ZooKeeper session. Mutex is an exclusive lock, RWMutex a
+// read/write lock; each Lock returns a Lease, which holds until Unlock or
+// until it is lost, and carries a fencing Token.
+//
+//	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"})
+//	m, err := zklock.NewMutex(s, "/locks/orders")
+//	lease, err := m.Lock(ctx)
+//	defer lease.Unlock(ctx)
+//	select {
+//	case <-lease.Done(): // lost: stop touching the resource
+//	case ...
+//	}
+//
+// # Protocol
+//
+// The protocol is the one specified in spec/tla/PredecessorLock.tla and
+// spec/tla/SharedLock.tla; trace events (WithTracer) carry the spec's action
+// names. Each acquisition creates an EPHEMERAL_SEQUENTIAL node named the way
+// Apache Curator names them, `_c_<uuid>-lock-<seq>` (read/write:
+// `_c_<uuid>-__READ__<seq>`, `_c_<uuid>-__WRIT__<seq>`), so Go and Java
+// processes can contend on one path. The queue is ordered by sequence
+// number. A waiter watches only the node it waits for (its predecessor; for
+// a reader the last writer ahead), with getData, and after every wake-up
+// lists the queue again and checks that its own node is still there. A lost
+// create reply is resolved by finding the node by its uuid, owned by our
+// session, before creating again. An acquisition that fails or whose
+// context ends deletes its node. Missing parents are created as container
+// nodes.
+//
+// # Loss
+//
+// go-zookeeper keeps no expiry timer and, after an expiry, silently opens a
+// new session. A Session tracks exactly one ZooKeeper session and ends for
+// good when the server says it expired, or when nothing sent in the last
+// negotiated-timeout-minus-drift-margin has been acknowledged: from that
+// instant the server may expire it and another client may be granted the
+// lock. Every Lease of the session then ends (Done closes; Err matches
+// ErrLockLost and the session's reason). Connection loss alone ends nothing:
+// the client reconnects within the session and the leases hold.
+//
+// A process paused for longer than the session timeout cannot notice that
+// its lease ended before it touches the resource again. No lock can prevent
+// that; fencing can. Pass Lease.Token to the resource and let it refuse
+// tokens lower than the highest it has seen, or write to ZooKeeper through
+// Lease.Guard, which applies the writes only if the lock node still exists.
+//
+// # Errors
+//
+// Every error matches one of the Err* values with errors.Is. Bad input (an
+// invalid path, data over MaxNodeData, a nil session or context, a closed
+// session, a second Unlock) returns a typed error and leaves nothing on the
+// server. Nothing in this package panics.
+package zklock

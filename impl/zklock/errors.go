@@ -1,0 +1,56 @@
+package zklock
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors returned by this package. Match them with errors.Is: most are
+// wrapped with the path or node they concern, and a lease lost with its
+// session wraps both ErrLockLost and the session's reason.
+var (
+	// ErrSessionLost: the session can no longer be trusted. Either the server
+	// expired it, or no request has been acknowledged for so long that the
+	// server may have expired it. Every lease of the session has ended.
+	ErrSessionLost = errors.New("zklock: session lost")
+	// ErrSessionExpired: the server said the session expired. It is an
+	// ErrSessionLost too.
+	ErrSessionExpired = fmt.Errorf("%w: expired by the server", ErrSessionLost)
+	// ErrClosed: the session was closed by its owner.
+	ErrClosed = errors.New("zklock: session closed")
+
+	// ErrLocked: TryLock found the lock held or queued for by someone else.
+	ErrLocked = errors.New("zklock: locked by another contender")
+	// ErrLockLost: a lease ended without Unlock (its session was lost, or its
+	// lock node disappeared). Whatever it protected may now be held by
+	// someone else.
+	ErrLockLost = errors.New("zklock: lock lost")
+	// ErrReleased is a released lease's Err.
+	ErrReleased = errors.New("zklock: lease released")
+	// ErrNotHeld: Unlock, Guard or Downgrade on a lease that already ended.
+	ErrNotHeld = errors.New("zklock: lease not held")
+
+	// ErrWouldDeadlock: a write lock asked for by a session that holds a read
+	// lease on the same path; the write would wait for a reader that waits
+	// for it. Unlock the read lease first.
+	ErrWouldDeadlock = errors.New("zklock: would deadlock")
+	// ErrNotWriteLease: Downgrade of a lease that is not a write lease.
+	ErrNotWriteLease = errors.New("zklock: not a write lease")
+
+	// ErrInvalidPath: a lock path ZooKeeper would reject, or one this package
+	// refuses (relative, trailing slash, under /zookeeper, the root).
+	ErrInvalidPath = errors.New("zklock: invalid lock path")
+	// ErrDataTooLarge: lock-node data over MaxNodeData bytes.
+	ErrDataTooLarge = errors.New("zklock: lock node data too large")
+	// ErrInvalidArgument: a nil session, context or option value.
+	ErrInvalidArgument = errors.New("zklock: invalid argument")
+)
+
+// lockLost wraps a lease-ending cause so that errors.Is finds both
+// ErrLockLost and the cause.
+func lockLost(cause error) error {
+	if cause == nil {
+		return ErrLockLost
+	}
+	return fmt.Errorf("%w: %w", ErrLockLost, cause)
+}

@@ -1,0 +1,264 @@
+package zklock
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/faultinject"
+)
+
+// Session timeouts the tests ask for. The test ensemble ticks every 500 ms,
+// so timeouts lie between 1 s and 10 s. Fault tests use a short one so that
+// expiry comes quickly; everyone else a long one so that a loaded machine
+// does not lose sessions by accident.
+const (
+	shortTimeout = 2 * time.Second
+	longTimeout  = 8 * time.Second
+)
+
+// client is one test session behind its own proxies, with its trace.
+type client struct {
+	*Session
+	net   *faultinject.Set
+	trace *traceLog
+	name  string
+}
+
+func newClient(t testing.TB, name string, opts ...SessionOption) *client {
+	t.Helper()
+	servers := ensembletest.Require(t)
+	set, err := faultinject.NewSet(servers)
+	if err != nil {
+		t.Fatalf("proxies for %s: %v", name, err)
+	}
+	tl := &traceLog{}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	all := append([]SessionOption{WithSessionTimeout(longTimeout), WithTracer(tl.add),
+		WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))}, opts...)
+	s, err := NewSession(ctx, set.Addrs(), all...)
+	if err != nil {
+		set.Close()
+		t.Fatalf("session for %s: %v", name, err)
+	}
+	c := &client{Session: s, net: set, trace: tl, name: name}
+	t.Cleanup(func() {
+		s.Close()
+		set.Close()
+	})
+	return c
+}
+
+// testWriter sends the session's warnings to the test log, and drops them
+// once the test has ended (background work may log after that).
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	defer func() { recover() }() // t.Log after the test ended panics
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// lockPath is a fresh lock path for one test.
+func lockPath(t testing.TB) string {
+	var b [4]byte
+	rand.Read(b[:])
+	name := regexp.MustCompile(`[^A-Za-z0-9_-]`).ReplaceAllString(t.Name(), "_")
+	return "/zklock-test/" + name + "-" + hex.EncodeToString(b[:])
+}
+
+func ctxFor(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// traceLog keeps a client's trace events and lets a test wait for one.
+type traceLog struct {
+	mu     sync.Mutex
+	events []TraceEvent
+	wake   chan struct{}
+}
+
+func (l *traceLog) add(ev TraceEvent) {
+	l.mu.Lock()
+	l.events = append(l.events, ev)
+	if l.wake != nil {
+		close(l.wake)
+		l.wake = nil
+	}
+	l.mu.Unlock()
+}
+
+func (l *traceLog) all() []TraceEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]TraceEvent(nil), l.events...)
+}
+
+func (l *traceLog) count(match func(TraceEvent) bool) int {
+	n := 0
+	for _, ev := range l.all() {
+		if match(ev) {
+			n++
+		}
+	}
+	return n
+}
+
+// waitFor waits until an event matches, and returns it.
+func (l *traceLog) waitFor(t testing.TB, what string, d time.Duration, match func(TraceEvent) bool) TraceEvent {
+	t.Helper()
+	var found TraceEvent
+	l.waitUntil(t, what, d, func(evs []TraceEvent) bool {
+		for _, ev := range evs {
+			if match(ev) {
+				found = ev
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// waitCount waits until n events match.
+func (l *traceLog) waitCount(t testing.TB, what string, d time.Duration, n int, match func(TraceEvent) bool) {
+	t.Helper()
+	l.waitUntil(t, what, d, func(evs []TraceEvent) bool {
+		got := 0
+		for _, ev := range evs {
+			if match(ev) {
+				got++
+			}
+		}
+		return got >= n
+	})
+}
+
+func (l *traceLog) waitUntil(t testing.TB, what string, d time.Duration, done func([]TraceEvent) bool) {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		l.mu.Lock()
+		evs := append([]TraceEvent(nil), l.events...)
+		if l.wake == nil {
+			l.wake = make(chan struct{})
+		}
+		wake := l.wake
+		l.mu.Unlock()
+		if done(evs) {
+			return
+		}
+		select {
+		case <-wake:
+		case <-deadline:
+			t.Fatalf("no trace event %s within %v; trace:\n%s", what, d, l.dump())
+		}
+	}
+}
+
+func (l *traceLog) dump() string {
+	var b strings.Builder
+	for _, ev := range l.all() {
+		fmt.Fprintf(&b, "  %s node=%s target=%s result=%s token=%d\n", ev.Action, ev.Node, ev.Target, ev.Result, ev.Token)
+	}
+	return b.String()
+}
+
+func action(name string) func(TraceEvent) bool {
+	return func(ev TraceEvent) bool { return ev.Action == name }
+}
+
+// waiting matches the event after which a contender sleeps until notified.
+func waiting(ev TraceEvent) bool {
+	return ev.Action == ActWatchPredecessor && ev.Result == ResultExists
+}
+
+// admin is a plain go-zookeeper connection for looking at the server side.
+func admin(t testing.TB) *ensembletest.Client {
+	return ensembletest.Connect(t, ensembletest.Require(t), longTimeout)
+}
+
+// nodes lists the lock nodes under a lock path; a missing path is empty.
+func nodes(t testing.TB, a *ensembletest.Client, lock string) []string {
+	t.Helper()
+	names, _, err := a.Children(lock)
+	if errors.Is(err, zk.ErrNoNode) {
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("children of %s: %v", lock, err)
+	}
+	return names
+}
+
+// eventually polls cond until it holds.
+func eventually(t testing.TB, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// lockAsync runs Lock on its own goroutine.
+type pending struct {
+	lease *Lease
+	err   error
+	at    time.Time
+	done  chan struct{}
+}
+
+func lockAsync(ctx context.Context, lock func(context.Context) (*Lease, error)) *pending {
+	p := &pending{done: make(chan struct{})}
+	go func() {
+		p.lease, p.err = lock(ctx)
+		p.at = time.Now()
+		close(p.done)
+	}()
+	return p
+}
+
+func (p *pending) wait(t testing.TB, d time.Duration) (*Lease, error) {
+	t.Helper()
+	select {
+	case <-p.done:
+		return p.lease, p.err
+	case <-time.After(d):
+		t.Fatalf("Lock did not return within %v", d)
+		return nil, nil
+	}
+}
+
+func (p *pending) returned() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func seqOf(t testing.TB, node string) int64 {
+	c, ok := parseChild(path.Base(node))
+	if !ok {
+		t.Fatalf("node %s has no sequence number", node)
+	}
+	return c.seq
+}

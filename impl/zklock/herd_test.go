@@ -1,0 +1,118 @@
+package zklock
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklock/zklock/ensemble/ensembletest"
+)
+
+// Test 2: 20 queued waiters, each with its own session and proxies. Every
+// lock node is watched by one session at most (the servers' own wchp says
+// so), and each release wakes exactly one waiter: counted as watch
+// notifications crossing each waiter's proxies.
+func TestNoHerd(t *testing.T) {
+	const n = 20
+	lock := lockPath(t)
+	ctx := ctxFor(t, 3*time.Minute)
+	h := newClient(t, "holder")
+	mh, _ := NewMutex(h.Session, lock)
+	held, err := mh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiters := make([]*client, n)
+	granted := make(chan int, n)
+	for i := range waiters {
+		c := newClient(t, fmt.Sprintf("w%d", i))
+		waiters[i] = c
+		m, _ := NewMutex(c.Session, lock)
+		go func() {
+			lease, err := m.Lock(ctx)
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				granted <- -1
+				return
+			}
+			granted <- i
+			lease.Unlock(context.Background())
+		}()
+		c.trace.waitFor(t, c.name+" queued", time.Minute, waiting)
+	}
+	checkOneWatcherPerNode(t, lock, n)
+
+	before := make([]int64, n)
+	for i, c := range waiters {
+		before[i] = c.net.Stats().Notifications
+	}
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for want := 0; want < n; want++ {
+		select {
+		case got := <-granted:
+			if got != want {
+				t.Fatalf("grant %d went to waiter %d: not FIFO", want, got)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("waiter %d never acquired", want)
+		}
+	}
+	var woken []string
+	total := int64(0)
+	for i, c := range waiters {
+		d := c.net.Stats().Notifications - before[i]
+		total += d
+		if d != 1 {
+			woken = append(woken, fmt.Sprintf("%s:%d", c.name, d))
+		}
+	}
+	if total != n || len(woken) > 0 {
+		t.Fatalf("%d releases delivered %d notifications; waiters not woken exactly once: %v", n, total, woken)
+	}
+	t.Logf("%d releases, %d notifications delivered, one per waiter", n, total)
+}
+
+// checkOneWatcherPerNode reads `wchp` from every server: watched paths,
+// each followed by the sessions watching it.
+func checkOneWatcherPerNode(t *testing.T, lock string, wantWatched int) {
+	t.Helper()
+	e := ensembletest.Ensemble()
+	if e == nil {
+		t.Log("external ensemble: wchp check skipped")
+		return
+	}
+	watchers := map[string]map[string]bool{}
+	for i := 0; i < e.Size(); i++ {
+		out, err := e.FourLetter(context.Background(), i, "wchp")
+		if err != nil {
+			t.Fatalf("wchp on server %d: %v", i, err)
+		}
+		var cur string
+		for _, line := range strings.Split(out, "\n") {
+			switch {
+			case strings.HasPrefix(line, "/"):
+				cur = strings.TrimSpace(line)
+			case strings.TrimSpace(line) != "" && cur != "":
+				if path.Dir(cur) == lock {
+					if watchers[cur] == nil {
+						watchers[cur] = map[string]bool{}
+					}
+					watchers[cur][strings.TrimSpace(line)] = true
+				}
+			}
+		}
+	}
+	for node, sessions := range watchers {
+		if len(sessions) > 1 {
+			t.Errorf("lock node %s is watched by %d sessions: a herd", path.Base(node), len(sessions))
+		}
+	}
+	if len(watchers) != wantWatched {
+		t.Errorf("%d lock nodes watched, want %d (every node but the last)", len(watchers), wantWatched)
+	}
+}

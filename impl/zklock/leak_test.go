@@ -1,0 +1,97 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklock/zklock/faultinject"
+)
+
+// Test 10: after a workload with cancellations, lost replies and a lost
+// session, closing every session leaves no lock node and no goroutine.
+func TestNoLeaks(t *testing.T) {
+	a := admin(t)
+	lock := lockPath(t)
+	runtime.GC()
+	before := runtime.NumGoroutine()
+	func() {
+		ctx := ctxFor(t, 2*time.Minute)
+		var clients []*client
+		for i := 0; i < 4; i++ {
+			clients = append(clients, newClient(t, "c"))
+		}
+		defer func() {
+			for _, c := range clients {
+				c.Close()
+				c.net.Close()
+			}
+		}()
+		m0, _ := NewMutex(clients[0].Session, lock)
+		m1, _ := NewMutex(clients[1].Session, lock)
+		rw2, _ := NewRWMutex(clients[2].Session, lock+"-rw")
+		rw3, _ := NewRWMutex(clients[3].Session, lock+"-rw")
+		held, err := m0.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m1.TryLock(ctx); !errors.Is(err, ErrLocked) {
+			t.Fatalf("TryLock = %v", err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		p := lockAsync(cctx, m1.Lock)
+		clients[1].trace.waitFor(t, "queued", time.Minute, waiting)
+		cancel()
+		p.wait(t, time.Minute)
+		cut := clients[1].net.CutAfterRequest(faultinject.OpCreate)
+		p = lockAsync(ctx, m1.Lock)
+		cut.Wait(ctx)
+		clients[1].trace.waitFor(t, "queued after the cut", time.Minute, waiting)
+		r, err := rw2.RLock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw := lockAsync(ctx, rw3.Lock) // left waiting: Close must end it
+		clients[3].trace.waitFor(t, "writer queued", time.Minute, waiting)
+		_ = r
+		held.Unlock(ctx)
+		lease, err := p.wait(t, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = lease // left held: Close must end it
+		clients[3].Close()
+		if _, err := pw.wait(t, time.Minute); !errors.Is(err, ErrClosed) {
+			t.Fatalf("Lock interrupted by Close = %v, want ErrClosed", err)
+		}
+	}()
+	for _, p := range []string{lock, lock + "-rw"} {
+		if left := nodes(t, a, p); len(left) != 0 {
+			t.Errorf("nodes left under %s after every session closed: %v", p, left)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Fatalf("%d goroutines before, %d after closing everything:\n%s", before, after, relevant(string(buf)))
+	}
+}
+
+// relevant keeps the goroutine dumps that are not the test machinery's.
+func relevant(dump string) string {
+	var keep []string
+	for _, g := range strings.Split(dump, "\n\n") {
+		if strings.Contains(g, "testing.(*T).Run") || strings.Contains(g, "testing.tRunner") && !strings.Contains(g, "zklock") {
+			continue
+		}
+		keep = append(keep, g)
+	}
+	return strings.Join(keep, "\n\n")
+}

@@ -1,0 +1,123 @@
+package zklock
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// MaxNodeData is the most lock-node data this package sends: ZooKeeper's
+// default jute.maxbuffer is 1 MiB for the whole request, path and ACL
+// included, so a little room is kept for them.
+const MaxNodeData = 1<<20 - 4096
+
+// DefaultSessionTimeout is the session timeout asked for when none is given.
+// The server clamps it to [2, 20] ticks; the negotiated value is what counts.
+const DefaultSessionTimeout = 10 * time.Second
+
+type sessionConfig struct {
+	timeout time.Duration
+	margin  time.Duration // <0: one fifth of the negotiated timeout
+	logger  *slog.Logger
+	tracer  Tracer
+	auth    []zkAuth
+}
+
+type zkAuth struct {
+	scheme string
+	auth   []byte
+}
+
+// SessionOption configures NewSession.
+type SessionOption func(*sessionConfig) error
+
+// WithSessionTimeout asks the server for this session timeout.
+func WithSessionTimeout(d time.Duration) SessionOption {
+	return func(c *sessionConfig) error {
+		if d <= 0 {
+			return fmt.Errorf("%w: session timeout %v", ErrInvalidArgument, d)
+		}
+		c.timeout = d
+		return nil
+	}
+}
+
+// WithDriftMargin sets how long before the negotiated timeout (counted from
+// the send of the last acknowledged request) the session is declared lost.
+// It absorbs clock-rate drift and scheduling delay in this process; the
+// default is one fifth of the negotiated timeout.
+func WithDriftMargin(d time.Duration) SessionOption {
+	return func(c *sessionConfig) error {
+		if d < 0 {
+			return fmt.Errorf("%w: drift margin %v", ErrInvalidArgument, d)
+		}
+		c.margin = d
+		return nil
+	}
+}
+
+// WithLogger sends the session's log (and go-zookeeper's, at debug level)
+// to l. The default is slog.Default().
+func WithLogger(l *slog.Logger) SessionOption {
+	return func(c *sessionConfig) error {
+		if l == nil {
+			return fmt.Errorf("%w: nil logger", ErrInvalidArgument)
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// WithTracer makes every lock of the session report its protocol steps to t.
+func WithTracer(t Tracer) SessionOption {
+	return func(c *sessionConfig) error {
+		c.tracer = t
+		return nil
+	}
+}
+
+// WithAuth adds credentials (for example "digest", "user:password") sent on
+// every connection, for lock paths protected by ACLs.
+func WithAuth(scheme string, auth []byte) SessionOption {
+	return func(c *sessionConfig) error {
+		if scheme == "" {
+			return fmt.Errorf("%w: empty auth scheme", ErrInvalidArgument)
+		}
+		c.auth = append(c.auth, zkAuth{scheme, append([]byte(nil), auth...)})
+		return nil
+	}
+}
+
+type lockConfig struct {
+	acl  []zk.ACL
+	data []byte
+}
+
+// LockOption configures NewMutex and NewRWMutex.
+type LockOption func(*lockConfig) error
+
+// WithACL sets the ACL of lock nodes (and of parent nodes this package
+// creates). The default is world:anyone with all permissions.
+func WithACL(acl []zk.ACL) LockOption {
+	return func(c *lockConfig) error {
+		if len(acl) == 0 {
+			return fmt.Errorf("%w: empty ACL", ErrInvalidArgument)
+		}
+		c.acl = append([]zk.ACL(nil), acl...)
+		return nil
+	}
+}
+
+// WithData stores data in every lock node this lock creates, for example the
+// host name of the holder, so that Contenders and operators can see who waits.
+func WithData(data []byte) LockOption {
+	return func(c *lockConfig) error {
+		if len(data) > MaxNodeData {
+			return fmt.Errorf("%w: %d bytes (max %d)", ErrDataTooLarge, len(data), MaxNodeData)
+		}
+		c.data = append([]byte(nil), data...)
+		return nil
+	}
+}

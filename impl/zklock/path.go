@@ -1,0 +1,124 @@
+package zklock
+
+import (
+	"crypto/rand"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// validateLockPath applies ZooKeeper's path rules (PathUtils.validatePath)
+// plus this package's: the lock path must be absolute, not the root, and not
+// under /zookeeper, which the server reserves.
+func validateLockPath(p string) error {
+	bad := func(why string) error { return fmt.Errorf("%w: %q: %s", ErrInvalidPath, p, why) }
+	switch {
+	case p == "":
+		return bad("empty")
+	case p[0] != '/':
+		return bad("not absolute")
+	case p == "/":
+		return bad("the root cannot be a lock")
+	case strings.HasSuffix(p, "/"):
+		return bad("trailing slash")
+	case p == "/zookeeper" || strings.HasPrefix(p, "/zookeeper/"):
+		return bad("reserved by ZooKeeper")
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		switch seg {
+		case "":
+			return bad("empty segment (//)")
+		case ".", "..":
+			return bad("relative segment " + seg)
+		}
+	}
+	for _, r := range p {
+		if r == 0 || (r > 0 && r < 0x20) || (r >= 0x7f && r <= 0x9f) ||
+			(r >= 0xd800 && r <= 0xf8ff) || (r >= 0xfff0 && r <= 0xffff) {
+			return bad(fmt.Sprintf("character %U not allowed", r))
+		}
+	}
+	return nil
+}
+
+// Node-name parts, as Apache Curator writes them, so that Go and Java
+// processes contend on one lock path.
+const (
+	protectedPrefix = "_c_"
+	mutexMarker     = "-lock-"
+	readMarker      = "-__READ__"
+	writeMarker     = "-__WRIT__"
+	seqDigits       = 10
+	uuidLen         = 36
+)
+
+// newUUID returns a random (version 4) UUID, the identity of one acquisition:
+// after a lost create reply it finds the node the server may have made.
+func newUUID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("zklock: uuid: %w", err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
+}
+
+// child is one lock node as seen in a listing.
+type child struct {
+	name string
+	seq  int64
+	kind lockKind
+	uuid string // empty for nodes not made in protected mode
+}
+
+// parseChild reads a child name; ok is false for names with no sequence
+// suffix, which are not contenders (Curator ignores them too).
+func parseChild(name string) (c child, ok bool) {
+	if len(name) < seqDigits {
+		return c, false
+	}
+	seq, err := strconv.ParseInt(name[len(name)-seqDigits:], 10, 64)
+	if err != nil || seq < 0 {
+		return c, false
+	}
+	c = child{name: name, seq: seq, kind: kindExclusive}
+	switch {
+	case strings.Contains(name, readMarker[1:]):
+		c.kind = kindRead
+	case strings.Contains(name, writeMarker[1:]):
+		c.kind = kindWrite
+	}
+	if strings.HasPrefix(name, protectedPrefix) && len(name) > len(protectedPrefix)+uuidLen &&
+		name[len(protectedPrefix)+uuidLen] == '-' {
+		c.uuid = name[len(protectedPrefix) : len(protectedPrefix)+uuidLen]
+	}
+	return c, true
+}
+
+// queue parses and orders a listing by sequence number, the only order that
+// counts: node names differ in their uuid prefix.
+func queue(names []string) []child {
+	q := make([]child, 0, len(names))
+	for _, n := range names {
+		if c, ok := parseChild(n); ok {
+			q = append(q, c)
+		}
+	}
+	sort.Slice(q, func(i, j int) bool {
+		if q[i].seq != q[j].seq {
+			return q[i].seq < q[j].seq
+		}
+		return q[i].name < q[j].name
+	})
+	return q
+}
+
+// seqName formats a sequence number the way the server does for sequential
+// nodes, so a node made by name keeps its place in the queue (Downgrade).
+func seqName(seq int64) string {
+	return fmt.Sprintf("%0*d", seqDigits, seq)
+}
+
+func joinPath(parent, name string) string { return parent + "/" + name }

@@ -1,0 +1,294 @@
+package zklock
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Session is one ZooKeeper session and everything held through it. It is
+// lost, for good, when the server expires it or when no request has been
+// acknowledged for so long that the server may have: from the send of the
+// last acknowledged request, the negotiated timeout minus a drift margin.
+// go-zookeeper would silently open a new session after an expiry; a Session
+// never does. Make a new Session to go on.
+//
+// A Session is safe for concurrent use.
+type Session struct {
+	conn   *zk.Conn
+	events <-chan zk.Event
+	wire   *wire
+	cfg    sessionConfig
+	log    *slog.Logger
+
+	established chan struct{} // closed when the server first gave us a session
+	done        chan struct{} // closed when the session is lost or closed
+	stopped     chan struct{} // closed when the connection is torn down
+	life        context.Context
+	endLife     context.CancelFunc
+	wg          sync.WaitGroup // calls in flight and background clean-up
+
+	mu          sync.Mutex
+	id          int64
+	timeout     time.Duration // negotiated
+	lastHeard   time.Time     // send time of the last acknowledged request
+	err         error
+	leases      map[*Lease]struct{}
+	closeCalled bool
+}
+
+// NewSession connects to the ensemble and waits, as long as ctx allows, for
+// the server to grant a session.
+func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*Session, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	if len(servers) == 0 {
+		return nil, fmt.Errorf("%w: no servers", ErrInvalidArgument)
+	}
+	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default()}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("zklock: new session: %w", err)
+	}
+	s := &Session{
+		cfg:         cfg,
+		log:         cfg.logger,
+		established: make(chan struct{}),
+		done:        make(chan struct{}),
+		stopped:     make(chan struct{}),
+		leases:      make(map[*Lease]struct{}),
+		timeout:     cfg.timeout,
+	}
+	s.life, s.endLife = context.WithCancel(context.Background())
+	s.wire = &wire{obs: s}
+	conn, events, err := zk.Connect(servers, cfg.timeout,
+		zk.WithDialer(s.wire.dial), zk.WithLogger(zkLogger{s.log}), zk.WithLogInfo(false))
+	if err != nil {
+		s.endLife()
+		return nil, fmt.Errorf("zklock: new session: %w", err)
+	}
+	s.conn, s.events = conn, events
+	go s.monitor()
+	select {
+	case <-s.established:
+	case <-ctx.Done():
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session: %w", ctx.Err())
+	case <-s.done:
+		err := s.Err()
+		s.Close()
+		return nil, err
+	}
+	for _, a := range cfg.auth {
+		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("zklock: auth %s: %w", a.scheme, err)
+		}
+	}
+	return s, nil
+}
+
+// Close ends the session: every lease ends with ErrLockLost, the server
+// deletes the session's lock nodes, and every goroutine the session started
+// has stopped when Close returns. A second Close returns ErrClosed.
+func (s *Session) Close() error {
+	if s == nil {
+		return fmt.Errorf("%w: nil session", ErrInvalidArgument)
+	}
+	s.mu.Lock()
+	again := s.closeCalled
+	s.closeCalled = true
+	s.mu.Unlock()
+	if again {
+		return ErrClosed
+	}
+	s.lose(ErrClosed, ResultClosed)
+	<-s.stopped
+	s.wg.Wait()
+	return nil
+}
+
+// Done is closed when the session is lost or closed.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err is nil while the session lives, then says why it ended: an error
+// matching ErrSessionExpired, ErrSessionLost or ErrClosed.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// ID is the ZooKeeper session id.
+func (s *Session) ID() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
+
+// Timeout is the session timeout the server agreed to.
+func (s *Session) Timeout() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.timeout
+}
+
+// Conn is the underlying go-zookeeper connection, for other ZooKeeper work.
+// Do not Close it: Close the Session.
+func (s *Session) Conn() *zk.Conn { return s.conn }
+
+// margin is how long before the server may expire us that we give up.
+func (s *Session) margin() time.Duration {
+	if s.cfg.margin >= 0 {
+		return s.cfg.margin
+	}
+	return s.timeout / 5
+}
+
+// monitor runs the loss timer, then tears the connection down.
+func (s *Session) monitor() {
+	defer close(s.stopped)
+	established := s.established
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for running := true; running; {
+		s.mu.Lock()
+		live := s.id != 0
+		deadline := s.lastHeard.Add(s.timeout - s.margin())
+		s.mu.Unlock()
+		if live {
+			wait := time.Until(deadline)
+			if wait <= 0 {
+				s.lose(fmt.Errorf("%w: nothing acknowledged for %v of a %v session", ErrSessionLost,
+					s.Timeout()-s.margin(), s.Timeout()), ResultTimer)
+				break
+			}
+			timer.Reset(wait)
+		}
+		select {
+		case <-timer.C:
+		case <-established:
+			established = nil
+		case <-s.done:
+			running = false
+		}
+	}
+	// Close sends closeSession when it can, so the server deletes our lock
+	// nodes at once instead of at expiry; shutting the wire then unblocks a
+	// handshake that would otherwise wait for many timeouts.
+	s.conn.Close()
+	s.wire.shut()
+	for range s.events {
+	}
+}
+
+// lose ends the session once, with its reason, and ends every lease.
+func (s *Session) lose(cause error, how string) {
+	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.err = cause
+	leases := s.leases
+	s.leases = nil
+	s.mu.Unlock()
+	close(s.done)
+	s.endLife()
+	for l := range leases {
+		l.end(lockLost(cause))
+	}
+	if how != ResultClosed {
+		s.log.Warn("zklock: session lost", "session", fmt.Sprintf("0x%x", s.ID()), "err", cause)
+	}
+	s.trace(TraceEvent{Action: ActLearnExpiry, Result: how})
+}
+
+// heard, connected and expired are the wire's reports (wireObserver).
+
+func (s *Session) heard(sent time.Time) {
+	s.mu.Lock()
+	if sent.After(s.lastHeard) {
+		s.lastHeard = sent
+	}
+	s.mu.Unlock()
+}
+
+func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
+	s.mu.Lock()
+	switch {
+	case s.id == 0:
+		s.id, s.timeout, s.lastHeard = id, timeout, sent
+		s.mu.Unlock()
+		close(s.established)
+	case s.id != id:
+		s.mu.Unlock()
+		s.expired()
+	default:
+		s.timeout = timeout
+		if sent.After(s.lastHeard) {
+			s.lastHeard = sent
+		}
+		s.mu.Unlock()
+	}
+}
+
+func (s *Session) expired() { s.lose(ErrSessionExpired, ResultExpired) }
+
+func (s *Session) addLease(l *Lease) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	s.leases[l] = struct{}{}
+	return nil
+}
+
+func (s *Session) removeLease(l *Lease) {
+	s.mu.Lock()
+	delete(s.leases, l)
+	s.mu.Unlock()
+}
+
+// heldLeases lists the live leases on one lock path.
+func (s *Session) heldLeases(path string) []*Lease {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Lease
+	for l := range s.leases {
+		if l.lock == path {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (s *Session) trace(ev TraceEvent) {
+	t := s.cfg.tracer
+	if t == nil {
+		return
+	}
+	ev.Session = s.ID()
+	ev.Time = time.Now()
+	t(ev)
+}
+
+// zkLogger sends go-zookeeper's chatter to the session's logger at debug level.
+type zkLogger struct{ l *slog.Logger }
+
+func (z zkLogger) Printf(format string, args ...any) {
+	z.l.Debug(fmt.Sprintf("zk: "+format, args...))
+}

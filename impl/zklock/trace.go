@@ -1,0 +1,55 @@
+package zklock
+
+import "time"
+
+// Spec action names (spec/tla/PredecessorLock.tla and SharedLock.tla). A
+// trace is a sequence of these steps as one client observed them; the model
+// in model/ replays it.
+const (
+	ActRequestLock      = "RequestLock"
+	ActCreateOk         = "CreateOk"
+	ActCreateReplyLost  = "CreateReplyLost"
+	ActFindOwnNode      = "FindOwnNode"
+	ActListChildren     = "ListChildren"
+	ActWatchPredecessor = "WatchPredecessor"
+	ActPredecessorGone  = "PredecessorGone"
+	ActGrant            = "Grant"
+	ActRelease          = "Release"
+	ActCancel           = "Cancel"
+	ActDowngrade        = "Downgrade"
+	ActLearnExpiry      = "LearnExpiry"
+)
+
+// TraceEvent is one protocol step as the client saw it.
+type TraceEvent struct {
+	Action   string    // one of the Act* names
+	Session  int64     // ZooKeeper session id
+	Lock     string    // lock path
+	Request  string    // uuid of the acquisition; empty for LearnExpiry
+	Kind     string    // "exclusive", "read" or "write"
+	Node     string    // our lock node's name, once known
+	Target   string    // node watched (WatchPredecessor) or found (FindOwnNode)
+	Result   string    // what was observed: see the Result* constants
+	Children []string  // the listing, for ListChildren
+	Token    int64     // for Grant
+	Time     time.Time // when the client observed the step
+}
+
+// Observed results carried by TraceEvent.Result.
+const (
+	ResultGrant   = "grant"   // ListChildren: nothing we wait for is ahead
+	ResultWait    = "wait"    // ListChildren: Target must go first
+	ResultMissing = "missing" // ListChildren: our own node is gone
+	ResultExists  = "exists"  // WatchPredecessor: watch set
+	ResultGone    = "gone"    // WatchPredecessor: the node had already gone
+	ResultFound   = "found"   // FindOwnNode: the lost create had happened
+	ResultAbsent  = "absent"  // FindOwnNode: it had not; create again
+	ResultExpired = "expired" // LearnExpiry: the server said so
+	ResultTimer   = "timer"   // LearnExpiry: our loss timer ran out
+	ResultClosed  = "closed"  // LearnExpiry: Close was called
+)
+
+// Tracer receives trace events synchronously, in the order each client saw
+// them; it must be quick and safe for concurrent use. A session without a
+// tracer builds no events.
+type Tracer func(TraceEvent)

@@ -1,0 +1,191 @@
+package zklock
+
+import (
+	"encoding/binary"
+	"errors"
+	"net"
+	"sync"
+	"time"
+)
+
+// The session's loss timer needs to know when the server last heard from us.
+// go-zookeeper does not say, so every connection it dials goes through
+// trackedConn, which notes the send time of each request and, when the reply
+// comes, reports that send time as heard: the server received the request at
+// or after it was sent, and restarted its expiry clock then.
+
+const (
+	xidNotification  = -1
+	xidPing          = -2
+	zkSessionExpired = -112 // reply error code
+)
+
+var errDialRefused = errors.New("zklock: session is over, not reconnecting")
+
+// wireObserver is what the wire reports to: the Session.
+type wireObserver interface {
+	heard(sent time.Time)
+	connected(sent time.Time, sessionID int64, timeout time.Duration)
+	expired()
+}
+
+// wire dials for go-zookeeper and keeps the connections it made, so that a
+// lost session can cut them: go-zookeeper would otherwise open a fresh
+// session on the next reconnect, and a read blocked in its handshake can
+// outlive Close by several session timeouts.
+type wire struct {
+	obs wireObserver
+
+	mu     sync.Mutex
+	conns  map[*trackedConn]struct{}
+	closed bool
+}
+
+func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, error) {
+	w.mu.Lock()
+	closed := w.closed
+	w.mu.Unlock()
+	if closed {
+		return nil, errDialRefused
+	}
+	c, err := net.DialTimeout(network, addr, timeout)
+	if err != nil {
+		return nil, err
+	}
+	tc := &trackedConn{Conn: c, w: w}
+	tc.out = newFrameScanner(requestHeaderLen, tc.sentFrame)
+	tc.in = newFrameScanner(replyHeaderLen, tc.repliedFrame)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		c.Close()
+		return nil, errDialRefused
+	}
+	if w.conns == nil {
+		w.conns = make(map[*trackedConn]struct{})
+	}
+	w.conns[tc] = struct{}{}
+	return tc, nil
+}
+
+// shut refuses further dials and closes every open connection.
+func (w *wire) shut() {
+	w.mu.Lock()
+	w.closed = true
+	conns := w.conns
+	w.conns = nil
+	w.mu.Unlock()
+	for c := range conns {
+		c.Conn.Close()
+	}
+}
+
+func (w *wire) forget(c *trackedConn) {
+	w.mu.Lock()
+	delete(w.conns, c)
+	w.mu.Unlock()
+}
+
+// The connect request has no header; requests start with xid and opcode.
+func requestHeaderLen(first bool) int {
+	if first {
+		return 0
+	}
+	return 8
+}
+
+// The connect reply starts with protocol version, timeout and session id;
+// replies start with xid, zxid and error code.
+func replyHeaderLen(bool) int { return 16 }
+
+type pendingRequest struct {
+	xid  int32
+	sent time.Time
+}
+
+type trackedConn struct {
+	net.Conn
+	w   *wire
+	out *frameScanner // written by go-zookeeper's send loop only
+	in  *frameScanner // read by its receive loop only
+
+	mu          sync.Mutex
+	pending     []pendingRequest
+	connectSent time.Time
+	sending     time.Time // send time of the bytes being written now
+	closeOnce   sync.Once
+}
+
+func (c *trackedConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.sending = time.Now()
+	c.mu.Unlock()
+	c.out.feed(p)
+	return c.Conn.Write(p)
+}
+
+func (c *trackedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.in.feed(p[:n])
+	return n, err
+}
+
+func (c *trackedConn) Close() error {
+	c.closeOnce.Do(func() { c.w.forget(c) })
+	return c.Conn.Close()
+}
+
+func (c *trackedConn) sentFrame(first bool, hdr []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if first {
+		c.connectSent = c.sending
+		return
+	}
+	if len(hdr) < 8 {
+		return
+	}
+	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
+	c.pending = append(c.pending, pendingRequest{xid: xid, sent: c.sending})
+}
+
+func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
+	if len(hdr) < 16 {
+		return
+	}
+	if first {
+		timeout := time.Duration(int32(binary.BigEndian.Uint32(hdr[4:8]))) * time.Millisecond
+		sid := int64(binary.BigEndian.Uint64(hdr[8:16]))
+		c.mu.Lock()
+		sent := c.connectSent
+		c.mu.Unlock()
+		if sid == 0 {
+			c.w.obs.expired()
+			return
+		}
+		c.w.obs.connected(sent, sid, timeout)
+		return
+	}
+	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
+	code := int32(binary.BigEndian.Uint32(hdr[12:16]))
+	if xid == xidNotification {
+		return
+	}
+	if code == zkSessionExpired {
+		c.w.obs.expired()
+		return
+	}
+	c.mu.Lock()
+	var sent time.Time
+	for i, p := range c.pending {
+		if p.xid == xid {
+			sent = p.sent
+			c.pending = append(c.pending[:i], c.pending[i+1:]...)
+			break
+		}
+	}
+	c.mu.Unlock()
+	if !sent.IsZero() {
+		c.w.obs.heard(sent)
+	}
+}
