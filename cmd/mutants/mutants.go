@@ -74,4 +74,14 @@ var mutants = []mutant{
 		Replace: `	_ = leases`,
 		Killers: []string{"TestHolderSessionExpires"},
 	},
+	{
+		Name: "reader-ignores-writers",
+		Why:  "a reader holds whatever is ahead of it in the queue",
+		File: "impl/zklock/kind.go",
+		Find: `		if q[j].kind != kindRead {
+			return false, q[j]
+		}`,
+		Replace: `		_ = j`,
+		Killers: []string{"TestRWWriterExclusion"},
+	},
 }

@@ -8,8 +8,9 @@
 //		...
 //	}
 //
-// Main starts a local 3-node ensemble unless -short is given (then it starts
-// nothing and Require skips) or ZKLOCK_SERVERS=host:port,... names an
+// Main starts a local 3-node ensemble unless -short is given (then tests that
+// call Require skip, and only a call to Servers, from a runnable example,
+// starts the ensemble) or ZKLOCK_SERVERS=host:port,... names an
 // external ensemble (then tests that kill or pause servers, which call
 // RequireLocal, skip). If a test fails, the server logs are kept and their
 // paths printed.
@@ -21,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,11 +40,15 @@ const (
 	HealTimeout  = time.Minute
 )
 
-// Set by Main before any test runs and read-only afterwards.
+// Set by Main before any test runs, or by the first Servers call under
+// -short; read-only afterwards.
 var (
 	mainRan bool
+	mu      sync.Mutex
 	servers []string
 	ens     *ensemble.Ensemble
+	lazy    *ensemble.Config // under -short: what Servers starts on first use
+	lazyErr error
 )
 
 // Main runs the tests of m against a local 3-node ensemble (see the package
@@ -54,23 +60,45 @@ func MainConfig(m *testing.M, cfg ensemble.Config) int {
 	flag.Parse()
 	mainRan = true
 	if testing.Short() {
-		return m.Run()
+		// Tests skip; runnable examples, which cannot, start the ensemble
+		// on first use through Servers.
+		lazy = &cfg
+		return stop(m.Run())
 	}
 	if env := os.Getenv(EnvServers); env != "" {
 		servers = splitServers(env)
 		return m.Run()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
-	e, err := ensemble.Start(ctx, cfg)
-	cancel()
-	if err != nil {
+	if err := start(cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "ensembletest: cannot start a ZooKeeper ensemble: %v\n"+
 			"ensembletest: install Debian's zookeeper package, set %s=host:port,... or run with -short\n",
 			err, EnvServers)
 		return 1
 	}
+	return stop(m.Run())
+}
+
+func start(cfg ensemble.Config) error {
+	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
+	defer cancel()
+	e, err := ensemble.Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
 	ens, servers = e, e.Addrs()
-	code := m.Run()
+	return nil
+}
+
+// stop stops the local ensemble, if one was started, keeping its logs when
+// the tests failed.
+func stop(code int) int {
+	mu.Lock()
+	e := ens
+	mu.Unlock()
+	if e == nil {
+		return code
+	}
+	var err error
 	if code != 0 {
 		fmt.Fprintln(os.Stderr, "ensembletest: tests failed; ZooKeeper server logs kept:")
 		for _, p := range e.LogPaths() {
@@ -99,12 +127,27 @@ func splitServers(s string) []string {
 	return out
 }
 
-// Servers returns the ensemble's client addresses, or nil under -short.
-func Servers() []string { return append([]string(nil), servers...) }
+// Servers returns the ensemble's client addresses. Under -short, where Main
+// starts nothing, the first call starts the ensemble (for runnable examples,
+// which cannot skip); it returns nil if that fails.
+func Servers() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	if servers == nil && lazy != nil && lazyErr == nil {
+		if lazyErr = start(*lazy); lazyErr != nil {
+			fmt.Fprintf(os.Stderr, "ensembletest: cannot start a ZooKeeper ensemble: %v\n", lazyErr)
+		}
+	}
+	return append([]string(nil), servers...)
+}
 
 // Ensemble returns the local ensemble, or nil if the ensemble is external
 // or none was started.
-func Ensemble() *ensemble.Ensemble { return ens }
+func Ensemble() *ensemble.Ensemble {
+	mu.Lock()
+	defer mu.Unlock()
+	return ens
+}
 
 // Require skips t under -short and otherwise returns the ensemble's client
 // addresses. With a local ensemble it first makes sure the ensemble is whole
@@ -117,12 +160,13 @@ func Require(t testing.TB) []string {
 	if !mainRan {
 		t.Fatal("ensembletest: no ensemble: add func TestMain(m *testing.M) { os.Exit(ensembletest.Main(m)) }")
 	}
-	if ens == nil {
+	e := Ensemble()
+	if e == nil {
 		return Servers()
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("ZooKeeper server logs: %s", strings.Join(ens.LogPaths(), " "))
+			t.Logf("ZooKeeper server logs: %s", strings.Join(e.LogPaths(), " "))
 		}
 	})
 	heal(t)
@@ -136,7 +180,7 @@ func Require(t testing.TB) []string {
 func RequireLocal(t testing.TB) *ensemble.Ensemble {
 	t.Helper()
 	Require(t)
-	if ens == nil {
+	if Ensemble() == nil {
 		t.Skipf("needs a local ensemble to kill and pause servers; %s names an external one", EnvServers)
 	}
 	t.Cleanup(func() { heal(t) })
@@ -147,7 +191,7 @@ func heal(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), HealTimeout)
 	defer cancel()
-	if err := ens.Heal(ctx); err != nil {
+	if err := Ensemble().Heal(ctx); err != nil {
 		t.Fatalf("ensembletest: ensemble not healthy: %v", err)
 	}
 }

@@ -1,0 +1,120 @@
+package zklock_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/impl/zklock"
+)
+
+// servers is the test ensemble; in your service, the ensemble's addresses.
+func servers() []string { return ensembletest.Servers() }
+
+func ExampleMutex() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(4*time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	m, err := zklock.NewMutex(s, "/example/orders")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Write to ZooKeeper only while the lock is still ours: the multi
+	// checks our lock node first.
+	if _, err := lease.Guard(ctx, &zk.CreateRequest{Path: "/example-orders-done", Acl: zk.WorldACL(zk.PermAll)}); err != nil {
+		log.Fatal(err)
+	}
+	// A resource outside ZooKeeper gets the fencing token with each write
+	// and refuses tokens lower than the highest it has seen.
+	fmt.Println("token > 0:", lease.Token() > 0)
+	select {
+	case <-lease.Done():
+		fmt.Println("lost:", lease.Err()) // stop touching the resource
+	default:
+		fmt.Println("still held")
+	}
+	if err := lease.Unlock(ctx); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(lease.Err())
+	s.Conn().Delete("/example-orders-done", -1)
+	// Output:
+	// token > 0: true
+	// still held
+	// zklock: lease released
+}
+
+func ExampleRWMutex() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	rw, err := zklock.NewRWMutex(s, "/example/catalog")
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := rw.Lock(ctx) // write: alone
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(w.Mode())
+	// Done writing; keep reading what we wrote, letting other readers in
+	// but no writer, without a moment of not holding.
+	if err := w.Downgrade(ctx); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(w.Mode())
+	r, err := rw.RLock(ctx) // readers share
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Mode())
+	r.Unlock(ctx)
+	w.Unlock(ctx)
+	// Output:
+	// write
+	// read
+	// read
+}
+
+func ExampleLockAll() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	from, _ := zklock.NewMutex(s, "/example/accounts/alice")
+	to, _ := zklock.NewMutex(s, "/example/accounts/bob")
+	rates, _ := zklock.NewRWMutex(s, "/example/rates")
+	// Any order: LockAll takes locks by path, so no two transfers deadlock.
+	all, err := zklock.LockAll(ctx, to, from, rates.RLocker())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range all.Leases() {
+		fmt.Println(l.Mode())
+	}
+	if err := all.Unlock(ctx); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// exclusive
+	// exclusive
+	// read
+}

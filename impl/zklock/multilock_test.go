@@ -1,0 +1,105 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// RW test 7: two clients lock {a,b,c} and {c,b,a} 200 times each: the
+// canonical order keeps them out of deadlock. A failure on the third lock
+// releases the first two.
+func TestLockAll(t *testing.T) {
+	base := lockPath(t)
+	ctx := ctxFor(t, 3*time.Minute)
+	lockers := func(c *client, paths ...string) []Locker {
+		var out []Locker
+		for i, p := range paths {
+			if i%2 == 0 {
+				m, _ := NewMutex(c.Session, base+"/"+p)
+				out = append(out, m)
+			} else {
+				rw, _ := NewRWMutex(c.Session, base+"/"+p)
+				out = append(out, rw)
+			}
+		}
+		return out
+	}
+	c1, c2 := newClient(t, "abc"), newClient(t, "cba")
+	sets := [][]Locker{lockers(c1, "a", "b", "c"), lockers(c2, "c", "b", "a")}
+	errs := make(chan error, 2)
+	for _, set := range sets {
+		go func() {
+			for i := 0; i < 200; i++ {
+				ml, err := LockAll(ctx, set...)
+				if err != nil {
+					errs <- err
+					return
+				}
+				tokens := ml.Tokens()
+				if len(tokens) != 3 || ml.Err() != nil {
+					errs <- errors.New("a multi-lease without three live parts")
+					return
+				}
+				if err := ml.Unlock(ctx); err != nil {
+					errs <- err
+					return
+				}
+				select {
+				case <-ml.Done():
+				case <-time.After(time.Second):
+					errs <- errors.New("multi-lease Done not closed by Unlock")
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range sets {
+		if err := <-errs; err != nil {
+			t.Fatalf("LockAll: %v (a deadlock shows as the context's deadline)", err)
+		}
+	}
+
+	t.Run("third fails", func(t *testing.T) {
+		blocker := newClient(t, "blocker")
+		mz, _ := NewMutex(blocker.Session, base+"/z")
+		held, err := mz.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer held.Unlock(ctx)
+		c := newClient(t, "c")
+		ma, _ := NewMutex(c.Session, base+"/x")
+		mb, _ := NewRWMutex(c.Session, base+"/y")
+		mzc, _ := NewMutex(c.Session, base+"/z")
+		short, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		if _, err := LockAll(short, mzc, mb.RLocker(), ma); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("LockAll with the third lock held elsewhere = %v", err)
+		}
+		a := admin(t)
+		eventually(t, "the first two released", 5*time.Second, func() bool {
+			return len(nodes(t, a, base+"/x")) == 0 && len(nodes(t, a, base+"/y")) == 0 && len(nodes(t, a, base+"/z")) == 1
+		})
+	})
+	t.Run("lost part", func(t *testing.T) {
+		c := newClient(t, "lost")
+		ma, _ := NewMutex(c.Session, base+"/p")
+		mb, _ := NewMutex(c.Session, base+"/q")
+		ml, err := LockAll(ctx, ma, mb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		select {
+		case <-ml.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("multi-lease Done not closed when its session closed")
+		}
+		if !errors.Is(ml.Err(), ErrLockLost) {
+			t.Fatalf("multi-lease Err = %v", ml.Err())
+		}
+	})
+}
