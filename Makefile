@@ -3,15 +3,27 @@
 # ZKLOCK_SERVERS=host:port,... points at one (see `make ensemble-up`).
 
 GO        ?= go
+ZK_JAR    := /usr/share/java/zookeeper.jar
 PKGS      := ./...
 RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/...
 
-.PHONY: verify test vet fmt-check unit integration checker tlc tlc-deep mutants \
+.PHONY: setup verify test vet fmt-check unit integration checker tlc tlc-deep mutants \
         ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: vet fmt-check unit integration checker tlc mutants
+verify: setup vet fmt-check unit integration checker tlc mutants
+
+## setup: what a fresh Debian machine lacks. Debian's `zookeeper` package
+## only, never `zookeeperd`, which would start a server on port 2181.
+setup:
+	@if [ ! -f $(ZK_JAR) ]; then \
+	  echo "installing Debian's zookeeper package"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq zookeeper; \
+	fi
+	@command -v java >/dev/null || { echo "java is missing"; exit 1; }
+	$(GO) mod download
 
 ## test: the fast subset, no ensemble, no TLC.
 test: vet fmt-check unit

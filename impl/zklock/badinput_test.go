@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/go-zookeeper/zk"
 )
 
 // Test 11: bad input gets a typed error and leaves nothing on the server.
@@ -119,6 +121,32 @@ func TestBadInput(t *testing.T) {
 		if _, err := lease.Guard(ctx); !errors.Is(err, ErrNotHeld) {
 			t.Errorf("Guard after Unlock = %v, want ErrNotHeld", err)
 		}
+	})
+	t.Run("guard ops", func(t *testing.T) {
+		m, _ := NewMutex(c.Session, lock)
+		lease, err := m.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lease.Unlock(ctx)
+		var nilSet *zk.SetDataRequest
+		for _, op := range []any{"set /x", nil, nilSet, zk.DeleteRequest{Path: "/x"}} {
+			if _, err := lease.Guard(ctx, op); !errors.Is(err, ErrInvalidArgument) {
+				t.Errorf("Guard(%#v) = %v, want ErrInvalidArgument", op, err)
+			}
+		}
+		huge := &zk.SetDataRequest{Path: lock, Data: make([]byte, MaxNodeData+1), Version: -1}
+		if _, err := lease.Guard(ctx, huge); !errors.Is(err, ErrDataTooLarge) {
+			t.Errorf("Guard with too much data = %v, want ErrDataTooLarge", err)
+		}
+		if err := lease.Err(); err != nil {
+			t.Errorf("a refused Guard ended the lease: %v", err)
+		}
+		res, err := lease.Guard(ctx, &zk.CreateRequest{Path: lock + "-guarded", Acl: zk.WorldACL(zk.PermAll)})
+		if err != nil || len(res) != 1 || res[0].String != lock+"-guarded" {
+			t.Fatalf("guarded create = %+v, %v", res, err)
+		}
+		a.Delete(lock+"-guarded", -1)
 	})
 	t.Run("closed session", func(t *testing.T) {
 		d := newClient(t, "closed")

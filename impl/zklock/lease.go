@@ -141,6 +141,9 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 	if err != nil {
 		return nil, fmt.Errorf("zklock: guard %s: %w: %w", node, ErrNotHeld, err)
 	}
+	if err := checkOps(ops); err != nil {
+		return nil, fmt.Errorf("zklock: guard %s: %w", node, err)
+	}
 	all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)
 	res, err := do(ctx, l.s, func() ([]zk.MultiResponse, error) { return l.s.conn.Multi(all...) })
 	if err != nil && len(res) > 0 &&
@@ -154,6 +157,39 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 		return res, fmt.Errorf("zklock: guard %s: %w", node, err)
 	}
 	return res, nil
+}
+
+// checkOps refuses what go-zookeeper would refuse untyped, and data the
+// server would answer by dropping the connection.
+func checkOps(ops []any) error {
+	size := 0
+	for i, op := range ops {
+		isNil := false
+		switch o := op.(type) {
+		case *zk.CreateRequest:
+			if isNil = o == nil; !isNil {
+				size += len(o.Data)
+			}
+		case *zk.SetDataRequest:
+			if isNil = o == nil; !isNil {
+				size += len(o.Data)
+			}
+		case *zk.DeleteRequest:
+			isNil = o == nil
+		case *zk.CheckVersionRequest:
+			isNil = o == nil
+		default:
+			return fmt.Errorf("%w: op %d is a %T, not a *zk.CreateRequest, *zk.SetDataRequest, *zk.DeleteRequest or *zk.CheckVersionRequest",
+				ErrInvalidArgument, i, op)
+		}
+		if isNil {
+			return fmt.Errorf("%w: op %d is a nil request", ErrInvalidArgument, i)
+		}
+	}
+	if size > MaxNodeData {
+		return fmt.Errorf("%w: %d bytes of data in one multi (max %d)", ErrDataTooLarge, size, MaxNodeData)
+	}
+	return nil
 }
 
 func baseName(p string) string {
