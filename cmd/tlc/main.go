@@ -160,11 +160,49 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 			failed = append(failed, out.cfg.id())
 		}
 	}
+	if re == nil {
+		for _, msg := range neverTaken(outs) {
+			fmt.Fprintf(stdout, "FAIL %s\n", msg)
+			failed = append(failed, msg)
+		}
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d configs failed their check: %s", len(failed), len(outs), strings.Join(failed, ", "))
 	}
 	fmt.Fprintf(stdout, "all %d configs as expected in %s\n", len(outs), total.Round(time.Second))
 	return nil
+}
+
+// neverTaken returns the actions that appear in passing configs but are
+// taken in none of them: a config may declare some actions disabled, but
+// together the passing configs must take every action. Actions are keyed
+// by the module that defines them, so a base action used by a mutant
+// counts as taken when a config of the base module takes it.
+func neverTaken(outs []outcome) []string {
+	taken := map[string]map[string]bool{} // defining module -> action -> taken somewhere
+	for _, out := range outs {
+		if !out.cfg.model.Pass || out.res == nil || out.err != nil {
+			continue
+		}
+		for _, c := range out.res.Coverage {
+			m := taken[c.Module]
+			if m == nil {
+				m = map[string]bool{}
+				taken[c.Module] = m
+			}
+			m[c.Name] = m[c.Name] || c.Total > 0
+		}
+	}
+	var msgs []string
+	for module, actions := range taken {
+		for a, ok := range actions {
+			if !ok {
+				msgs = append(msgs, fmt.Sprintf("%s: action %s is not taken in any passing config", module, a))
+			}
+		}
+	}
+	sort.Strings(msgs)
+	return msgs
 }
 
 // discover finds every <Module>.<Name>.cfg in dir and reads its header.
