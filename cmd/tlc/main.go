@@ -209,7 +209,7 @@ func neverTaken(outs []outcome) []string {
 func discover(dir string) ([]config, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing configs: %w", err)
 	}
 	sort.Strings(paths)
 	var cfgs []config
@@ -225,7 +225,7 @@ func discover(dir string) ([]config, error) {
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading config: %w", err)
 		}
 		m, err := tlc.ParseModel(data)
 		if err != nil {

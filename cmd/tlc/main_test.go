@@ -88,6 +88,9 @@ func TestRenderTable(t *testing.T) {
 // accepted. It needs java and the TLC jar that `make tlc` caches; it is
 // skipped without them (`make tlc` runs the same self-test every time).
 func TestSelfTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs TLC a dozen times; `make tlc` runs the same self-test")
+	}
 	jar := filepath.Join("..", "..", ".cache", tlc.JarName)
 	if _, err := os.Stat(jar); err != nil {
 		t.Skipf("no cached TLC jar (%v); run `make tlc` first", err)

@@ -58,7 +58,7 @@ func TestCheckPassingConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := parseFile(t, "pass_coverage.out")
+	res := parseFile(t, "pass_coverage.txt")
 	if err := Check(m, res); err != nil {
 		t.Errorf("Check: %v", err)
 	}
@@ -94,10 +94,10 @@ func TestCheckPassingConfig(t *testing.T) {
 }
 
 func TestCheckViolations(t *testing.T) {
-	inv := parseFile(t, "invariant_violation.out")
-	live := parseFile(t, "liveness_violation.out")
-	act := parseFile(t, "action_property_violation.out")
-	dead := parseFile(t, "deadlock.out")
+	inv := parseFile(t, "invariant_violation.txt")
+	live := parseFile(t, "liveness_violation.txt")
+	act := parseFile(t, "action_property_violation.txt")
+	dead := parseFile(t, "deadlock.txt")
 	for _, tc := range []struct {
 		name string
 		m    Model
@@ -114,8 +114,8 @@ func TestCheckViolations(t *testing.T) {
 		{"temporal, but an invariant expected", Model{Violation: "NoOrphans", Invariants: []string{"NoOrphans"}}, live, false},
 		{"deadlock expected", Model{Violation: "Deadlock"}, dead, true},
 		{"deadlock not expected", Model{Violation: "NoOrphans", Invariants: []string{"NoOrphans"}}, dead, false},
-		{"parse error", Model{Pass: true}, parseFile(t, "parse_error.out"), false},
-		{"parse error, violation expected", Model{Violation: "X", Invariants: []string{"X"}}, parseFile(t, "semantic_error.out"), false},
+		{"parse error", Model{Pass: true}, parseFile(t, "parse_error.txt"), false},
+		{"parse error, violation expected", Model{Violation: "X", Invariants: []string{"X"}}, parseFile(t, "semantic_error.txt"), false},
 	} {
 		err := Check(tc.m, tc.res)
 		if (err == nil) != tc.ok {

@@ -31,7 +31,7 @@ func actions(res *Result) []string {
 }
 
 func TestParseInvariantViolation(t *testing.T) {
-	res := parseFile(t, "invariant_violation.out")
+	res := parseFile(t, "invariant_violation.txt")
 	if res.Verdict != InvariantViolated || res.Property != "NoOrphans" {
 		t.Fatalf("verdict %q property %q, want invariant violated NoOrphans", res.Verdict, res.Property)
 	}
@@ -70,7 +70,7 @@ func TestParseInvariantViolation(t *testing.T) {
 }
 
 func TestParseActionPropertyViolation(t *testing.T) {
-	res := parseFile(t, "action_property_violation.out")
+	res := parseFile(t, "action_property_violation.txt")
 	if res.Verdict != ActionPropertyViolated || res.Property != "FencedSafety" {
 		t.Fatalf("verdict %q property %q", res.Verdict, res.Property)
 	}
@@ -88,7 +88,7 @@ func TestParseActionPropertyViolation(t *testing.T) {
 }
 
 func TestParseLivenessViolationStuttering(t *testing.T) {
-	res := parseFile(t, "liveness_violation.out")
+	res := parseFile(t, "liveness_violation.txt")
 	if res.Verdict != TemporalViolated || res.Property != "" {
 		t.Fatalf("verdict %q property %q", res.Verdict, res.Property)
 	}
@@ -102,7 +102,7 @@ func TestParseLivenessViolationStuttering(t *testing.T) {
 }
 
 func TestParseLivenessViolationLasso(t *testing.T) {
-	res := parseFile(t, "liveness_lasso.out")
+	res := parseFile(t, "liveness_lasso.txt")
 	if res.Verdict != TemporalViolated {
 		t.Fatalf("verdict %q", res.Verdict)
 	}
@@ -116,7 +116,7 @@ func TestParseLivenessViolationLasso(t *testing.T) {
 }
 
 func TestParseDeadlock(t *testing.T) {
-	res := parseFile(t, "deadlock.out")
+	res := parseFile(t, "deadlock.txt")
 	if res.Verdict != Deadlock || len(res.Trace) != 4 {
 		t.Fatalf("verdict %q, %d states", res.Verdict, len(res.Trace))
 	}
@@ -126,7 +126,7 @@ func TestParseDeadlock(t *testing.T) {
 }
 
 func TestParsePassWithCoverage(t *testing.T) {
-	res := parseFile(t, "pass_coverage.out")
+	res := parseFile(t, "pass_coverage.txt")
 	if res.Verdict != Pass || res.Property != "" || len(res.Trace) != 0 || len(res.Errors) != 0 {
 		t.Fatalf("verdict %q property %q trace %d errors %v", res.Verdict, res.Property, len(res.Trace), res.Errors)
 	}
@@ -150,9 +150,9 @@ func TestParsePassWithCoverage(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for file, want := range map[string]string{
-		"parse_error.out":    "Could not parse module Bad",
-		"semantic_error.out": "Unknown operator: `y'",
-		"config_error.out":   "The invariant NoSuchInvariant specified in the configuration file",
+		"parse_error.txt":    "Could not parse module Bad",
+		"semantic_error.txt": "Unknown operator: `y'",
+		"config_error.txt":   "The invariant NoSuchInvariant specified in the configuration file",
 	} {
 		res := parseFile(t, file)
 		if res.Verdict != Error {
@@ -172,7 +172,7 @@ func TestParseRejectsNonTLCOutput(t *testing.T) {
 }
 
 func TestParseTruncatedOutputIsError(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "pass_coverage.out"))
+	data, err := os.ReadFile(filepath.Join("testdata", "pass_coverage.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
