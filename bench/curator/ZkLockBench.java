@@ -118,7 +118,8 @@ public final class ZkLockBench {
         CuratorFramework c = CuratorFrameworkFactory.builder()
                 .connectString(servers)
                 .sessionTimeoutMs(sessionMs)
-                .connectionTimeoutMs(15_000)
+                // Curator warns when the connection timeout exceeds the session's.
+                .connectionTimeoutMs(Math.min(15_000, sessionMs))
                 .retryPolicy(new ExponentialBackoffRetry(100, 5))
                 .build();
         c.start();

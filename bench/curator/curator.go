@@ -257,6 +257,15 @@ func Prepare(ctx context.Context, cacheDir string, log io.Writer) (*Harness, err
 		}
 	}
 	fmt.Fprintf(log, "curator: harness built in %s\n", dir)
+	// Builds for older sources are dead weight; Maven's repository (m2)
+	// stays, so a switch back costs a compile, not a download.
+	if old, err := filepath.Glob(filepath.Join(cacheDir, "build-*")); err == nil {
+		for _, o := range old {
+			if o != dir {
+				os.RemoveAll(o)
+			}
+		}
+	}
 	return harness(java, dir, want), nil
 }
 
