@@ -1,0 +1,200 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
+
+// Lock implementations a campaign can run.
+const (
+	lockZklock = "zklock" // this project's library: the campaign must pass
+	lockZk     = "zk"     // go-zookeeper's zk.Lock: a control the checker must catch
+)
+
+// config is a campaign's validated command line.
+type config struct {
+	Duration       time.Duration `json:"duration"`
+	Clients        int           `json:"clients"`
+	Locks          int           `json:"locks"`
+	RWRatio        float64       `json:"rw_ratio"`
+	RWLocks        int           `json:"rw_locks"` // how many of the lock paths are read/write locks
+	Seed           int64         `json:"seed"`
+	Faults         []faultKind   `json:"faults"`
+	FaultInterval  time.Duration `json:"fault_interval"`
+	Lock           string        `json:"lock"`
+	NoFence        bool          `json:"no_fence"`
+	Out            string        `json:"out"`
+	Servers        []string      `json:"servers,omitempty"` // empty: start a local ensemble
+	KillCmd        string        `json:"kill_cmd,omitempty"`
+	SessionTimeout time.Duration `json:"session_timeout"`
+	CheckTimeout   time.Duration `json:"check_timeout"`
+	Quiet          bool          `json:"quiet"`
+}
+
+const usageHead = `usage: chaos [flags]
+
+Runs a chaos campaign against a ZooKeeper ensemble: --clients sessions, each
+through its own fault-injecting proxies, contend for --locks lock paths and
+write to fenced registers in their critical sections while faults are
+injected on a schedule drawn from --seed. The history is checked for
+linearizability and by direct checks (package checker).
+
+Exit status: 0 the history is linearizable and no direct check failed;
+1 a violation was found; 2 bad usage, or the campaign could not be set up
+or could not finish; 3 the check could not decide in --check-timeout.
+
+Output in --out: history.jsonl (the history, streamed), report.json,
+check.txt (the checker's report) and, on a violation, porcupine's HTML
+visualisation of each failing partition.
+
+Faults (--faults takes "all", "none" or a comma list):
+`
+
+const usageTail = `
+Controls (the checker must flag them, exit 1):
+  --lock=zk     go-zookeeper's zk.Lock, which never tells a holder that its
+                session expired: blackhole-holder makes two holders overlap.
+  --no-fence    critical sections write without tokens: a frozen holder's
+                late write lands after the next holder's (freeze-client).
+
+Flags:
+`
+
+// parseConfig parses and validates the command line. A nil config with a nil
+// error means --help was asked for and printed to stdout.
+func parseConfig(args []string, stdout io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported in one line by the caller
+	c := &config{}
+	fs.DurationVar(&c.Duration, "duration", 3*time.Minute, "how long the workload runs (faults are planned inside it)")
+	fs.IntVar(&c.Clients, "clients", 5, "client sessions, each through its own proxies")
+	fs.IntVar(&c.Locks, "locks", 3, "lock paths contended for")
+	fs.Float64Var(&c.RWRatio, "rw-ratio", 0.3, "share of operations on read/write locks (the rest on exclusive locks); must be 0 with --lock=zk")
+	fs.Int64Var(&c.Seed, "seed", 0, "seed of the fault schedule and of the workload's choices (default: random, printed)")
+	faults := fs.String("faults", "all", "faults to inject: all, none, or a comma list of the names above")
+	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
+	fs.StringVar(&c.Lock, "lock", lockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
+	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
+	fs.StringVar(&c.Out, "out", "", "output folder, created; must be empty if it exists (default ./out/chaos-<timestamp>)")
+	servers := fs.String("servers", "", "comma list host:port of an existing ensemble (default: start a local 3-node ensemble)")
+	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")
+	fs.DurationVar(&c.SessionTimeout, "session-timeout", 3*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this")
+	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
+	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
+	fs.Usage = func() {}
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout, fs)
+			return nil, nil
+		}
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["seed"] {
+		c.Seed = rand.Int64()
+	}
+	if c.Lock == lockZk && !set["rw-ratio"] {
+		c.RWRatio = 0 // zk.Lock has no read/write lock
+	}
+	var err error
+	if c.Faults, err = parseFaults(*faults); err != nil {
+		return nil, err
+	}
+	if *servers != "" {
+		for _, s := range strings.Split(*servers, ",") {
+			s = strings.TrimSpace(s)
+			if s == "" || !strings.Contains(s, ":") {
+				return nil, fmt.Errorf("--servers: %q is not host:port", s)
+			}
+			c.Servers = append(c.Servers, s)
+		}
+	}
+	if c.Out == "" {
+		c.Out = "out/chaos-" + time.Now().Format("20060102-150405")
+	}
+	return c, c.validate()
+}
+
+// validate rejects values out of range and combinations that cannot work.
+func (c *config) validate() error {
+	switch {
+	case c.Duration < 5*time.Second:
+		return fmt.Errorf("--duration %v: at least 5s", c.Duration)
+	case c.Clients < 2 || c.Clients > 64:
+		return fmt.Errorf("--clients %d: between 2 and 64 (locks need contention)", c.Clients)
+	case c.Locks < 1 || c.Locks > 64:
+		return fmt.Errorf("--locks %d: between 1 and 64", c.Locks)
+	case math.IsNaN(c.RWRatio) || c.RWRatio < 0 || c.RWRatio > 1:
+		return fmt.Errorf("--rw-ratio %v: between 0 and 1", c.RWRatio)
+	case c.FaultInterval < 500*time.Millisecond:
+		return fmt.Errorf("--fault-interval %v: at least 500ms", c.FaultInterval)
+	case c.SessionTimeout < time.Second || c.SessionTimeout > time.Minute:
+		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
+	case c.CheckTimeout <= 0:
+		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
+	case c.Lock != lockZklock && c.Lock != lockZk:
+		return fmt.Errorf("--lock %q: zklock or zk", c.Lock)
+	case c.Lock == lockZk && c.RWRatio > 0:
+		return fmt.Errorf("--lock=zk with --rw-ratio %v: go-zookeeper has no read/write lock", c.RWRatio)
+	case c.RWRatio > 0 && c.RWRatio < 1 && c.Locks < 2:
+		return fmt.Errorf("--rw-ratio %v needs --locks >= 2 (a path is either exclusive or read/write)", c.RWRatio)
+	case c.KillCmd != "" && len(c.Servers) == 0:
+		return fmt.Errorf("--kill-cmd needs --servers (the local ensemble is killed directly)")
+	}
+	if len(c.Servers) > 0 {
+		sf := serverFaults(c.Faults)
+		if len(sf) > 0 && c.KillCmd == "" {
+			return fmt.Errorf("--servers without --kill-cmd cannot inject %s (exclude them with --faults)", joinKinds(sf))
+		}
+		for _, k := range sf {
+			if k == faultPauseServer && !strings.Contains(c.KillCmd, "{signal}") {
+				return fmt.Errorf("pause-server with --servers needs {signal} in --kill-cmd (STOP, then CONT)")
+			}
+		}
+		if len(sf) > 0 && !strings.Contains(c.KillCmd, "{addr}") && !strings.Contains(c.KillCmd, "{host}") && !strings.Contains(c.KillCmd, "{port}") {
+			return fmt.Errorf("--kill-cmd names no server: use {addr}, {host} or {port}")
+		}
+	}
+	c.RWLocks = rwLocks(c.Locks, c.RWRatio)
+	return nil
+}
+
+// rwLocks is how many of the lock paths are read/write locks: the paths are
+// split so that about rwRatio of the operations, spread evenly over paths,
+// land on read/write paths, with at least one path of each kind in use.
+func rwLocks(locks int, ratio float64) int {
+	switch {
+	case ratio <= 0:
+		return 0
+	case ratio >= 1:
+		return locks
+	}
+	n := int(math.Round(float64(locks) * ratio))
+	return min(max(n, 1), locks-1)
+}
+
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageHead)
+	for _, f := range allFaults {
+		where := ""
+		if f.server {
+			where = " [server]"
+		}
+		fmt.Fprintf(w, "  %-17s %s%s\n", f.kind, f.help, where)
+	}
+	fmt.Fprint(w, usageTail)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
