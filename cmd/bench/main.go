@@ -1,0 +1,346 @@
+// Command bench measures zklock against go-zookeeper's zk.Lock, Apache
+// Curator's InterProcessMutex (through the Java harness in bench/curator) and
+// the physical floor of a ZooKeeper lock, all in one run against one real
+// ensemble, and reports medians over repetitions with their spread, as
+// absolute numbers and as ratios to the floor and to zklock:
+//
+//	go run ./cmd/bench                        # full run, writes bench/RESULTS.md
+//	go run ./cmd/bench --quick --out ''       # smoke run, under a minute
+//	go run ./cmd/bench --servers h:p,h:p,h:p --impl zklock,floor --clients 1,8
+//
+// Without --servers it starts a local 3-node ensemble (package ensemble) and
+// stops it at the end. Timings are never pass/fail: this is a report.
+//
+// What is measured (see also the floor's definition in impls.go):
+//   - uncontended: one client acquires and releases, back to back;
+//   - contended: N clients, one session each, loop on one lock path;
+//     throughput, acquire latency, and hand-off (release start -> next grant);
+//   - read-mostly: the same with read/write locks, one acquisition in K a write.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/bench/curator"
+	"github.com/zklock/zklock/ensemble"
+)
+
+// config is one benchmark run's parameters.
+type config struct {
+	servers        []string
+	impls          []string
+	clients        []int
+	iterations     int
+	warmup         int
+	duration       time.Duration
+	warm           time.Duration
+	reps           int
+	writeEvery     int
+	readMostly     bool
+	sessionTimeout time.Duration
+	out            string
+	quick          bool
+	maxRun         time.Duration
+	args           []string // as given, for the report
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := config{args: args}
+	servers := fs.String("servers", "", "comma-separated ZooKeeper servers; default: start a local 3-node ensemble")
+	impls := fs.String("impl", "floor,zklock,zk.Lock,curator", "implementations to measure, comma-separated")
+	clients := fs.String("clients", "1,4,16", "contending client counts, comma-separated")
+	fs.IntVar(&cfg.iterations, "iterations", 300, "measured uncontended acquire+release pairs per repetition")
+	fs.IntVar(&cfg.warmup, "warmup", 50, "unmeasured rounds before them")
+	fs.DurationVar(&cfg.duration, "duration", 3*time.Second, "measured window of each contended run")
+	fs.DurationVar(&cfg.warm, "warm", 500*time.Millisecond, "unmeasured window before it")
+	fs.IntVar(&cfg.reps, "reps", 5, "repetitions; medians and ranges are over these")
+	fs.IntVar(&cfg.writeEvery, "write-every", 10, "read-mostly runs: one acquisition in this many is a write")
+	fs.BoolVar(&cfg.readMostly, "rw", true, "also run read-mostly read/write-lock runs (zklock, curator)")
+	fs.DurationVar(&cfg.sessionTimeout, "session-timeout", 10*time.Second, "session timeout every client asks for")
+	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "also write the report here ('' for stdout only)")
+	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4 (under a minute)")
+	fs.DurationVar(&cfg.maxRun, "max", 30*time.Minute, "give up (exit 1) after this long: zk.Lock cannot be canceled")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg.quick {
+		// Only what the user did not set.
+		quick := map[string]func(){
+			"iterations": func() { cfg.iterations = 60 },
+			"warmup":     func() { cfg.warmup = 20 },
+			"duration":   func() { cfg.duration = 700 * time.Millisecond },
+			"warm":       func() { cfg.warm = 200 * time.Millisecond },
+			"reps":       func() { cfg.reps = 3 },
+			"clients":    func() { *clients = "1,4" },
+		}
+		for name, apply := range quick {
+			if !set[name] {
+				apply()
+			}
+		}
+	}
+	if *servers != "" {
+		cfg.servers = strings.Split(*servers, ",")
+	}
+	for _, name := range strings.Split(*impls, ",") {
+		name = strings.TrimSpace(name)
+		if _, ok := goImpls[name]; !ok && name != implCurator {
+			return config{}, fmt.Errorf("--impl: unknown implementation %q (floor, zklock, zk.Lock, curator)", name)
+		}
+		if !slices.Contains(cfg.impls, name) {
+			cfg.impls = append(cfg.impls, name)
+		}
+	}
+	for _, s := range strings.Split(*clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return config{}, fmt.Errorf("--clients: %q is not a positive count", s)
+		}
+		cfg.clients = append(cfg.clients, n)
+	}
+	switch {
+	case cfg.iterations < 1, cfg.warmup < 0, cfg.reps < 1, cfg.writeEvery < 1:
+		return config{}, errors.New("--iterations, --reps and --write-every must be positive, --warmup not negative")
+	case cfg.duration <= 0, cfg.warm < 0, cfg.sessionTimeout <= 0:
+		return config{}, errors.New("--duration and --session-timeout must be positive, --warm not negative")
+	}
+	return cfg, nil
+}
+
+func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	// zk.Lock takes no context: if a run ever hangs, only a watchdog ends it.
+	watchdog := time.AfterFunc(cfg.maxRun, func() {
+		fmt.Fprintf(stderr, "bench: still running after %v; giving up\n", cfg.maxRun)
+		os.Exit(1)
+	})
+	defer watchdog.Stop()
+	began := time.Now()
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+
+	var ens *ensemble.Ensemble
+	if cfg.servers == nil {
+		logf("starting a local 3-node ensemble")
+		ens, err = ensemble.Start(ctx, ensemble.Config{})
+		if err != nil {
+			return err
+		}
+		defer ens.Stop()
+		cfg.servers = ens.Addrs()
+	}
+	var h *curator.Harness
+	if slices.Contains(cfg.impls, implCurator) {
+		cache, err := curator.CacheDir()
+		if err != nil {
+			return err
+		}
+		if h, err = curator.Prepare(ctx, cache, stderr); err != nil {
+			return err
+		}
+	}
+	facts, err := gatherFacts(ctx, cfg, h)
+	if err != nil {
+		return err
+	}
+
+	admin, err := connect(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	root := fmt.Sprintf("/zklock-bench/%d", time.Now().UnixNano())
+	defer deleteTree(admin, root)
+
+	var runs []run
+	for rep := range cfg.reps {
+		// Rotate the order so that no implementation always runs first (or
+		// right after the JVM start) on a machine whose load drifts.
+		order := slices.Clone(cfg.impls)
+		order = append(order[rep%len(order):], order[:rep%len(order)]...)
+		for _, name := range order {
+			logf("rep %d/%d: %s", rep+1, cfg.reps, name)
+			got, err := measureImpl(ctx, cfg, h, admin, fmt.Sprintf("%s/r%d/%s", root, rep, strings.ReplaceAll(name, ".", "_")), name)
+			if err != nil {
+				return fmt.Errorf("rep %d, %s: %w", rep+1, name, err)
+			}
+			for i := range got {
+				got[i].Rep = rep
+				r := got[i]
+				logf("  %-11s N=%-2d ops=%-5d %.0f/s p50=%v max=%v hand-off p50=%v max=%v", r.Kind, r.Clients, r.Ops, r.opsPerSec(),
+					percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Latency, 100).Round(time.Microsecond),
+					percentile(r.Handoff, 50).Round(time.Microsecond), percentile(r.Handoff, 100).Round(time.Microsecond))
+			}
+			runs = append(runs, got...)
+		}
+	}
+	facts.Elapsed = time.Since(began)
+	facts.LoadEnd = loadAvg()
+
+	report := renderReport(cfg, facts, runs)
+	if _, err := io.WriteString(stdout, report); err != nil {
+		return err
+	}
+	if cfg.out != "" {
+		if err := os.MkdirAll(filepath.Dir(cfg.out), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(cfg.out, []byte(report), 0o644); err != nil {
+			return err
+		}
+		logf("report written to %s", cfg.out)
+	}
+	return nil
+}
+
+// measureImpl runs every scenario of one implementation once, each on a
+// fresh lock path under base, created beforehand as a persistent node so that
+// no implementation pays for creating parents inside the measurement.
+func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.Conn, base, name string) ([]run, error) {
+	mk := func(leaf string) (string, error) {
+		p := base + "/" + leaf
+		return p, createAll(admin, p)
+	}
+	var runs []run
+	if name == implCurator {
+		var specs []curatorSpec
+		add := func(kind string, n int) error {
+			p, err := mk(fmt.Sprintf("%s-%d", kind, n))
+			specs = append(specs, curatorSpec{kind: kind, clients: n, path: p})
+			return err
+		}
+		if err := add(kindUncontended, 1); err != nil {
+			return nil, err
+		}
+		for _, n := range cfg.clients {
+			if err := add(kindContended, n); err != nil {
+				return nil, err
+			}
+		}
+		if cfg.readMostly {
+			for _, n := range readMostlyClients(cfg) {
+				if err := add(kindReadMostly, n); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return runCurator(ctx, cfg, h, specs)
+	}
+
+	dial := goImpls[name]
+	p, err := mk("uncontended")
+	if err != nil {
+		return nil, err
+	}
+	r, err := uncontended(ctx, cfg, name, dial, p)
+	if err != nil {
+		return nil, err
+	}
+	runs = append(runs, r)
+	if name == implFloor {
+		// The floor has no contended loop of its own: it does not exclude.
+		// Its hand-off is measured directly; contended ratios derive from it.
+		p, err := mk("handoff")
+		if err != nil {
+			return nil, err
+		}
+		r, err := floorHandoff(ctx, cfg, p, cfg.iterations, cfg.warmup)
+		if err != nil {
+			return nil, err
+		}
+		return append(runs, r), nil
+	}
+	for _, n := range cfg.clients {
+		p, err := mk(fmt.Sprintf("contended-%d", n))
+		if err != nil {
+			return nil, err
+		}
+		r, err := contended(ctx, cfg, name, dial, p, n, false)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	if cfg.readMostly && name == implZklock {
+		for _, n := range readMostlyClients(cfg) {
+			p, err := mk(fmt.Sprintf("readmostly-%d", n))
+			if err != nil {
+				return nil, err
+			}
+			r, err := contended(ctx, cfg, name, dial, p, n, true)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+		}
+	}
+	return runs, nil
+}
+
+// readMostlyClients: one client never shares, so read-mostly runs skip it.
+func readMostlyClients(cfg config) []int {
+	var ns []int
+	for _, n := range cfg.clients {
+		if n > 1 {
+			ns = append(ns, n)
+		}
+	}
+	return ns
+}
+
+// createAll creates path and its missing parents as persistent nodes.
+func createAll(c *zk.Conn, path string) error {
+	for i := 1; i <= len(path); i++ {
+		if i < len(path) && path[i] != '/' {
+			continue
+		}
+		_, err := c.Create(path[:i], nil, 0, zk.WorldACL(zk.PermAll))
+		if err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			return fmt.Errorf("creating %s: %w", path[:i], err)
+		}
+	}
+	return nil
+}
+
+// deleteTree removes path and everything under it, best effort: lock nodes
+// of closed sessions may still be vanishing while it runs.
+func deleteTree(c *zk.Conn, path string) {
+	children, _, err := c.Children(path)
+	if err != nil {
+		return
+	}
+	for _, ch := range children {
+		deleteTree(c, path+"/"+ch)
+	}
+	c.Delete(path, -1)
+}

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zklock/zklock/bench/curator"
+	"github.com/zklock/zklock/ensemble"
+)
+
+// facts describe the machine and the software a run measured.
+type facts struct {
+	Date      string
+	Cores     int
+	CPU       string
+	Kernel    string
+	Go        string
+	GoZK      string
+	Commit    string
+	ZooKeeper string
+	Ensemble  string
+	JVM       string
+	Curator   string
+	Elapsed   time.Duration
+	LoadStart string // /proc/loadavg when the run began
+	LoadEnd   string // and when it ended: other work on the machine skews everything
+}
+
+// loadAvg is the 1, 5 and 15 minute load averages.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func gatherFacts(ctx context.Context, cfg config, h *curator.Harness) (facts, error) {
+	f := facts{
+		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		Cores:     runtime.NumCPU(),
+		CPU:       "unknown",
+		Kernel:    "unknown",
+		Go:        runtime.Version(),
+		GoZK:      "unknown",
+		Commit:    "unknown",
+		JVM:       "not used",
+		Curator:   "not measured",
+		LoadStart: loadAvg(),
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				f.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		f.Kernel = "Linux " + strings.TrimSpace(string(b))
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/go-zookeeper/zk" {
+				f.GoZK = d.Version
+			}
+		}
+	}
+	if out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty").Output(); err == nil {
+		f.Commit = strings.TrimSpace(string(out))
+	}
+	out, err := ensemble.FourLetterWord(ctx, cfg.servers[0], "srvr")
+	if err != nil {
+		return f, fmt.Errorf("asking %s for its version: %w", cfg.servers[0], err)
+	}
+	st, err := ensemble.ParseSrvr(out)
+	if err != nil {
+		return f, err
+	}
+	f.ZooKeeper = st.Version
+	f.Ensemble = fmt.Sprintf("%d servers given with --servers", len(cfg.servers))
+	if len(cfg.servers) > 0 && strings.HasPrefix(cfg.servers[0], "127.") {
+		f.Ensemble = fmt.Sprintf("%d servers on loopback", len(cfg.servers))
+	}
+	if h != nil {
+		f.JVM = h.JavaVersion(ctx)
+		f.Curator = curator.Version + " (InterProcessMutex, InterProcessReadWriteLock)"
+	}
+	return f, nil
+}
+
+// table is the runs of one report, indexed for lookup.
+type table struct {
+	cfg  config
+	runs map[string][]run // by key(impl, kind, clients), one per repetition
+}
+
+func key(impl, kind string, clients int) string { return fmt.Sprintf("%s|%s|%d", impl, kind, clients) }
+
+// per returns f of the run of every repetition, NaN where there is none.
+func (t table) per(impl, kind string, clients int, f func(run) float64) []float64 {
+	xs := make([]float64, t.cfg.reps)
+	for i := range xs {
+		xs[i] = math.NaN()
+	}
+	for _, r := range t.runs[key(impl, kind, clients)] {
+		xs[r.Rep] = f(r)
+	}
+	return xs
+}
+
+// ratio divides two per-repetition series term by term: a ratio is taken
+// between numbers measured in the same repetition, minutes apart at most,
+// before the median is taken over repetitions.
+func ratio(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = a[i] / b[i]
+	}
+	return out
+}
+
+func p50(r run) float64     { return percentile(r.Latency, 50).Seconds() }
+func p99(r run) float64     { return percentile(r.Latency, 99).Seconds() }
+func hand50(r run) float64  { return nanIfEmpty(r.Handoff, percentile(r.Handoff, 50).Seconds()) }
+func hand99(r run) float64  { return nanIfEmpty(r.Handoff, percentile(r.Handoff, 99).Seconds()) }
+func opsRate(r run) float64 { return r.opsPerSec() }
+
+func nanIfEmpty(xs []time.Duration, v float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return v
+}
+
+// Display names.
+var label = map[string]string{
+	implFloor:   "floor",
+	implZklock:  "zklock Mutex",
+	implZkLock:  "go-zookeeper zk.Lock",
+	implCurator: "Curator InterProcessMutex",
+}
+
+func renderReport(cfg config, f facts, runs []run) string {
+	t := table{cfg: cfg, runs: map[string][]run{}}
+	for _, r := range runs {
+		k := key(r.Impl, r.Kind, r.Clients)
+		t.runs[k] = append(t.runs[k], r)
+	}
+	has := func(impl string) bool { return slices.Contains(cfg.impls, impl) }
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+
+	w("# zklock benchmark results\n\n")
+	w("Measured by `go run ./cmd/bench%s` on %s. Every cell is the **median over %d repetitions** "+
+		"with the range (min–max) in parentheses; a ratio is taken within each repetition, then its median. "+
+		"Timings are a report, never a test verdict: these are noisy 2-core machines.\n\n",
+		flagsUsed(cfg), f.Date, cfg.reps)
+
+	w("## Machine and software\n\n")
+	w("| | |\n|---|---|\n")
+	w("| CPU | %d cores, %s |\n| OS | %s |\n| Go | %s |\n| go-zookeeper | %s |\n", f.Cores, f.CPU, f.Kernel, f.Go, f.GoZK)
+	w("| ZooKeeper server | %s, %s |\n| JVM (Curator harness) | %s |\n| Curator | %s |\n", f.ZooKeeper, f.Ensemble, f.JVM, f.Curator)
+	w("| zklock commit | %s |\n", f.Commit)
+	w("| parameters | %d reps; uncontended %d pairs after %d warm-up; contended windows %v after %v warm-up; "+
+		"read-mostly 1 write in %d; session timeout %v |\n", cfg.reps, cfg.iterations, cfg.warmup, cfg.duration, cfg.warm,
+		cfg.writeEvery, cfg.sessionTimeout)
+	w("| whole run | %v; load average (1, 5, 15 min) %s at the start, %s at the end |\n\n",
+		f.Elapsed.Round(time.Second), f.LoadStart, f.LoadEnd)
+	w("The servers (three JVMs), the Go clients and the Curator JVM all share the same cores, " +
+		"so every number includes the servers' CPU time competing with the clients'.\n\n")
+
+	// Uncontended.
+	w("## Uncontended acquire + release\n\n")
+	w("One client, one session, acquire then release, back to back; latency is the pair.\n\n")
+	w("| implementation | p50 | p99 | pairs/s | p50 ÷ floor p50 | p50 ÷ zklock p50 |\n|---|---|---|---|---|---|\n")
+	floorP50 := t.per(implFloor, kindUncontended, 1, p50)
+	zkP50 := t.per(implZklock, kindUncontended, 1, p50)
+	for _, impl := range cfg.impls {
+		mine := t.per(impl, kindUncontended, 1, p50)
+		w("| %s | %s | %s | %s | %s | %s |\n", label[impl], over(mine).ms(),
+			over(t.per(impl, kindUncontended, 1, p99)).ms(), over(t.per(impl, kindUncontended, 1, opsRate)).rate(),
+			over(ratio(mine, floorP50)).ratio(), over(ratio(mine, zkP50)).ratio())
+	}
+	w("\n")
+
+	// Contended.
+	floorHand := t.per(implFloor, kindHandoff, 2, hand50)
+	floorHand99 := t.per(implFloor, kindHandoff, 2, hand99)
+	// Hand-offs of an exclusive lock are serial, so no lock can be granted
+	// more often than once per floor hand-off: 1 / mean floor hand-off is a
+	// ceiling on contended acquisitions/s.
+	floorCeil := t.per(implFloor, kindHandoff, 2, func(r run) float64 { return 1 / mean(r.Handoff).Seconds() })
+	w("## Contended: N clients on one lock path\n\n")
+	w("Each client has its own session and loops acquire/release with nothing in between, for %v. "+
+		"Acquire latency includes queueing. A hand-off runs from a holder starting its release to the next grant "+
+		"returning (whoever gets it); with one client there is nobody to hand off to.\n\n", cfg.duration)
+	if has(implFloor) {
+		w("Floor hand-off (delete → getData-watch notification, two raw sessions): p50 %s, p99 %s.\n\n",
+			over(floorHand).ms(), over(floorHand99).ms())
+	}
+	w("| N | implementation | acquisitions/s | ÷ floor | ÷ zklock | acquire p50 | acquire p99 | hand-off p50 | hand-off p99 | hand-off p50 ÷ floor | hand-off p50 ÷ zklock |\n")
+	w("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, n := range cfg.clients {
+		var floorOps []float64
+		if n == 1 {
+			floorOps = t.per(implFloor, kindUncontended, 1, opsRate)
+		} else {
+			floorOps = floorCeil
+		}
+		zkOps := t.per(implZklock, kindContended, n, opsRate)
+		zkHand := t.per(implZklock, kindContended, n, hand50)
+		if has(implFloor) {
+			note := "1 / mean floor hand-off (ceiling)"
+			hands := [2]string{over(floorHand).ms(), over(floorHand99).ms()}
+			if n == 1 {
+				note, hands = "uncontended floor pairs/s", [2]string{"—", "—"}
+			}
+			w("| %d | floor: %s | %s | 1 | %s | — | — | %s | %s | %s | %s |\n", n, note, over(floorOps).rate(),
+				over(ratio(floorOps, zkOps)).ratio(), hands[0], hands[1], dashIf(n == 1, "1"),
+				dashIf(n == 1, over(ratio(floorHand, zkHand)).ratio()))
+		}
+		for _, impl := range cfg.impls {
+			if impl == implFloor {
+				continue
+			}
+			ops := t.per(impl, kindContended, n, opsRate)
+			h50 := t.per(impl, kindContended, n, hand50)
+			w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, label[impl], over(ops).rate(),
+				over(ratio(ops, floorOps)).ratio(), over(ratio(ops, zkOps)).ratio(),
+				over(t.per(impl, kindContended, n, p50)).ms(), over(t.per(impl, kindContended, n, p99)).ms(),
+				dashIf(n == 1, over(h50).ms()), dashIf(n == 1, over(t.per(impl, kindContended, n, hand99)).ms()),
+				dashIf(n == 1, over(ratio(h50, floorHand)).ratio()), dashIf(n == 1, over(ratio(h50, zkHand)).ratio()))
+		}
+	}
+	w("\n")
+
+	// Read-mostly.
+	rm := readMostlyClients(cfg)
+	if cfg.readMostly && len(rm) > 0 && (has(implZklock) || has(implCurator)) {
+		w("## Read-mostly: read/write lock vs exclusive lock\n\n")
+		w("N clients loop on one read/write lock path; one acquisition in %d is a write, the rest reads, which share. "+
+			"Compared with the same library's exclusive lock at the same N (the contended runs above).\n\n", cfg.writeEvery)
+		w("| N | implementation | acquisitions/s | ÷ own exclusive lock | ÷ zklock Mutex | acquire p50 | acquire p99 |\n")
+		w("|---|---|---|---|---|---|---|\n")
+		for _, n := range rm {
+			zkOps := t.per(implZklock, kindContended, n, opsRate)
+			for _, impl := range []string{implZklock, implCurator} {
+				if !has(impl) {
+					continue
+				}
+				excl := t.per(impl, kindContended, n, opsRate)
+				ops := t.per(impl, kindReadMostly, n, opsRate)
+				name := map[string]string{implZklock: "zklock RWMutex", implCurator: "Curator InterProcessReadWriteLock"}[impl]
+				w("| %d | %s | %s | %s | %s | %s | %s |\n", n, name, over(ops).rate(), over(ratio(ops, excl)).ratio(),
+					over(ratio(ops, zkOps)).ratio(), over(t.per(impl, kindReadMostly, n, p50)).ms(),
+					over(t.per(impl, kindReadMostly, n, p99)).ms())
+			}
+		}
+		w("\n")
+	}
+
+	// Stalls: a measured window without a single grant, or one acquisition
+	// waiting over a second, is worth a look whatever the medians say.
+	w("## Stalls\n\n")
+	var stalls []string
+	for _, r := range runs {
+		worst := percentile(r.Latency, 100)
+		if (r.Kind == kindContended || r.Kind == kindReadMostly) && r.Ops == 0 || worst > time.Second {
+			stalls = append(stalls, fmt.Sprintf("- rep %d, %s %s N=%d: %d acquisitions, slowest %v",
+				r.Rep+1, r.Impl, r.Kind, r.Clients, r.Ops, worst.Round(time.Millisecond)))
+		}
+	}
+	if len(stalls) == 0 {
+		w("None: every measured window had grants and no acquisition waited over a second.\n\n")
+	} else {
+		w("Measured windows without a grant, or with an acquisition waiting over a second:\n\n%s\n\n", strings.Join(stalls, "\n"))
+	}
+
+	w("## What the floor is\n\n")
+	w("The floor is the ZooKeeper work that no ZooKeeper lock can skip, measured on raw go-zookeeper " +
+		"connections, so that the ratios say how much a lock adds to it:\n\n")
+	w("- **uncontended**: one `create` of a protected EPHEMERAL_SEQUENTIAL node (`_c_<uuid>-lock-`) " +
+		"and one `delete` of it. Acquiring must make the holder visible to all other clients and releasing must " +
+		"undo that; each is a write, hence a round trip through the leader and a quorum commit. A real lock also " +
+		"lists the queue after its create (one more read round trip) and does its own client-side work.\n")
+	w("- **hand-off**: client A sends `delete` of a node that client B watches with `getData`; the time runs " +
+		"until B receives the notification. A release is a committed write, and the next holder can learn " +
+		"of it no sooner than by a notification. A real lock then lists the queue again (a read round trip) " +
+		"before it calls itself the holder.\n")
+	w("- **contended acquisitions/s**: hand-offs of an exclusive lock are serial, so no lock can grant more " +
+		"often than once per floor hand-off; the ceiling shown is 1 / mean floor hand-off (with one client, " +
+		"the uncontended floor pairs/s).\n\n")
+	w("Ratios: a latency ratio above 1 is slower than the reference; a throughput ratio below 1 is fewer " +
+		"acquisitions per second than the reference.\n")
+	return b.String()
+}
+
+func dashIf(cond bool, s string) string {
+	if cond {
+		return "—"
+	}
+	return s
+}
+
+// flagsUsed is the run's command line, for the report.
+func flagsUsed(cfg config) string {
+	if len(cfg.args) == 0 {
+		return ""
+	}
+	return " " + strings.Join(cfg.args, " ")
+}
