@@ -124,17 +124,20 @@ func (f plannedFault) String() string {
 	return s
 }
 
-// MarshalJSON writes durations as Go duration strings, for people to read.
+// plannedFaultJSON is a plannedFault in report.json: durations as Go
+// duration strings, for people to read.
+type plannedFaultJSON struct {
+	At       string    `json:"at"`
+	Kind     faultKind `json:"kind"`
+	Role     string    `json:"role"`
+	Pick     uint32    `json:"pick"`
+	Duration string    `json:"duration,omitempty"`
+	Delay    string    `json:"delay,omitempty"`
+}
+
+// MarshalJSON writes the fault as plannedFaultJSON.
 func (f plannedFault) MarshalJSON() ([]byte, error) {
-	type js struct {
-		At       string    `json:"at"`
-		Kind     faultKind `json:"kind"`
-		Role     string    `json:"role"`
-		Pick     uint32    `json:"pick"`
-		Duration string    `json:"duration,omitempty"`
-		Delay    string    `json:"delay,omitempty"`
-	}
-	v := js{At: f.At.String(), Kind: f.Kind, Role: f.Role, Pick: f.Pick}
+	v := plannedFaultJSON{At: f.At.String(), Kind: f.Kind, Role: f.Role, Pick: f.Pick}
 	if f.Duration > 0 {
 		v.Duration = f.Duration.String()
 	}
@@ -142,6 +145,28 @@ func (f plannedFault) MarshalJSON() ([]byte, error) {
 		v.Delay = f.Delay.String()
 	}
 	return json.Marshal(v)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (f *plannedFault) UnmarshalJSON(b []byte) error {
+	var v plannedFaultJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = plannedFault{Kind: v.Kind, Role: v.Role, Pick: v.Pick}
+	for _, d := range []struct {
+		s   string
+		dst *time.Duration
+	}{{v.At, &f.At}, {v.Duration, &f.Duration}, {v.Delay, &f.Delay}} {
+		if d.s == "" {
+			continue
+		}
+		var err error
+		if *d.dst, err = time.ParseDuration(d.s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func printSchedule(w io.Writer, seed int64, s []plannedFault) {

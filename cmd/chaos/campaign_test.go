@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/zklock/zklock/ensemble/ensembletest"
+)
+
+func TestMain(m *testing.M) { os.Exit(ensembletest.Main(m)) }
+
+// runCampaign runs a campaign on the test binary's ensemble and returns its
+// exit status and report.
+func runCampaign(t *testing.T, args ...string) (int, *report) {
+	t.Helper()
+	e := ensembletest.RequireLocal(t)
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"--quiet", "--out", out}, args...), &stdout, &stderr, options{ensemble: e})
+	t.Logf("chaos %v: exit %d\n%s%s", args, code, stderr.String(), stdout.String())
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("report.json: %v", err)
+	}
+	if r.ExitCode != code {
+		t.Errorf("report says exit %d, the command %d", r.ExitCode, code)
+	}
+	if _, err := os.Stat(filepath.Join(out, "history.jsonl")); err != nil {
+		t.Errorf("no history: %v", err)
+	}
+	return code, &r
+}
+
+func injected(r *report, k faultKind) int {
+	for _, f := range r.FaultCounts {
+		if f.Kind == k {
+			return f.Injected
+		}
+	}
+	return 0
+}
+
+// zklock survives every fault: the campaign must pass.
+func TestCampaignZklockPasses(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "25s", "--seed", "11", "--fault-interval", "4s")
+	if code != exitPass {
+		t.Fatalf("zklock campaign: exit %d, verdict %s, errors %v", code, r.Verdict, r.Errors)
+	}
+	if r.Check == nil || r.Check.Operations < 500 {
+		t.Errorf("too little was checked: %+v", r.Check)
+	}
+	if injected(r, faultFreezeClient)+injected(r, faultBlackholeHolder) == 0 {
+		t.Errorf("no holder fault injected: %+v", r.FaultCounts)
+	}
+}
+
+// Without fencing, a frozen holder's late write lands after the next
+// holder's: the checker must catch it.
+func TestCampaignNoFenceIsFlagged(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "15s", "--seed", "5", "--no-fence", "--faults", "freeze-client",
+		"--clients", "4", "--locks", "2", "--rw-ratio", "0")
+	if code != exitViolation {
+		t.Fatalf("--no-fence control: exit %d, want %d (verdict %s, faults %+v)", code, exitViolation, r.Verdict, r.FaultCounts)
+	}
+	if r.Check == nil || r.Check.Violations == 0 {
+		t.Errorf("flagged without a violation: %+v", r.Check)
+	}
+}
+
+// zk.Lock never tells a blackholed holder that its session expired: the
+// checker must see two holders overlap.
+func TestCampaignZkLockIsFlagged(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "15s", "--seed", "5", "--lock", "zk", "--faults", "blackhole-holder",
+		"--clients", "4", "--locks", "2")
+	if code != exitViolation {
+		t.Fatalf("--lock=zk control: exit %d, want %d (verdict %s, faults %+v)", code, exitViolation, r.Verdict, r.FaultCounts)
+	}
+	overlap := false
+	for _, f := range r.Check.Findings {
+		overlap = overlap || (f.Violation && f.Check == "overlap")
+	}
+	if !overlap {
+		t.Errorf("no overlap among the findings: %+v", r.Check.Findings)
+	}
+}
