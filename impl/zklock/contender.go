@@ -84,6 +84,7 @@ type contender struct {
 	stat      *zk.Stat                // our node's stat, once read: the token is its czxid
 	prefetch  <-chan result[*zk.Stat] // a stat read started early
 	inflight  <-chan result[string]   // a create whose reply we stopped waiting for
+	listed    time.Time               // when the last listing that granted us was sent
 	ambiguous bool                    // a create may have happened that we never saw
 }
 
@@ -151,6 +152,7 @@ func (c *contender) create(ctx context.Context) error {
 	prefix := joinPath(c.l.path, protectedPrefix+c.uuid+c.kind.marker())
 	var b backoff
 	for {
+		sent := s.now()
 		ch, err := start(s, func() (string, error) {
 			return s.conn.Create(prefix, c.l.data, zk.FlagEphemeralSequential, c.l.acl)
 		})
@@ -169,7 +171,7 @@ func (c *contender) create(ctx context.Context) error {
 		switch err := s.classify(r.err); {
 		case err == nil:
 			c.name = path.Base(r.v)
-			c.trace(TraceEvent{Action: ActCreateOk})
+			c.trace(TraceEvent{Action: ActCreateOk, Start: sent})
 			return nil
 		case errors.Is(err, zk.ErrNoNode):
 			if err := c.l.ensureParents(ctx); err != nil {
@@ -177,7 +179,7 @@ func (c *contender) create(ctx context.Context) error {
 			}
 		case transient(err):
 			c.ambiguous = true
-			c.trace(TraceEvent{Action: ActCreateReplyLost})
+			c.trace(TraceEvent{Action: ActCreateReplyLost, Start: sent})
 			found, err := c.findOwnNode(ctx)
 			if err != nil || found {
 				return err
@@ -195,6 +197,7 @@ func (c *contender) create(ctx context.Context) error {
 // our session: a node of an older session is not ours any more.
 func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 	s := c.l.s
+	sent := s.now()
 	names, err := c.l.children(ctx)
 	if err != nil {
 		return false, err
@@ -212,11 +215,11 @@ func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 		}
 		if st.EphemeralOwner == s.ID() {
 			c.name, c.stat, c.ambiguous = ch.name, st, false
-			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name})
+			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name, Start: sent})
 			return true, nil
 		}
 	}
-	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent})
+	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent, Start: sent})
 	return false, nil
 }
 
@@ -229,6 +232,7 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 		node := joinPath(c.l.path, c.name)
 		c.prefetch, _ = start(s, func() (*zk.Stat, error) { return c.l.stat(node) })
 	}
+	c.listed = s.now()
 	names, err := c.l.children(ctx)
 	if err != nil {
 		return nil, -1, err
@@ -270,7 +274,7 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}
-	c.trace(TraceEvent{Action: ActGrant, Token: lease.token})
+	c.trace(TraceEvent{Action: ActGrant, Token: lease.token, Start: c.listed})
 	return lease, nil
 }
 
@@ -280,16 +284,17 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, error) {
 	s := c.l.s
 	node := joinPath(c.l.path, target)
+	sent := s.now()
 	fired, err := do(ctx, s, func() (<-chan zk.Event, error) {
 		_, _, ch, err := s.conn.GetW(node)
 		return ch, err
 	})
 	switch {
 	case err == nil:
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists})
+		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists, Start: sent})
 		return fired, nil
 	case errors.Is(err, zk.ErrNoNode):
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone})
+		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone, Start: sent})
 		return nil, nil
 	case transient(err):
 		var b backoff
@@ -305,13 +310,16 @@ func (c *contender) cancel() {
 	if c.name == "" && c.inflight == nil && !c.ambiguous {
 		return
 	}
-	c.trace(TraceEvent{Action: ActCancel})
 	s := c.l.s
+	sent := s.now()
 	ctx, stop := context.WithTimeout(s.life, cancelGrace)
 	defer stop()
-	if c.removeOwnNodes(ctx) == nil || s.Err() != nil {
+	err := c.removeOwnNodes(ctx)
+	if err == nil || s.Err() != nil {
+		c.trace(TraceEvent{Action: ActCancel, Start: sent})
 		return
 	}
+	c.trace(TraceEvent{Action: ActCancel, Start: sent, Pending: true})
 	s.background(func(life context.Context) { c.removeOwnNodes(life) })
 }
 
@@ -403,5 +411,5 @@ func (c *contender) traceList(result, target string, q []child) {
 	for i, ch := range q {
 		names[i] = ch.name
 	}
-	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names})
+	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names, Start: c.listed})
 }

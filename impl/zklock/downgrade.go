@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -37,6 +38,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	to := joinPath(l.lock, protectedPrefix+l.uuid+readMarker+seqName(seq.seq))
 	s := l.s
 	var b backoff
+	sent := s.now()
 	for {
 		_, err := do(ctx, s, func() ([]zk.MultiResponse, error) {
 			return s.conn.Multi(
@@ -44,7 +46,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 				&zk.DeleteRequest{Path: from, Version: -1})
 		})
 		if err == nil {
-			return l.downgraded(to)
+			return l.downgraded(to, sent)
 		}
 		switch {
 		case errors.Is(err, zk.ErrNoNode):
@@ -57,7 +59,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 		st, err := retry(ctx, s, func() (*zk.Stat, error) { return l.core.stat(to) })
 		switch {
 		case err == nil && st.EphemeralOwner == s.ID():
-			return l.downgraded(to)
+			return l.downgraded(to, sent)
 		case err != nil && !errors.Is(err, zk.ErrNoNode):
 			return fmt.Errorf("zklock: downgrade %s: %w", from, err)
 		}
@@ -67,11 +69,11 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	}
 }
 
-func (l *Lease) downgraded(to string) error {
+func (l *Lease) downgraded(to string, sent time.Time) error {
 	l.mu.Lock()
 	l.node, l.version, l.kind = to, 0, kindRead
 	l.mu.Unlock()
-	l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: kindRead.String(), Node: baseName(to)})
+	l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: kindRead.String(), Node: baseName(to), Start: sent})
 	return nil
 }
 

@@ -112,8 +112,10 @@ func (l *Lease) Unlock(ctx context.Context) error {
 		return fmt.Errorf("zklock: unlock %s: %w", node, l.Err())
 	}
 	l.s.removeLease(l)
-	l.s.trace(TraceEvent{Action: ActRelease, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node)})
+	sent := l.s.now()
 	gone, err := l.s.deleteEventually(ctx, node)
+	l.s.trace(TraceEvent{Action: ActRelease, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
+		Start: sent, Pending: err != nil && l.s.Err() == nil})
 	if err != nil {
 		return fmt.Errorf("zklock: unlock: %w", err)
 	}

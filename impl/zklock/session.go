@@ -283,7 +283,18 @@ func (s *Session) trace(ev TraceEvent) {
 	}
 	ev.Session = s.ID()
 	ev.Time = time.Now()
+	if ev.Start.IsZero() {
+		ev.Start = ev.Time
+	}
 	t(ev)
+}
+
+// now is the time a traced step starts; without a tracer it costs nothing.
+func (s *Session) now() time.Time {
+	if s.cfg.tracer == nil {
+		return time.Time{}
+	}
+	return time.Now()
 }
 
 // zkLogger sends go-zookeeper's chatter to the session's logger at debug level.

@@ -32,7 +32,9 @@ type TraceEvent struct {
 	Result   string    // what was observed: see the Result* constants
 	Children []string  // the listing, for ListChildren
 	Token    int64     // for Grant
-	Time     time.Time // when the client observed the step
+	Start    time.Time // when the client sent the step's request
+	Time     time.Time // when the client observed the step's outcome
+	Pending  bool      // the outcome is not known yet: a delete left to the background
 }
 
 // Observed results carried by TraceEvent.Result.
@@ -48,6 +50,10 @@ const (
 	ResultTimer   = "timer"   // LearnExpiry: our loss timer ran out
 	ResultClosed  = "closed"  // LearnExpiry: Close was called
 )
+
+// Start and Time bound when the step took effect on the server; they let a
+// validator order the steps of different clients. A step with no request
+// of its own (RequestLock, PredecessorGone, LearnExpiry) has Start == Time.
 
 // Tracer receives trace events synchronously, in the order each client saw
 // them; it must be quick and safe for concurrent use. A session without a
