@@ -25,7 +25,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * (impl/zklock/interop_test.go) contends with it on one lock path.
  *
  * <pre>
- * bench --servers H:P,... --run KIND:CLIENTS:PATH ... [--iterations N --warmup N
+ * bench --servers H:P,... --run KIND:CLIENTS:PATH ... [--iterations N --warmup N --jit-warmup N
  *       --duration-ms D --warm-ms W --write-every K --session-timeout-ms T]
  *     KIND is uncontended, contended or readmostly. One JSON object per run on stdout.
  * hold  --servers H:P,... [--session-timeout-ms T] [--dry-run]
@@ -194,9 +194,13 @@ public final class ZkLockBench {
         }
     }
 
-    /** One client, acquire+release back to back; latency is the pair. */
+    /**
+     * One client, acquire+release back to back; latency is the pair. Before
+     * the common warm-up, jit-warmup more unmeasured pairs let HotSpot compile
+     * the hot paths, a cost a long-running Java service has long paid.
+     */
     static Result uncontended(Flags f, String path) throws Exception {
-        long warmup = f.num("warmup", 50);
+        long warmup = f.num("warmup", 50) + f.num("jit-warmup", 0);
         long iterations = f.num("iterations", 500);
         Result r = new Result();
         r.kind = "uncontended";
