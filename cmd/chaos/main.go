@@ -40,7 +40,19 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		// The first signal ends the campaign early (faults heal, what was
+		// recorded is checked); from then on a second one kills the process.
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(os.Stderr, "\nchaos: interrupted: healing, then checking what was recorded (interrupt again to abort)")
+			stop()
+		case <-done:
+		}
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, options{})
+	close(done)
 	stop()
 	os.Exit(code)
 }

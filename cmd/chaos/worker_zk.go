@@ -22,6 +22,8 @@ type zkWorker struct {
 	*client
 	conn *zk.Conn
 
+	lastSession int64 // to count the sessions go-zookeeper opens by itself
+
 	mu      sync.Mutex
 	closing bool
 }
@@ -44,7 +46,7 @@ func (w *zkWorker) connect(ctx context.Context) error {
 		case ev := <-events:
 			if ev.State == zk.StateHasSession {
 				w.conn = conn
-				w.w.mon.sessions.Add(1)
+				w.noteSession()
 				return nil
 			}
 		case <-ctx.Done():
@@ -80,6 +82,7 @@ func (w *zkWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode) {
 		w.think(ctx, nil, 100*time.Millisecond, 300*time.Millisecond)
 		return
 	}
+	w.noteSession()
 	sid = checker.SessionID(w.conn.SessionID())
 	node, token, err := ownNode(w.conn, lp.path)
 	if err != nil {
@@ -114,6 +117,15 @@ func (w *zkWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode) {
 		rel.Outcome, rel.Error = checker.OutcomeUnknown, err.Error()
 	}
 	w.add(rel)
+}
+
+// noteSession counts a session the first time it is seen: go-zookeeper
+// replaces an expired session without telling anyone.
+func (w *zkWorker) noteSession() {
+	if id := w.conn.SessionID(); id != 0 && id != w.lastSession {
+		w.lastSession = id
+		w.w.mon.sessions.Add(1)
+	}
 }
 
 // ownNode finds the lock node zk.Lock just created, which it does not
