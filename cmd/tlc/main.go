@@ -15,7 +15,14 @@
 //
 // Usage:
 //
-//	go run ./cmd/tlc [-results spec/tla/RESULTS.md] [-deep] [-run REGEXP]
+//	go run ./cmd/tlc [-results spec/tla/RESULTS.md] [-deep] [-run REGEXP] [-json PATH]
+//
+// Every run also records its results, machine-readable, in
+// .cache/tlc/results.json (-json; see internal/tlc.Record): per config the
+// sha256 of the config and of the spec modules it reads, the jar, TLC's
+// version, the state counts and the counterexample. A run with -run updates
+// only the records of the configs it ran. cmd/conformance reads this file
+// and runs TLC again only for configs whose files changed since.
 //
 // Without -deep it runs the CI set (configs not marked `\* deep`); with
 // -deep it runs only the deep configs. The exit status is non-zero if any
@@ -53,6 +60,7 @@ type options struct {
 	workers  string
 	selfTest string
 	verbose  bool
+	json     string
 }
 
 func main() {
@@ -68,7 +76,11 @@ func main() {
 	flag.StringVar(&o.workers, "workers", "auto", "TLC -workers")
 	flag.StringVar(&o.selfTest, "selftest", "cmd/tlc/testdata/selftest", "folder of the runner's self-test configs (empty: skip)")
 	flag.BoolVar(&o.verbose, "v", false, "stream TLC's output")
+	flag.StringVar(&o.json, "json", "", "machine-readable results file (default <cache>/tlc/results.json; \"off\": none)")
 	flag.Parse()
+	if o.json == "" {
+		o.json = filepath.Join(o.cacheDir, "tlc", "results.json")
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -94,7 +106,8 @@ type outcome struct {
 	cfg  config
 	res  *tlc.Result
 	wall time.Duration
-	err  error // nil: the result matches the expectation
+	err  error      // nil: the result matches the expectation
+	rec  tlc.Record // the machine-readable record of the run
 }
 
 func run(ctx context.Context, o options, stdout io.Writer) error {
@@ -144,6 +157,12 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 		outs = append(outs, out)
 	}
 	total := time.Since(start)
+
+	if o.json != "off" {
+		if err := saveRecords(o.json, outs); err != nil {
+			return err
+		}
+	}
 
 	table := renderTable(outs, total, o.deep)
 	fmt.Fprintln(stdout)
@@ -293,7 +312,26 @@ func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
 	if err == nil {
 		out.err = tlc.Check(c.model, res)
 	}
+	cfgHash, herr := tlc.FileHash(c.path)
+	specHash, serr := tlc.SpecHash(filepath.Dir(c.spec), c.module)
+	if herr == nil && serr == nil {
+		out.rec = tlc.NewRecord(c.module, c.name, cfgHash, specHash, filepath.Base(r.jar), workers, c.model, res, out.err)
+	}
 	return out, raw
+}
+
+// saveRecords merges the records of outs into the results file at path.
+func saveRecords(path string, outs []outcome) error {
+	rs, err := tlc.LoadRecords(path)
+	if err != nil {
+		return err
+	}
+	for _, out := range outs {
+		if out.rec.Module != "" && out.res != nil {
+			rs.Put(out.rec)
+		}
+	}
+	return rs.Save(path)
 }
 
 // verdictText renders a result's verdict with the violated property; TLC

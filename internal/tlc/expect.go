@@ -38,6 +38,40 @@ type Model struct {
 	// Invariants and Properties are the names listed under INVARIANT(S)
 	// and PROPERTY(IES).
 	Invariants, Properties []string
+	// Init and Next are the INIT and NEXT of the config, if any (a config
+	// names either SPECIFICATION or INIT and NEXT).
+	Init, Next string
+	// Constants are the CONSTANT(S) assignments in file order.
+	Constants []Constant
+	// CheckDeadlock is CHECK_DEADLOCK; TLC's default is TRUE.
+	CheckDeadlock bool
+	// Unsupported lists the sections a Go model of the config cannot
+	// mirror (SYMMETRY, VIEW, CONSTRAINT, ACTION_CONSTRAINT, ALIAS,
+	// POSTCONDITION); TLC accepts them.
+	Unsupported []string
+}
+
+// Constant is one assignment of a config's CONSTANTS section: `Name = Value`
+// (a TLA+ value: an integer, TRUE or FALSE, a string, a model value, or a
+// set or tuple of those) or `Name <- Op` (a substitution, Subst is true).
+type Constant struct {
+	Name string
+	// Value is the right-hand side, normalised to single spaces after
+	// commas: "{c1, c2, c3}", "3", "TRUE".
+	Value string
+	// Subst is true for `Name <- Op`.
+	Subst bool
+}
+
+// Constant returns the value of the named constant and whether the config
+// assigns it (substitutions are not values and are not returned).
+func (m Model) Constant(name string) (string, bool) {
+	for _, c := range m.Constants {
+		if c.Name == name && !c.Subst {
+			return c.Value, true
+		}
+	}
+	return "", false
 }
 
 // cfgKeywords are the section keywords of a TLC configuration file.
@@ -53,8 +87,10 @@ var cfgKeywords = map[string]bool{
 // ParseModel reads a configuration file's expectation header and the
 // names of its specification, invariants and properties.
 func ParseModel(cfg []byte) (Model, error) {
-	var m Model
+	m := Model{CheckDeadlock: true}
 	var desc []string
+	var constText strings.Builder
+	deadlock := ""
 	haveExpect := false
 	header := true
 	section := ""
@@ -100,15 +136,31 @@ func ParseModel(cfg []byte) (Model, error) {
 		for _, tok := range strings.Fields(line) {
 			if cfgKeywords[tok] {
 				section = tok
+				switch tok {
+				case "SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
+					"ACTION_CONSTRAINTS", "ALIAS", "POSTCONDITION":
+					m.Unsupported = append(m.Unsupported, tok)
+				case "CONSTANT", "CONSTANTS":
+					constText.WriteString(" ")
+				}
 				continue
 			}
 			switch section {
 			case "SPECIFICATION":
 				m.Specification = tok
+			case "INIT":
+				m.Init = tok
+			case "NEXT":
+				m.Next = tok
 			case "INVARIANT", "INVARIANTS":
 				m.Invariants = append(m.Invariants, tok)
 			case "PROPERTY", "PROPERTIES":
 				m.Properties = append(m.Properties, tok)
+			case "CHECK_DEADLOCK":
+				deadlock = tok
+			case "CONSTANT", "CONSTANTS":
+				constText.WriteString(tok)
+				constText.WriteString(" ")
 			}
 		}
 	}
@@ -118,6 +170,20 @@ func ParseModel(cfg []byte) (Model, error) {
 	if !haveExpect {
 		return m, errors.New("no `\\* expect:` line in the config header")
 	}
+	switch deadlock {
+	case "":
+	case "TRUE":
+		m.CheckDeadlock = true
+	case "FALSE":
+		m.CheckDeadlock = false
+	default:
+		return m, fmt.Errorf("CHECK_DEADLOCK %s: want TRUE or FALSE", deadlock)
+	}
+	consts, err := parseConstants(constText.String())
+	if err != nil {
+		return m, err
+	}
+	m.Constants = consts
 	if m.Violation != "" && m.Violation != "Deadlock" &&
 		!slices.Contains(m.Invariants, m.Violation) && !slices.Contains(m.Properties, m.Violation) {
 		return m, fmt.Errorf("expected violation %s is neither an invariant nor a property of the config", m.Violation)
