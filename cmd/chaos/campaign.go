@@ -37,10 +37,12 @@ type campaign struct {
 	clients     []*client
 	workers     []worker
 	history     *os.File
-	errs        []string // what went wrong after set-up, for the report
 	interrupted bool
 	events      []faultEvent
 	elapsed     time.Duration
+
+	errMu sync.Mutex
+	errs  []string // what went wrong after set-up, for the report
 }
 
 // setupError is a failure before the campaign started: exit status 2 and
@@ -50,9 +52,17 @@ type setupError struct{ err error }
 func (e *setupError) Error() string { return e.err.Error() }
 func (e *setupError) Unwrap() error { return e.err }
 
+func (c *campaign) errors() []string {
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	return append([]string(nil), c.errs...)
+}
+
 func (c *campaign) fail(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	c.errMu.Lock()
 	c.errs = append(c.errs, msg)
+	c.errMu.Unlock()
 	fmt.Fprintln(c.stderr, "chaos:", msg)
 }
 

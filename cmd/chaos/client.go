@@ -136,10 +136,11 @@ type tenure struct {
 	// fenced. It says what the client learned and whether trying again makes
 	// sense (the connection broke but the lease may hold).
 	zkWrite func(ctx context.Context, value string) (checker.Outcome, bool, error)
+	guarded bool // zkWrite goes through Lease.Guard: its success proves the lease held
 	belief  *belief
 
 	mu        sync.Mutex
-	lastWrite int64         // call of the last successful guarded write
+	lastWrite int64         // call of the last successful guarded write (see guarded)
 	inflight  chan struct{} // closed when the ZooKeeper write in flight returns
 }
 
@@ -163,7 +164,7 @@ func (t *tenure) beginWrite() {
 
 func (t *tenure) endWrite(call int64, ok bool) {
 	t.mu.Lock()
-	if ok {
+	if ok && t.guarded {
 		t.lastWrite = max(t.lastWrite, call)
 	}
 	close(t.inflight)

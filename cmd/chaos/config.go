@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -35,6 +36,18 @@ type config struct {
 	SessionTimeout time.Duration `json:"session_timeout"`
 	CheckTimeout   time.Duration `json:"check_timeout"`
 	Quiet          bool          `json:"quiet"`
+}
+
+// MarshalJSON writes the durations as Go duration strings, for people.
+func (c *config) MarshalJSON() ([]byte, error) {
+	type plain config // without this method
+	return json.Marshal(struct {
+		*plain
+		Duration       string `json:"duration"`
+		FaultInterval  string `json:"fault_interval"`
+		SessionTimeout string `json:"session_timeout"`
+		CheckTimeout   string `json:"check_timeout"`
+	}{(*plain)(c), c.Duration.String(), c.FaultInterval.String(), c.SessionTimeout.String(), c.CheckTimeout.String()})
 }
 
 const usageHead = `usage: chaos [flags]

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,23 @@ func TestRWLocksSplit(t *testing.T) {
 		if got := rwLocks(tc.locks, tc.ratio); got != tc.want {
 			t.Errorf("rwLocks(%d, %v) = %d, want %d", tc.locks, tc.ratio, got, tc.want)
 		}
+	}
+}
+
+func TestConfigJSONIsReadable(t *testing.T) {
+	c, err := parseConfig([]string{"--out", t.TempDir(), "--duration", "90s"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["duration"] != "1m30s" || m["session_timeout"] != "3s" || m["clients"] != float64(5) {
+		t.Errorf("config in the report: %s", b)
 	}
 }

@@ -175,7 +175,7 @@ func (c *campaign) finish(started time.Time) *report {
 	switch {
 	case r.Check != nil && r.Check.Verdict == checker.VerdictFail:
 		r.Verdict, r.ExitCode = "fail", exitViolation
-	case r.Check == nil || len(c.errs) > 0:
+	case r.Check == nil || len(c.errors()) > 0:
 		r.Verdict, r.ExitCode = "error", exitSetup
 	case acquired == 0:
 		c.fail("no lock was ever acquired: the campaign proves nothing")
@@ -188,7 +188,7 @@ func (c *campaign) finish(started time.Time) *report {
 	if r.ExitCode != exitPass && len(cfg.Servers) == 0 {
 		r.Files["server_logs"] = "zk*.log"
 	}
-	r.Errors = c.errs
+	r.Errors = c.errors()
 	if err := writeJSON(c.out.file("report.json"), r); err != nil {
 		fmt.Fprintln(c.stderr, "chaos: writing report.json:", err)
 		if r.ExitCode == exitPass {

@@ -134,3 +134,27 @@ func TestCounts(t *testing.T) {
 		t.Errorf("countOps = %+v", ops)
 	}
 }
+
+// Only a guarded write proves that the lease still held at its call.
+func TestLastKnownCountsGuardedWritesOnly(t *testing.T) {
+	plain := &tenure{acqReturn: 10}
+	plain.beginWrite()
+	plain.endWrite(50, true)
+	if got := plain.lastKnown(); got != 10 {
+		t.Errorf("unguarded write moved the last known moment to %d", got)
+	}
+	guarded := &tenure{acqReturn: 10, guarded: true}
+	guarded.beginWrite()
+	guarded.endWrite(50, true)
+	guarded.beginWrite()
+	guarded.endWrite(70, false)
+	if got := guarded.lastKnown(); got != 50 {
+		t.Errorf("last known %d, want 50 (the last successful guarded write's call)", got)
+	}
+	// A write in flight is waited for.
+	guarded.beginWrite()
+	go func() { time.Sleep(20 * time.Millisecond); guarded.endWrite(90, true) }()
+	if got := guarded.lastKnown(); got != 90 {
+		t.Errorf("last known %d, want 90 (the write in flight succeeded)", got)
+	}
+}

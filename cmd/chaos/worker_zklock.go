@@ -105,7 +105,7 @@ func (w *zklockWorker) round(ctx context.Context, lp *lockPath, mode checker.Mod
 	if w.w.cfg.NoFence {
 		t.zkWrite = plainWrite(w.sess.Conn(), lp.data)
 	} else {
-		t.zkWrite = guardedWrite(lease, lp.data)
+		t.zkWrite, t.guarded = guardedWrite(lease, lp.data), true
 	}
 	w.setState(stateHolding, lp.path)
 	w.wg.Add(1)
