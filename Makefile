@@ -8,7 +8,7 @@ PKGS      := ./...
 RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/...
 
 .PHONY: setup verify test vet fmt-check unit integration checker tlc tlc-deep mutants \
-        ensemble-up ensemble-down
+        bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
@@ -22,7 +22,11 @@ setup:
 	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq zookeeper; \
 	fi
-	@command -v java >/dev/null || { echo "java is missing"; exit 1; }
+	@if ! command -v javac >/dev/null || ! command -v mvn >/dev/null; then \
+	  echo "installing a JDK and Maven (TLC, the Curator interop test)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq default-jdk-headless maven; \
+	fi
 	$(GO) mod download
 
 ## test: the fast subset, no ensemble, no TLC.
@@ -58,6 +62,19 @@ tlc-deep:
 # killed by the test named for it.
 mutants:
 	$(GO) run ./cmd/mutants
+
+## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
+## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md).
+bench: setup
+	$(GO) run ./cmd/bench
+
+bench-quick: setup
+	$(GO) run ./cmd/bench --quick --out ''
+
+# Go and Java (Curator) processes contending on one lock path; part of
+# `integration` too.
+interop: setup
+	$(GO) test -count=1 -race -run '^TestInterop' ./impl/zklock
 
 ensemble-up:
 	$(GO) run ./cmd/zkensemble up
