@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/specs"
+)
+
+// config is one TLC config: spec/tla/<module>.<name>.cfg.
+type config struct {
+	module, name string
+	spec, path   string
+	model        tlc.Model
+}
+
+func (c config) id() string { return c.module + "." + c.name }
+
+// discover reads every <Module>.<Name>.cfg in dir.
+func discover(dir string) ([]config, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
+	if err != nil {
+		return nil, fmt.Errorf("listing configs: %w", err)
+	}
+	sort.Strings(paths)
+	var cfgs []config
+	for _, p := range paths {
+		base := strings.TrimSuffix(filepath.Base(p), ".cfg")
+		module, name, ok := strings.Cut(base, ".")
+		if !ok || module == "" || name == "" || strings.Contains(name, ".") {
+			return nil, fmt.Errorf("%s: config files are named <Module>.<Name>.cfg", p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading config: %w", err)
+		}
+		m, err := tlc.ParseModel(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		cfgs = append(cfgs, config{module: module, name: name, spec: filepath.Join(dir, module+".tla"), path: p, model: m})
+	}
+	return cfgs, nil
+}
+
+// row is the comparison of one config.
+type row struct {
+	cfg      config
+	rec      tlc.Record
+	reused   bool
+	model    *specs.Outcome
+	replay   string // what replaying TLC's counterexample in the model showed
+	problems []string
+}
+
+func run(ctx context.Context, o options, w io.Writer) error {
+	cfgs, err := discover(o.specDir)
+	if err != nil {
+		return err
+	}
+	var re *regexp.Regexp
+	if o.filter != "" {
+		if re, err = regexp.Compile(o.filter); err != nil {
+			return fmt.Errorf("-run: %w", err)
+		}
+	}
+	var selected []config
+	for _, c := range cfgs {
+		if c.model.Deep == o.deep && (re == nil || re.MatchString(c.id())) {
+			selected = append(selected, c)
+		}
+	}
+	if len(selected) == 0 {
+		return errors.New("no config selected")
+	}
+	src := &tlcSource{o: o}
+	start := time.Now()
+	var rows []*row
+	var explorer time.Duration
+	for _, c := range selected {
+		r := &row{cfg: c}
+		rows = append(rows, r)
+		if r.rec, r.reused, err = src.record(ctx, c, w); err != nil {
+			r.problems = append(r.problems, "TLC: "+err.Error())
+			continue
+		}
+		inst, err := specs.Load(c.module, c.model)
+		if err != nil {
+			r.problems = append(r.problems, "model: "+err.Error())
+			continue
+		}
+		out, err := inst.Check(explore.Options{Workers: o.workers, TLCOrder: !c.model.Pass})
+		if err != nil {
+			r.problems = append(r.problems, "explorer: "+err.Error())
+			continue
+		}
+		explorer += out.Duration
+		r.model = out
+		compare(r, inst)
+		status := "ok"
+		if len(r.problems) > 0 {
+			status = "FAIL"
+		}
+		logf(w, "%-4s %-50s TLC %d states (%s), model %d states in %s (%s)", status, c.id(),
+			r.rec.DistinctStates, reuseText(r.reused), out.Distinct, out.Duration.Round(time.Millisecond), modeText(out))
+		for _, p := range r.problems {
+			logf(w, "     %s", p)
+		}
+		if o.verbose && out.Trace != "" {
+			logf(w, "     model's counterexample (%s):\n%s", strings.Join(out.TraceActions, " -> "), out.Trace)
+			logf(w, "     TLC's counterexample: %s", strings.Join(r.rec.TraceActions, " -> "))
+		}
+	}
+	if err := src.save(); err != nil {
+		return err
+	}
+	table := renderTable(rows, explorer, time.Since(start), o)
+	fmt.Fprintln(w)
+	fmt.Fprint(w, table)
+	if o.results != "" {
+		if err := os.WriteFile(o.results, []byte(table), 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", o.results, err)
+		}
+		logf(w, "\nwrote %s", o.results)
+	}
+	var failed []string
+	for _, r := range rows {
+		if len(r.problems) > 0 {
+			failed = append(failed, r.cfg.id())
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d configs disagree: %s", len(failed), len(rows), strings.Join(failed, ", "))
+	}
+	logf(w, "the model agrees with TLC on all %d configs", len(rows))
+	return nil
+}
+
+func reuseText(reused bool) string {
+	if reused {
+		return "from results.json"
+	}
+	return "TLC run now"
+}
+
+// compare checks the model's outcome against TLC's record.
+func compare(r *row, inst specs.Instance) {
+	rec, out, m := r.rec, r.model, r.cfg.model
+	bad := func(format string, args ...any) { r.problems = append(r.problems, fmt.Sprintf(format, args...)) }
+	if rec.Check != "ok" {
+		bad("TLC's result does not meet the config's expectation: %s", firstLine(rec.Check))
+	}
+	if string(rec.Verdict) != string(out.Verdict) {
+		bad("verdict: TLC %q, model %q", rec.Verdict, out.Verdict)
+		return
+	}
+	tlcProp := rec.Property
+	if rec.Verdict == tlc.TemporalViolated && tlcProp == "" && len(m.Properties) == 1 {
+		tlcProp = m.Properties[0] // TLC does not name it; the config lists only this one
+	}
+	if tlcProp != out.Property {
+		bad("violated property: TLC %q, model %q", tlcProp, out.Property)
+	}
+	if m.Pass {
+		if rec.DistinctStates != out.Distinct {
+			bad("distinct states: TLC %d, model %d", rec.DistinctStates, out.Distinct)
+		}
+		if rec.StatesGenerated != out.Generated {
+			bad("states generated: TLC %d, model %d", rec.StatesGenerated, out.Generated)
+		}
+		if rec.Depth != out.Depth {
+			bad("depth: TLC %d, model %d", rec.Depth, out.Depth)
+		}
+		return
+	}
+	if rec.Workers != "1" {
+		bad("TLC ran this expected failure with -workers %s, not 1", rec.Workers)
+	}
+	temporal := rec.Verdict == tlc.TemporalViolated
+	if !temporal {
+		if rec.TraceLength != len(out.TraceActions) {
+			bad("counterexample length: TLC %d, model %d", rec.TraceLength, len(out.TraceActions))
+		}
+		if rec.DistinctStates != out.Distinct {
+			bad("distinct states at the violation: TLC %d, model %d", rec.DistinctStates, out.Distinct)
+		}
+		if rec.StatesGenerated != out.Generated {
+			bad("states generated at the violation: TLC %d, model %d", rec.StatesGenerated, out.Generated)
+		}
+	} else if rec.DistinctStates != out.Distinct {
+		bad("distinct states: TLC %d, model %d", rec.DistinctStates, out.Distinct)
+	}
+	if len(rec.Trace) == 0 {
+		bad("TLC's record has no counterexample states")
+		return
+	}
+	prop, err := inst.MatchTLC(rec.TraceActions, rec.Trace, rec.TraceLoop, rec.TraceStutters)
+	switch {
+	case err != nil:
+		bad("TLC's counterexample is not a run of the model: %v", err)
+	case prop != tlcProp:
+		bad("TLC's counterexample violates %q in the model, not %q", prop, tlcProp)
+	case temporal:
+		r.replay = "fair lasso, violates " + prop
+	default:
+		r.replay = "replays, violates " + prop
+	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}

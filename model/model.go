@@ -1,0 +1,43 @@
+// Package model is the Go mirror of zklock's TLA+ specifications
+// (spec/tla): one state machine per spec module, with the same variables,
+// the same actions under the same names, the same invariants and the same
+// constants, read from the same TLC configs.
+//
+// The packages:
+//
+//	model/predlock    PredecessorLock (impl/zklock Mutex) and its three mutants
+//	model/sharedlock  SharedLock (impl/zklock RWMutex) and its two mutants
+//	model/explore     explicit-state explorer: breadth-first search over
+//	                  fingerprinted states (parallel, or in TLC's order),
+//	                  invariants, action properties, liveness under weak fairness
+//	model/specs       binds a TLC config (module, SPECIFICATION, CONSTANTS,
+//	                  INVARIANTS, PROPERTIES) to a model and its properties
+//	model/tla         TLA+ values as TLC prints them, to compare states with TLC
+//	model/trace       replays traces of the implementation in the model
+//
+// spec/tla/README.md is the contract all of them follow; cmd/conformance
+// checks that the explorer and TLC agree on every config, state for state.
+// This package holds the vocabulary they share.
+package model
+
+// Label names one action instance: an action of a spec with its
+// parameters. In every spec of this module an action instance has at most
+// one successor, so a state and a label determine the next state.
+type Label struct {
+	// Action is the action's index in its spec's action table.
+	Action uint8
+	// Client is the client parameter (an index into Clients), or the
+	// client of ExpireSession's session; -1 when the action has none.
+	Client int16
+	// Arg is a second parameter: the k of ExpireSession's session
+	// <<client, k>>, the kind of SharedLock's RequestLock (0 read, 1 write).
+	Arg int16
+}
+
+// Guard is the conjunct of an action's guard that is false in a state,
+// written in the spec's notation (`pc[c] = "create"`); the empty Guard
+// means the action is enabled.
+type Guard string
+
+// Enabled is the Guard of an enabled action.
+const Enabled Guard = ""

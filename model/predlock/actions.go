@@ -1,0 +1,343 @@
+package predlock
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+)
+
+// Every action is a method named like the spec action. It evaluates the
+// action's guard in s and, if every conjunct holds, writes the successor
+// into t and returns model.Enabled; otherwise it returns the first false
+// conjunct and leaves t alone. The successor shares unchanged slices with s.
+
+// Guards shared by the client actions.
+const (
+	gNotPaused model.Guard = `~paused[c]`
+	gLive      model.Guard = `Live(c)`
+	gSeq       model.Guard = `nextSeq < MaxSeq`
+	gFault     model.Guard = `Fault (faults < MaxFaults)`
+	gNoChoose  model.Guard = `NodeAt(node[c]) is defined`
+)
+
+// RequestLock: Mutex.Lock is called; a new request with a fresh uuid
+// <<c, reqNo+1>>, chosen before the create so the node can be recognised
+// after a lost reply. Spec: PredecessorLock!RequestLock (seed 003 step 1,
+// seed 004 "recoverable errors").
+func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCIdle:
+		return `pc[c] = "idle"`
+	case s.ReqNo[c] >= sp.MaxRequests:
+		return `reqNo[c] < MaxRequests`
+	}
+	*t = *s
+	t.PC = cow.With(s.PC, c, PCCreate)
+	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
+	return model.Enabled
+}
+
+// CreateOk: create(<lock>/_c_<uuid>-lock-, EPHEMERAL_SEQUENTIAL) with its
+// reply received: the server appends the next sequence number (firing
+// child watches on the parent) and the client knows its node.
+// Spec: PredecessorLock!CreateOk (seed 000 step 1, seed 003 step 1).
+func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCCreate:
+		return `pc[c] = "create"`
+	case !s.LiveC(c):
+		return gLive
+	case s.NextSeq >= sp.MaxSeq:
+		return gSeq
+	}
+	*t = *s
+	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
+	t.NextSeq = s.NextSeq + 1
+	t.Zxid = s.Zxid + 1
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Node = cow.With(s.Node, c, s.NextSeq)
+	return model.Enabled
+}
+
+// CreateReplyLost: the same create succeeds on the server, but the
+// connection drops before the reply (ConnectionLoss): the node exists and
+// the client does not know its name. A fault. Spec:
+// PredecessorLock!CreateReplyLost (seed 004 "recoverable errors", seed 001).
+func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithReplyLoss:
+		return `WithReplyLoss`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCCreate:
+		return `pc[c] = "create"`
+	case !s.LiveC(c):
+		return gLive
+	case s.NextSeq >= sp.MaxSeq:
+		return gSeq
+	case !sp.fault(s):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
+	t.NextSeq = s.NextSeq + 1
+	t.Zxid = s.Zxid + 1
+	t.PC = cow.With(s.PC, c, PCFind)
+	return model.Enabled
+}
+
+// FindOwnNode: after reconnecting, getChildren and look for a node whose
+// name carries this request's uuid and that the current session owns.
+// Found: continue with it. Not found: create again (unreachable here: a
+// request never outlives its session; kept to mirror the implementation).
+// Spec: PredecessorLock!FindOwnNode (seed 004, seed 001 checkNode).
+func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCFind:
+		return `pc[c] = "find"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	for _, n := range s.Nodes { // CHOOSE n \in mine: mine has at most one node
+		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
+			t.PC = cow.With(s.PC, c, PCList)
+			t.Node = cow.With(s.Node, c, n.Seq)
+			return model.Enabled
+		}
+	}
+	t.PC = cow.With(s.PC, c, PCCreate)
+	return model.Enabled
+}
+
+// ListChildren: getChildren(<lock>) without a watch, sorted by suffix. No
+// node before ours: the lock is ours (go on to Grant). Otherwise choose the
+// node immediately before ours. Spec: PredecessorLock!ListChildren (seed
+// 003 steps 2-4, seed 000, seed 004 "herd effect").
+func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCList:
+		return `pc[c] = "list"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	before := NoNode
+	for _, n := range s.Nodes {
+		if n.Seq < s.Node[c] && n.Seq > before {
+			before = n.Seq
+		}
+	}
+	if before == NoNode {
+		t.PC = cow.With(s.PC, c, PCGrant)
+		return model.Enabled
+	}
+	t.PC = cow.With(s.PC, c, PCWatch)
+	t.Target = cow.With(s.Target, c, before)
+	return model.Enabled
+}
+
+// WatchPredecessor: getData(<target>, watch=true), an atomic read and
+// watch-set. The node exists: the watch is armed and the client waits.
+// NoNode: no watch is left behind (unlike exists); list again. Spec:
+// PredecessorLock!WatchPredecessor (seed 000, atomicity; Curator's
+// internalLockLoop).
+func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCWatch:
+		return `pc[c] = "watch"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	if s.HasSeq(s.Target[c]) {
+		t.Watches = cow.Insert(s.Watches, Watch{Node: s.Target[c], Req: s.UuidOf(c)}, watchLess)
+		t.PC = cow.With(s.PC, c, PCWait)
+		return model.Enabled
+	}
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Target = cow.With(s.Target, c, NoNode)
+	return model.Enabled
+}
+
+// PredecessorGone: the client consumes the head of its inbox, a NodeDeleted
+// event for the watch of its current request, and lists again (it does not
+// conclude that it holds). Spec: PredecessorLock!PredecessorGone (seed 003
+// step 5, seed 000).
+func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] != s.UuidOf(c):
+		return `Head(inbox[c]) = Uuid(c)`
+	case s.PC[c] != PCWait:
+		return `pc[c] = "wait"`
+	}
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Target = cow.With(s.Target, c, NoNode)
+	return model.Enabled
+}
+
+// IgnoreNotification: internal; the head of the inbox is for a request the
+// client no longer waits on (a watch a cancelled request left behind:
+// go-zookeeper v1.0.4 cannot remove watches). It is dropped. Spec:
+// PredecessorLock!IgnoreNotification.
+func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] == s.UuidOf(c) && s.PC[c] == PCWait:
+		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
+	}
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	return model.Enabled
+}
+
+// Grant: getData(<own node>): the client reads its node's Stat, whose czxid
+// is the fencing token, and holds. Spec: PredecessorLock!Grant (seed 003
+// step 3, seed 000 step 3).
+func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCGrant:
+		return `pc[c] = "grant"`
+	case !s.LiveC(c):
+		return gLive
+	case !s.OwnNodeExists(c):
+		return `OwnNodeExists(c)`
+	}
+	own, _ := s.NodeAt(s.Node[c])
+	*t = *s
+	t.Token = cow.With(s.Token, c, own.Czxid)
+	t.LastToken = own.Czxid
+	t.Grants = s.Grants + 1
+	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
+	t.PC = cow.With(s.PC, c, PCHold)
+	return model.Enabled
+}
+
+// Write: the critical section writes to an outside resource with the
+// lease's token (not a ZooKeeper call: no live session needed). With
+// Fencing the resource accepts only a token >= the highest it has seen; a
+// rejected write changes nothing (a stuttering step). Spec:
+// PredecessorLock!Write (ARCHITECTURE.md "Fencing").
+func (sp *Spec) Write(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCHold:
+		return `pc[c] = "hold"`
+	}
+	*t = *s
+	if sp.Fencing && s.Token[c] < s.ResHigh {
+		return model.Enabled
+	}
+	if s.Token[c] > s.ResHigh {
+		t.ResHigh = s.Token[c]
+	}
+	t.ResTenure = s.Tenure[c]
+	return model.Enabled
+}
+
+// Release: Mutex.Unlock, delete(<own node>); watches on it fire. Spec:
+// PredecessorLock!Release (seed 000 step 4, seed 003).
+func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCHold:
+		return `pc[c] = "hold"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	own, ok := s.NodeAt(s.Node[c])
+	if !ok {
+		return gNoChoose
+	}
+	*t = *s
+	zkChange(s, t, []Node{own}, nil, s.Watches)
+	t.Zxid = s.Zxid + 1
+	idle(t, c)
+	return model.Enabled
+}
+
+// Cancel: the request's context ends while acquiring: delete every node
+// carrying this request's uuid (found by listing, so it works while the
+// node is unknown after a lost reply) and go idle. A watch the request
+// armed stays behind. Spec: PredecessorLock!Cancel (ARCHITECTURE.md "A
+// context that ends while waiting deletes our node").
+func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithCancel:
+		return `WithCancel`
+	case s.Paused[c]:
+		return gNotPaused
+	case !s.PC[c].Acquiring():
+		return `pc[c] \in Acquiring`
+	case !s.LiveC(c):
+		return gLive
+	}
+	var mine []Node
+	for _, n := range s.Nodes {
+		if n.Uuid == s.UuidOf(c) {
+			mine = append(mine, n)
+		}
+	}
+	*t = *s
+	zkChange(s, t, mine, nil, s.Watches)
+	t.Zxid = s.Zxid + len(mine)
+	idle(t, c)
+	return model.Enabled
+}
+
+// LearnExpiry: the client learns that its session is lost and drops every
+// belief: the server expired it (StateExpired, or a call failing with
+// SESSIONEXPIRED; free), or its own loss timer fired while the server may
+// still have it (a fault). Later requests use session k+1; the abandoned
+// session stays live with its nodes until ExpireSession; its watches and
+// queued events are dropped. Spec: PredecessorLock!LearnExpiry (seed 004
+// "unrecoverable errors").
+func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
+	if s.Paused[c] {
+		return gNotPaused
+	}
+	live := s.LiveC(c)
+	if live {
+		switch {
+		case !sp.WithExpiry:
+			return `Live(c) => WithExpiry`
+		case s.PC[c] == PCIdle:
+			return `Live(c) => pc[c] # "idle"`
+		case !sp.fault(s):
+			return `Live(c) => Fault`
+		}
+	}
+	*t = *s
+	if live {
+		t.Faults = s.Faults + 1
+	}
+	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
+	t.Live = cow.Insert(s.Live, Session{c, s.Sess[c] + 1}, sessLess)
+	t.Watches = cow.Filter(s.Watches, func(w Watch) bool { return w.Req.C != c })
+	t.Inbox = cow.With(s.Inbox, c, nil)
+	idle(t, c)
+	return model.Enabled
+}

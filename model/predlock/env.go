@@ -1,0 +1,81 @@
+package predlock
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+)
+
+// ExpireSession: the server expires session x (closeSession, one
+// transaction): its ephemeral nodes are deleted, watches on them fire, and
+// the session's own watches are dropped. For the session a client uses this
+// is a fault, enabled only while the client does not believe it holds,
+// unless it is paused (the loss timer fires before the server may expire
+// the session); an abandoned session may always expire, at no cost. Spec:
+// PredecessorLock!ExpireSession (seed 000 step 1, seed 004 "unrecoverable
+// errors", ARCHITECTURE.md "Session loss").
+func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
+	if !s.IsLive(x) {
+		return `s \in live`
+	}
+	c := x.C
+	current := x == s.SessOf(c)
+	if current {
+		switch {
+		case !sp.WithExpiry:
+			return `s = Sess(c) => WithExpiry`
+		case s.PC[c] == PCHold && !s.Paused[c]:
+			return `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`
+		case !sp.fault(s):
+			return `s = Sess(c) => Fault`
+		}
+	}
+	*t = *s
+	if current {
+		t.Faults = s.Faults + 1
+	}
+	t.Live = cow.Filter(s.Live, func(l Session) bool { return l != x })
+	var owned []Node
+	for _, n := range s.Nodes {
+		if n.Owner == x {
+			owned = append(owned, n)
+		}
+	}
+	ws := s.Watches
+	if current {
+		ws = cow.Filter(ws, func(w Watch) bool { return w.Req.C != c })
+	}
+	zkChange(s, t, owned, nil, ws)
+	t.Zxid = s.Zxid + 1
+	return model.Enabled
+}
+
+// PauseClient: a process pause (GC, VM stall, SIGSTOP) of a client that
+// holds the lock; a fault. Spec: PredecessorLock!PauseClient
+// (ARCHITECTURE.md "Process pauses").
+func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithPause:
+		return `WithPause`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCHold:
+		return `pc[c] = "hold"`
+	case !sp.fault(s):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	t.Paused = cow.With(s.Paused, c, true)
+	return model.Enabled
+}
+
+// ResumeClient: the pause ends; the client still believes whatever it
+// believed. Spec: PredecessorLock!ResumeClient.
+func (sp *Spec) ResumeClient(s *State, c int, t *State) model.Guard {
+	if !s.Paused[c] {
+		return `paused[c]`
+	}
+	*t = *s
+	t.Paused = cow.With(s.Paused, c, false)
+	return model.Enabled
+}

@@ -1,0 +1,108 @@
+package predlock
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+)
+
+// ListChildrenWatchParent (mutant HerdParent): getChildren(<lock>,
+// watch=true), listing and arming a child watch on the parent in one step.
+// First: the lock is ours; otherwise wait for any child change. Replaces
+// ListChildren and WatchPredecessor. Spec:
+// PredecessorLockHerdParent!ListChildrenWatchParent (seed 000's first
+// algorithm, seed 003 step 2, seed 004 steps 2-4).
+func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCList:
+		return `pc[c] = "list"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	for _, n := range s.Nodes {
+		if n.Seq < s.Node[c] {
+			t.PC = cow.With(s.PC, c, PCWait)
+			t.Watches = cow.Insert(s.Watches, Watch{Node: Parent, Req: s.UuidOf(c)}, watchLess)
+			return model.Enabled
+		}
+	}
+	t.PC = cow.With(s.PC, c, PCGrant)
+	return model.Enabled
+}
+
+// PredecessorGoneIsGrant (mutant NotifyIsGrant): the watch notification is
+// consumed as "the lock is ours", straight to Grant. Replaces
+// PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
+// (seed 000, waitOtherLock/process()).
+func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] != s.UuidOf(c):
+		return `Head(inbox[c]) = Uuid(c)`
+	case s.PC[c] != PCWait:
+		return `pc[c] = "wait"`
+	}
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	t.PC = cow.With(s.PC, c, PCGrant)
+	t.Target = cow.With(s.Target, c, NoNode)
+	return model.Enabled
+}
+
+// CreateReplyLostRetry (mutant BlindRetry): the create succeeds, its reply
+// is lost, and the client simply creates again (pc stays "create").
+// Replaces CreateReplyLost and FindOwnNode. Spec:
+// PredecessorLockBlindRetry!CreateReplyLostRetry (seed 004 "recoverable
+// errors").
+func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithReplyLoss:
+		return `WithReplyLoss`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCCreate:
+		return `pc[c] = "create"`
+	case !s.LiveC(c):
+		return gLive
+	case s.NextSeq >= sp.MaxSeq:
+		return gSeq
+	case !sp.fault(s):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
+	t.NextSeq = s.NextSeq + 1
+	t.Zxid = s.Zxid + 1
+	return model.Enabled
+}
+
+// CancelKnown (mutant BlindRetry): cancel without the uuid search: delete
+// the node the client knows, if any. Replaces Cancel. Spec:
+// PredecessorLockBlindRetry!CancelKnown.
+func (sp *Spec) CancelKnown(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithCancel:
+		return `WithCancel`
+	case s.Paused[c]:
+		return gNotPaused
+	case !s.PC[c].Acquiring():
+		return `pc[c] \in Acquiring`
+	case !s.LiveC(c):
+		return gLive
+	}
+	var mine []Node
+	if n, ok := s.NodeAt(s.Node[c]); ok {
+		mine = append(mine, n)
+	}
+	*t = *s
+	zkChange(s, t, mine, nil, s.Watches)
+	t.Zxid = s.Zxid + len(mine)
+	idle(t, c)
+	return model.Enabled
+}

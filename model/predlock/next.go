@@ -1,0 +1,180 @@
+package predlock
+
+import (
+	"fmt"
+
+	"github.com/zklock/zklock/model"
+)
+
+// Action indices (model.Label.Action).
+const (
+	ActRequestLock uint8 = iota
+	ActCreateOk
+	ActCreateReplyLost
+	ActFindOwnNode
+	ActListChildren
+	ActWatchPredecessor
+	ActPredecessorGone
+	ActIgnoreNotification
+	ActGrant
+	ActWrite
+	ActRelease
+	ActCancel
+	ActLearnExpiry
+	ActExpireSession
+	ActPauseClient
+	ActResumeClient
+	ActListChildrenWatchParent
+	ActPredecessorGoneIsGrant
+	ActCreateReplyLostRetry
+	ActCancelKnown
+	numActions
+)
+
+// ActionNames are the spec's names of the actions, by index.
+var ActionNames = [numActions]string{
+	"RequestLock", "CreateOk", "CreateReplyLost", "FindOwnNode", "ListChildren",
+	"WatchPredecessor", "PredecessorGone", "IgnoreNotification", "Grant", "Write",
+	"Release", "Cancel", "LearnExpiry", "ExpireSession", "PauseClient", "ResumeClient",
+	"ListChildrenWatchParent", "PredecessorGoneIsGrant", "CreateReplyLostRetry", "CancelKnown",
+}
+
+// clientAction is the signature of the actions with a client parameter.
+type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
+
+var clientActions = [numActions]clientAction{
+	ActRequestLock:             (*Spec).RequestLock,
+	ActCreateOk:                (*Spec).CreateOk,
+	ActCreateReplyLost:         (*Spec).CreateReplyLost,
+	ActFindOwnNode:             (*Spec).FindOwnNode,
+	ActListChildren:            (*Spec).ListChildren,
+	ActWatchPredecessor:        (*Spec).WatchPredecessor,
+	ActPredecessorGone:         (*Spec).PredecessorGone,
+	ActIgnoreNotification:      (*Spec).IgnoreNotification,
+	ActGrant:                   (*Spec).Grant,
+	ActWrite:                   (*Spec).Write,
+	ActRelease:                 (*Spec).Release,
+	ActCancel:                  (*Spec).Cancel,
+	ActLearnExpiry:             (*Spec).LearnExpiry,
+	ActPauseClient:             (*Spec).PauseClient,
+	ActResumeClient:            (*Spec).ResumeClient,
+	ActListChildrenWatchParent: (*Spec).ListChildrenWatchParent,
+	ActPredecessorGoneIsGrant:  (*Spec).PredecessorGoneIsGrant,
+	ActCreateReplyLostRetry:    (*Spec).CreateReplyLostRetry,
+	ActCancelKnown:             (*Spec).CancelKnown,
+}
+
+// ClientNext is the disjunction of the client actions of each module, in
+// the order the module lists them (TLC generates successors in that order).
+var clientNext = map[Variant][]uint8{
+	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
+		ActRelease, ActCancel, ActLearnExpiry},
+	HerdParent: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
+		ActListChildrenWatchParent, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
+		ActRelease, ActCancel, ActLearnExpiry},
+	NotifyIsGrant: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGoneIsGrant, ActIgnoreNotification, ActGrant, ActWrite,
+		ActRelease, ActCancel, ActLearnExpiry},
+	BlindRetry: {ActRequestLock, ActCreateOk, ActCreateReplyLostRetry, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
+		ActRelease, ActCancelKnown, ActLearnExpiry},
+}
+
+// progress is Progress(c) (BlindProgress(c) for BlindRetry): the steps of a
+// request that FairSpec makes weakly fair. Requesting, cancelling and
+// writing are the user's choice.
+var progress = map[Variant][]uint8{
+	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
+		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+	BlindRetry: {ActCreateOk, ActCreateReplyLostRetry, ActListChildren, ActWatchPredecessor,
+		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+}
+
+// ClientNext returns the client actions of the spec's module, in order.
+func (sp *Spec) ClientNext() []uint8 { return clientNext[sp.Variant] }
+
+// Step applies the action instance l to s, writing the successor into t.
+func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
+	if int(l.Action) >= int(numActions) {
+		return "unknown action"
+	}
+	if l.Action == ActExpireSession {
+		if l.Client < 0 || int(l.Client) >= sp.N() {
+			return "unknown client"
+		}
+		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
+	}
+	if l.Client < 0 || int(l.Client) >= sp.N() {
+		return "unknown client"
+	}
+	return clientActions[l.Action](sp, s, int(l.Client), t)
+}
+
+// Next calls emit with every successor of s under the module's next-state
+// relation, in TLC's order: for each client c, the client actions in the
+// order of ClientNext(c); then ExpireSession(s) for each session in
+// Sessions order; then PauseClient(c) and ResumeClient(c) for each client.
+// The state passed to emit is only valid during the call.
+func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
+	var t State
+	acts := sp.ClientNext()
+	for c := 0; c < sp.N(); c++ {
+		for _, a := range acts {
+			if clientActions[a](sp, s, c, &t) == model.Enabled {
+				emit(model.Label{Action: a, Client: int16(c)}, &t)
+			}
+		}
+	}
+	// Sessions == Clients \X (1..MaxFaults+1); only live ones are enabled,
+	// and live is sorted in the same (lexicographic) order.
+	for _, x := range s.Live {
+		if sp.ExpireSession(s, x, &t) == model.Enabled {
+			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
+		}
+	}
+	for c := 0; c < sp.N(); c++ {
+		if sp.PauseClient(s, c, &t) == model.Enabled {
+			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
+		}
+		if sp.ResumeClient(s, c, &t) == model.Enabled {
+			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
+		}
+	}
+}
+
+// ActionName returns the spec name of l's action.
+func ActionName(l model.Label) string {
+	if int(l.Action) < len(ActionNames) {
+		return ActionNames[l.Action]
+	}
+	return "?"
+}
+
+// LabelString renders l with its parameters, e.g. "ExpireSession(<<c1, 2>>)".
+func (sp *Spec) LabelString(l model.Label) string {
+	name := ActionName(l)
+	if l.Client < 0 || int(l.Client) >= sp.N() {
+		return name
+	}
+	c := sp.Clients[l.Client]
+	if l.Action == ActExpireSession {
+		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
+	}
+	return fmt.Sprintf("%s(%s)", name, c)
+}
+
+// IsProgress reports whether l is a step of Progress(c) (BlindProgress(c)
+// in BlindRetry) for its client: the steps FairSpec makes weakly fair.
+func (sp *Spec) IsProgress(l model.Label) bool {
+	for _, a := range progress[sp.Variant] {
+		if a == l.Action {
+			return true
+		}
+	}
+	return false
+}
+
+// HasFairSpec reports whether the module defines a fair specification
+// (FairSpec, BlindFairSpec).
+func (sp *Spec) HasFairSpec() bool { return progress[sp.Variant] != nil }

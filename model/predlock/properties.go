@@ -1,0 +1,170 @@
+package predlock
+
+// The spec's properties, each a method named like the property. Invariants
+// take a state; action properties a step (s, t); the liveness property is
+// given by the two state predicates of its leads-to.
+
+// TypeOK: every variable has the type the spec declares (spec: TypeOK).
+func (sp *Spec) TypeOK(s *State) bool {
+	n := sp.N()
+	client := func(c int) bool { return c >= 0 && c < n }
+	session := func(x Session) bool { return client(x.C) && x.K >= 1 && x.K <= sp.MaxFaults+1 }
+	uuid := func(u Uuid) bool { return client(u.C) && u.R >= 1 && u.R <= sp.MaxRequests }
+	seq := func(q int) bool { return q >= 0 && q <= sp.MaxSeq }
+	for _, x := range s.Nodes {
+		if !seq(x.Seq) || !session(x.Owner) || !uuid(x.Uuid) || x.Czxid < 0 {
+			return false
+		}
+	}
+	if !seq(s.NextSeq) || s.Zxid < 0 {
+		return false
+	}
+	for _, x := range s.Live {
+		if !session(x) {
+			return false
+		}
+	}
+	for _, w := range s.Watches {
+		if !(seq(w.Node) || w.Node == Parent) || !uuid(w.Req) {
+			return false
+		}
+	}
+	if len(s.Inbox) != n || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n ||
+		len(s.Node) != n || len(s.Target) != n || len(s.Token) != n || len(s.Tenure) != n || len(s.Paused) != n {
+		return false
+	}
+	for c := 0; c < n; c++ {
+		for _, u := range s.Inbox[c] {
+			if !uuid(u) {
+				return false
+			}
+		}
+		if s.PC[c] > PCHold || s.Sess[c] < 1 || s.Sess[c] > sp.MaxFaults+1 ||
+			s.ReqNo[c] < 0 || s.ReqNo[c] > sp.MaxRequests ||
+			!(seq(s.Node[c]) || s.Node[c] == NoNode) || !(seq(s.Target[c]) || s.Target[c] == NoNode) ||
+			s.Token[c] < 0 || s.Tenure[c] < 0 {
+			return false
+		}
+	}
+	return s.Faults >= 0 && s.Faults <= sp.MaxFaults && s.Grants >= 0 && s.LastToken >= 0 &&
+		s.ResHigh >= 0 && s.ResTenure >= 0
+}
+
+// MutualExclusion: no two clients hold while both their own nodes exist.
+func (sp *Spec) MutualExclusion(s *State) bool {
+	for c := range s.PC {
+		for d := range s.PC {
+			if c != d && s.PC[c] == PCHold && s.PC[d] == PCHold && s.OwnNodeExists(c) && s.OwnNodeExists(d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// NaiveExclusion: no two clients believe they hold. It holds under expiry
+// (the loss timer fires first) and fails with pauses: the reason fencing
+// exists.
+func (sp *Spec) NaiveExclusion(s *State) bool {
+	holders := 0
+	for _, p := range s.PC {
+		if p == PCHold {
+			holders++
+		}
+	}
+	return holders <= 1
+}
+
+// NoHerd: a node is watched by at most one waiting client, for its current
+// request.
+func (sp *Spec) NoHerd(s *State) bool {
+	for i, w := range s.Watches {
+		if i > 0 && s.Watches[i-1].Node == w.Node {
+			continue
+		}
+		waiters := 0
+		for c := range s.PC {
+			if s.PC[c] == PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
+				waiters++
+			}
+		}
+		if waiters > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *State) hasWatch(w Watch) bool {
+	for _, x := range s.Watches {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// NoOrphans: when every client is idle, no node of a session some client
+// still uses remains (nodes of abandoned sessions go when the server
+// expires them).
+func (sp *Spec) NoOrphans(s *State) bool {
+	for _, p := range s.PC {
+		if p != PCIdle {
+			return true
+		}
+	}
+	for _, n := range s.Nodes {
+		if n.Owner == s.SessOf(n.Owner.C) {
+			return false
+		}
+	}
+	return true
+}
+
+// GrantsInSequenceOrder: a holder whose node exists has the first node;
+// since seqs only grow, grants follow sequence order.
+func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
+	for c := range s.PC {
+		if s.PC[c] == PCHold && s.OwnNodeExists(c) {
+			for _, n := range s.Nodes {
+				if s.Node[c] > n.Seq {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// KnownNodeExists: a client that knows its node and whose session is live
+// has that node.
+func (sp *Spec) KnownNodeExists(s *State) bool {
+	for c := range s.PC {
+		if s.PC[c].KnowsNode() && s.LiveC(c) && !s.OwnNodeExists(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// TokensIncrease (action property): every grant's token exceeds the
+// previous grant's (lastToken).
+func (sp *Spec) TokensIncrease(s, t *State) bool {
+	for c := range s.PC {
+		if s.PC[c] != PCHold && t.PC[c] == PCHold && t.Token[c] <= s.LastToken {
+			return false
+		}
+	}
+	return true
+}
+
+// FencedSafety (action property): the resource never accepts a write from
+// an older tenure after a newer one wrote.
+func (sp *Spec) FencedSafety(s, t *State) bool { return t.ResTenure >= s.ResTenure }
+
+// Acquiring is the left side of StarvationFree for client c:
+// pc[c] \in Acquiring.
+func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
+
+// Holds is the right side of StarvationFree for client c: pc[c] = "hold".
+func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == PCHold }

@@ -1,0 +1,152 @@
+package specs
+
+import (
+	"fmt"
+
+	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/tla"
+)
+
+// predLockSpecs maps each specification of the PredecessorLock modules to
+// the variant whose next-state relation it uses and whether it is fair.
+var predLockSpecs = map[string]struct {
+	variant predlock.Variant
+	fair    bool
+}{
+	"Spec":          {predlock.Base, false},
+	"FairSpec":      {predlock.Base, true},
+	"HerdSpec":      {predlock.HerdParent, false},
+	"NotifySpec":    {predlock.NotifyIsGrant, false},
+	"BlindSpec":     {predlock.BlindRetry, false},
+	"BlindFairSpec": {predlock.BlindRetry, true},
+}
+
+func loadPredLock(module string, m tlc.Model) (Instance, error) {
+	specName, err := specOf(m)
+	if err != nil {
+		return nil, err
+	}
+	which, ok := predLockSpecs[specName]
+	if !ok || (which.variant != predlock.Base && which.variant.Module() != module) {
+		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
+	}
+	switch module {
+	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry":
+	default:
+		return nil, fmt.Errorf("specs: no model of module %s", module)
+	}
+	r := newConstReader(m)
+	k := predlock.Constants{
+		Clients:       r.modelValues("Clients"),
+		MaxRequests:   r.nat("MaxRequests"),
+		MaxSeq:        r.nat("MaxSeq"),
+		MaxFaults:     r.nat("MaxFaults"),
+		WithExpiry:    r.bool("WithExpiry"),
+		WithReplyLoss: r.bool("WithReplyLoss"),
+		WithPause:     r.bool("WithPause"),
+		WithCancel:    r.bool("WithCancel"),
+		Fencing:       r.bool("Fencing"),
+	}
+	if err := r.done(); err != nil {
+		return nil, err
+	}
+	sp, err := predlock.New(k, which.variant)
+	if err != nil {
+		return nil, err
+	}
+	es, err := PredLockSpec(sp, which.fair, m.Invariants, m.Properties)
+	if err != nil {
+		return nil, err
+	}
+	es.Name = module + "!" + specName
+	es.CheckDeadlock = m.CheckDeadlock
+	return &instance[predlock.State]{spec: es, format: sp.Format}, nil
+}
+
+// PredLockSpec returns the explorer's view of sp with the named invariants
+// and properties, and with FairSpec's fairness if fair.
+func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string) (*explore.Spec[predlock.State], error) {
+	es := &explore.Spec[predlock.State]{
+		Name:        sp.Variant.Module(),
+		Init:        func() []predlock.State { return []predlock.State{sp.Init()} },
+		Next:        sp.Next,
+		Step:        sp.Step,
+		Encode:      func(b []byte, s *predlock.State) []byte { return s.AppendEncoding(b) },
+		ActionName:  predlock.ActionName,
+		LabelString: sp.LabelString,
+		View:        func(s *predlock.State) []tla.Binding { return sp.TLA(s) },
+	}
+	invs := map[string]func(*predlock.State) bool{
+		"TypeOK":                sp.TypeOK,
+		"MutualExclusion":       sp.MutualExclusion,
+		"NaiveExclusion":        sp.NaiveExclusion,
+		"NoHerd":                sp.NoHerd,
+		"NoOrphans":             sp.NoOrphans,
+		"GrantsInSequenceOrder": sp.GrantsInSequenceOrder,
+		"KnownNodeExists":       sp.KnownNodeExists,
+	}
+	for _, name := range invariants {
+		f, ok := invs[name]
+		if !ok {
+			return nil, fmt.Errorf("specs: %s has no invariant %s", sp.Variant.Module(), name)
+		}
+		es.Invariants = append(es.Invariants, explore.Invariant[predlock.State]{Name: name, Holds: f})
+	}
+	acts := map[string]func(s, t *predlock.State) bool{
+		"TokensIncrease": sp.TokensIncrease,
+		"FencedSafety":   sp.FencedSafety,
+	}
+	for _, name := range properties {
+		if f, ok := acts[name]; ok {
+			es.Actions = append(es.Actions, explore.ActionProperty[predlock.State]{Name: name, Holds: f})
+			continue
+		}
+		if name != "StarvationFree" {
+			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
+		}
+		es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
+			Name: name, N: sp.N(), P: sp.Acquiring, Q: sp.Holds,
+			Param: func(i int) string { return sp.Clients[i] },
+		})
+	}
+	if fair {
+		if !sp.HasFairSpec() {
+			return nil, fmt.Errorf("specs: %s has no fair specification", sp.Variant.Module())
+		}
+		es.Fairness = predLockFairness(sp)
+	}
+	return es, nil
+}
+
+// predLockFairness is Fairness (BlindFairSpec's for BlindRetry):
+// WF_vars(Progress(c)) and WF_vars(ResumeClient(c)) for each client c, and
+// WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)).
+func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
+	var fs []explore.Fairness[predlock.State]
+	for c := range sp.Clients {
+		fs = append(fs, explore.Fairness[predlock.State]{
+			Name: "Progress(" + sp.Clients[c] + ")",
+			Takes: func(_ *predlock.State, l model.Label) bool {
+				return int(l.Client) == c && l.Action != predlock.ActExpireSession && sp.IsProgress(l)
+			},
+		})
+	}
+	for c := range sp.Clients {
+		fs = append(fs, explore.Fairness[predlock.State]{
+			Name: "ResumeClient(" + sp.Clients[c] + ")",
+			Takes: func(_ *predlock.State, l model.Label) bool {
+				return int(l.Client) == c && l.Action == predlock.ActResumeClient
+			},
+		})
+	}
+	return append(fs, explore.Fairness[predlock.State]{
+		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
+		Takes: func(s *predlock.State, l model.Label) bool {
+			return l.Action == predlock.ActExpireSession &&
+				s.Abandoned(predlock.Session{C: int(l.Client), K: int(l.Arg)})
+		},
+	})
+}

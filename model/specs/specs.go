@@ -1,0 +1,247 @@
+// Package specs binds the TLC configs in spec/tla to the Go models: it
+// reads a config's module, SPECIFICATION (or INIT/NEXT), CONSTANTS,
+// INVARIANTS, PROPERTIES and CHECK_DEADLOCK, builds the mirror of that
+// module with those constants, and selects the same properties by name, so
+// that the .cfg files are the one source of truth for TLC and for the
+// explorer.
+package specs
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/model/explore"
+)
+
+// Instance is the model of one config, ready to be explored.
+type Instance interface {
+	// Name is the module and specification, e.g. "PredecessorLock!FairSpec".
+	Name() string
+	// Check explores the state space and checks the config's properties.
+	Check(opt explore.Options) (*Outcome, error)
+	// MatchTLC replays TLC's counterexample in the model (see
+	// explore.MatchTrace) and returns the property it violates in the
+	// model: for a finite trace the first invariant the last state
+	// violates, else the first action property the last step violates; for
+	// a lasso the temporal property it violates under the spec's fairness
+	// (explore.CheckLasso). It returns an error if the trace is not a run of
+	// the model or violates nothing.
+	MatchTLC(actions []string, states []map[string]string, loop int, stutters bool) (string, error)
+}
+
+// Outcome is the result of exploring one config.
+type Outcome struct {
+	Verdict  explore.Verdict
+	Property string
+	// Param is the parameter of a violated leads-to (a client name).
+	Param               string
+	Distinct, Generated int64
+	Depth               int
+	// TraceActions are the counterexample's actions, "Init" first.
+	TraceActions  []string
+	TraceLoop     int
+	TraceStutters bool
+	// Trace is the counterexample printed state by state.
+	Trace    string
+	Duration time.Duration
+	Workers  int
+	Mode     string
+}
+
+// StatesPerSecond is Distinct over Duration.
+func (o *Outcome) StatesPerSecond() float64 {
+	if o.Duration <= 0 {
+		return 0
+	}
+	return float64(o.Distinct) / o.Duration.Seconds()
+}
+
+// Load builds the model of the config m of module.
+func Load(module string, m tlc.Model) (Instance, error) {
+	if len(m.Unsupported) > 0 {
+		return nil, fmt.Errorf("specs: %s: the model cannot mirror %s", module, strings.Join(m.Unsupported, ", "))
+	}
+	switch {
+	case strings.HasPrefix(module, "PredecessorLock"):
+		return loadPredLock(module, m)
+	case strings.HasPrefix(module, "SharedLock"):
+		return loadSharedLock(module, m)
+	}
+	return nil, fmt.Errorf("specs: no model of module %s", module)
+}
+
+// instance adapts an explore.Spec to Instance.
+type instance[S any] struct {
+	spec   *explore.Spec[S]
+	format func(*S) string
+}
+
+func (in *instance[S]) Name() string { return in.spec.Name }
+
+func (in *instance[S]) Check(opt explore.Options) (*Outcome, error) {
+	res, err := explore.Check(in.spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{
+		Verdict: res.Verdict, Property: res.Property, Param: res.Param,
+		Distinct: res.Distinct, Generated: res.Generated, Depth: res.Depth,
+		TraceLoop: res.TraceLoop, TraceStutters: res.TraceStutters,
+		Duration: res.Duration, Workers: res.Workers, Mode: res.Mode,
+	}
+	var b strings.Builder
+	for i, st := range res.Trace {
+		o.TraceActions = append(o.TraceActions, st.Action)
+		label := st.Action
+		if i > 0 {
+			label = in.spec.LabelString(st.Label)
+		}
+		if i == res.TraceLoop {
+			label += "   <- the cycle starts here"
+		}
+		fmt.Fprintf(&b, "%d: %s\n%s\n", i+1, label, in.format(&st.State))
+	}
+	switch {
+	case res.TraceStutters:
+		fmt.Fprintf(&b, "%d: Stuttering\n", len(res.Trace)+1)
+	case res.TraceLoop >= 0:
+		fmt.Fprintf(&b, "%d: Back to state %d\n", len(res.Trace)+1, res.TraceLoop+1)
+	}
+	o.Trace = b.String()
+	return o, nil
+}
+
+func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, loop int, stutters bool) (string, error) {
+	steps, err := explore.MatchTrace(in.spec, actions, states)
+	if err != nil {
+		return "", err
+	}
+	if loop >= 0 || stutters {
+		prop, _, err := explore.CheckLasso(in.spec, steps, loop, stutters)
+		return prop, err
+	}
+	last := &steps[len(steps)-1].State
+	for _, inv := range in.spec.Invariants {
+		if !inv.Holds(last) {
+			return inv.Name, nil
+		}
+	}
+	if len(steps) > 1 {
+		for _, a := range in.spec.Actions {
+			if !a.Holds(&steps[len(steps)-2].State, last) {
+				return a.Name, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("the trace replays in the model but its end violates no property of the config")
+}
+
+// constants reads a config's CONSTANTS: each name in ints must be a
+// natural number, each in bools TRUE or FALSE, and clients a set of model
+// values; a constant the module does not declare, or a missing one, is an
+// error. The clients are returned in TLC's order (sorted by name).
+type constReader struct {
+	m    tlc.Model
+	used map[string]bool
+	err  error
+}
+
+func newConstReader(m tlc.Model) *constReader { return &constReader{m: m, used: map[string]bool{}} }
+
+func (r *constReader) get(name string) (string, bool) {
+	r.used[name] = true
+	v, ok := r.m.Constant(name)
+	if !ok && r.err == nil {
+		r.err = fmt.Errorf("specs: constant %s is not assigned a value", name)
+	}
+	return v, ok
+}
+
+func (r *constReader) nat(name string) int {
+	v, ok := r.get(name)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if (err != nil || n < 0) && r.err == nil {
+		r.err = fmt.Errorf("specs: constant %s = %s: want a natural number", name, v)
+	}
+	return n
+}
+
+func (r *constReader) bool(name string) bool {
+	v, ok := r.get(name)
+	if !ok {
+		return false
+	}
+	if v != "TRUE" && v != "FALSE" && r.err == nil {
+		r.err = fmt.Errorf("specs: constant %s = %s: want TRUE or FALSE", name, v)
+	}
+	return v == "TRUE"
+}
+
+// modelValues reads a set of model values, in TLC's order (by name).
+func (r *constReader) modelValues(name string) []string {
+	v, ok := r.get(name)
+	if !ok {
+		return nil
+	}
+	inner, found := strings.CutPrefix(v, "{")
+	inner, found2 := strings.CutSuffix(inner, "}")
+	if !found || !found2 {
+		if r.err == nil {
+			r.err = fmt.Errorf("specs: constant %s = %s: want a set of model values", name, v)
+		}
+		return nil
+	}
+	var out []string
+	for _, e := range strings.Split(inner, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if _, err := strconv.Atoi(e); err == nil || strings.ContainsAny(e, `"{}<>`) || e == "TRUE" || e == "FALSE" {
+			if r.err == nil {
+				r.err = fmt.Errorf("specs: constant %s: %s is not a model value", name, e)
+			}
+			return nil
+		}
+		out = append(out, e)
+	}
+	// TLC orders model values by name.
+	sort.Strings(out)
+	return out
+}
+
+// done returns the first error, or an error naming constants the config
+// assigns that the module does not declare.
+func (r *constReader) done() error {
+	if r.err != nil {
+		return r.err
+	}
+	for _, c := range r.m.Constants {
+		if !r.used[c.Name] {
+			return fmt.Errorf("specs: the config assigns %s, which the module does not declare", c.Name)
+		}
+		if c.Subst {
+			return fmt.Errorf("specs: %s <- %s: substitutions are not mirrored", c.Name, c.Value)
+		}
+	}
+	return nil
+}
+
+// specOf returns the specification a config names: SPECIFICATION, or
+// "Spec" for INIT Init / NEXT Next.
+func specOf(m tlc.Model) (string, error) {
+	switch {
+	case m.Specification != "":
+		return m.Specification, nil
+	case m.Init == "Init" && m.Next == "Next":
+		return "Spec", nil
+	}
+	return "", fmt.Errorf("specs: config names neither SPECIFICATION nor INIT Init / NEXT Next (INIT %q, NEXT %q)", m.Init, m.Next)
+}
