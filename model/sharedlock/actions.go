@@ -1,0 +1,393 @@
+package sharedlock
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+)
+
+// Every action is a method named like the spec action; it returns
+// model.Enabled and writes the successor into t, or returns the first
+// false conjunct of its guard (see model/predlock).
+
+const (
+	gNotPaused model.Guard = `~paused[c]`
+	gLive      model.Guard = `Live(c)`
+	gSeq       model.Guard = `nextSeq < MaxSeq`
+	gFault     model.Guard = `Fault (faults < MaxFaults)`
+	gNoChoose  model.Guard = `NodeAt(node[c]) is defined`
+)
+
+// RequestLock: RWMutex.RLock (k = read) or RWMutex.Lock (k = write): a new
+// request with a fresh uuid. Spec: SharedLock!RequestLock (seed 002
+// "获取锁", seed 004 "recoverable errors").
+func (sp *Spec) RequestLock(s *State, c int, k Kind, t *State) model.Guard {
+	switch {
+	case k != KindRead && k != KindWrite:
+		return `k \in Kinds`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCIdle:
+		return `pc[c] = "idle"`
+	case s.ReqNo[c] >= sp.MaxRequests:
+		return `reqNo[c] < MaxRequests`
+	}
+	*t = *s
+	t.PC = cow.With(s.PC, c, PCCreate)
+	t.Kind = cow.With(s.Kind, c, k)
+	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
+	return model.Enabled
+}
+
+// CreateOk: create(_c_<uuid>-__READ__ or _c_<uuid>-__WRIT__,
+// EPHEMERAL_SEQUENTIAL), reply received. Spec: SharedLock!CreateOk (seed
+// 002 "定义锁").
+func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCCreate:
+		return `pc[c] = "create"`
+	case !s.LiveC(c):
+		return gLive
+	case s.NextSeq >= sp.MaxSeq:
+		return gSeq
+	}
+	*t = *s
+	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
+	t.NextSeq = s.NextSeq + 1
+	t.Zxid = s.Zxid + 1
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Node = cow.With(s.Node, c, s.NextSeq)
+	return model.Enabled
+}
+
+// CreateReplyLost: the create succeeds, its reply is lost (ConnectionLoss).
+// A fault. Spec: SharedLock!CreateReplyLost (seed 004, seed 001).
+func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithReplyLoss:
+		return `WithReplyLoss`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCCreate:
+		return `pc[c] = "create"`
+	case !s.LiveC(c):
+		return gLive
+	case s.NextSeq >= sp.MaxSeq:
+		return gSeq
+	case !sp.fault(s):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
+	t.NextSeq = s.NextSeq + 1
+	t.Zxid = s.Zxid + 1
+	t.PC = cow.With(s.PC, c, PCFind)
+	return model.Enabled
+}
+
+// FindOwnNode: getChildren, find the node carrying this request's uuid and
+// owned by the current session. Spec: SharedLock!FindOwnNode (seed 004,
+// seed 001 checkNode).
+func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCFind:
+		return `pc[c] = "find"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	for _, n := range s.Nodes {
+		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
+			t.PC = cow.With(s.PC, c, PCList)
+			t.Node = cow.With(s.Node, c, n.Seq)
+			return model.Enabled
+		}
+	}
+	t.PC = cow.With(s.PC, c, PCCreate)
+	return model.Enabled
+}
+
+// ListChildren: getChildren without a watch, sorted by suffix. No blocker:
+// go on to Grant. Otherwise a writer chooses its immediate predecessor, a
+// reader the last write node before it. Spec: SharedLock!ListChildren (seed
+// 002 "判断读写顺序" step 3, "羊群效应").
+func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCList:
+		return `pc[c] = "list"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	blockers := s.Blockers(c)
+	if len(blockers) == 0 {
+		t.PC = cow.With(s.PC, c, PCGrant)
+		return model.Enabled
+	}
+	t.PC = cow.With(s.PC, c, PCWatch)
+	t.Target = cow.With(s.Target, c, blockers[len(blockers)-1].Name())
+	return model.Enabled
+}
+
+// WatchPredecessor: getData(<chosen node>, watch=true), an atomic read and
+// watch-set; it checks that the NAME exists (a downgraded write node is
+// gone, its read node is another path). Exists: wait. NoNode: list again.
+// Spec: SharedLock!WatchPredecessor (seed 000).
+func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCWatch:
+		return `pc[c] = "watch"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	if s.HasName(s.Target[c]) {
+		t.Watches = cow.Insert(s.Watches, Watch{Node: s.Target[c], Req: s.UuidOf(c)}, watchLess)
+		t.PC = cow.With(s.PC, c, PCWait)
+		return model.Enabled
+	}
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	return model.Enabled
+}
+
+// PredecessorGone: consume the notification of the current request's
+// watch; list again. Spec: SharedLock!PredecessorGone (seed 002 step 4).
+func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] != s.UuidOf(c):
+		return `Head(inbox[c]) = Uuid(c)`
+	case s.PC[c] != PCWait:
+		return `pc[c] = "wait"`
+	}
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	return model.Enabled
+}
+
+// IgnoreNotification: internal; drop a notification for a request the
+// client no longer waits on. Spec: SharedLock!IgnoreNotification.
+func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] == s.UuidOf(c) && s.PC[c] == PCWait:
+		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
+	}
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	return model.Enabled
+}
+
+// Grant: getData(<own node>): token := czxid; the client holds (as a
+// reader or a writer). Spec: SharedLock!Grant (seed 002 step 3).
+func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCGrant:
+		return `pc[c] = "grant"`
+	case !s.LiveC(c):
+		return gLive
+	case !s.OwnNodeExists(c):
+		return `OwnNodeExists(c)`
+	}
+	own, _ := s.NodeAt(s.Node[c])
+	*t = *s
+	t.Token = cow.With(s.Token, c, own.Czxid)
+	t.PC = cow.With(s.PC, c, PCHold)
+	return model.Enabled
+}
+
+// Downgrade: a holding writer downgrades with one multi {create
+// _c_<uuid>-__READ__<seq> (EPHEMERAL, non-sequential, the write node's
+// suffix), delete(write node)}: one transaction, one zxid. The read node
+// keeps the queue position; watches on the write node fire; the lease
+// keeps its token. Spec: SharedLock!Downgrade (Curator ReadWriteLock,
+// CURATOR-621).
+func (sp *Spec) Downgrade(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithDowngrade:
+		return `WithDowngrade`
+	case s.Paused[c]:
+		return gNotPaused
+	case !s.Holding(c, KindWrite):
+		return `Holding(c, "write")`
+	case !s.LiveC(c):
+		return gLive
+	}
+	own, ok := s.NodeAt(s.Node[c])
+	if !ok {
+		return gNoChoose
+	}
+	read := own
+	read.Kind, read.Czxid = KindRead, s.Zxid+1
+	*t = *s
+	zkChange(s, t, []Node{own}, []Node{read}, s.Watches)
+	t.Zxid = s.Zxid + 1
+	t.Kind = cow.With(s.Kind, c, KindRead)
+	return model.Enabled
+}
+
+// Release: RUnlock / Unlock, delete(<own node>). Spec: SharedLock!Release
+// (seed 002 "释放锁").
+func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCHold:
+		return `pc[c] = "hold"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	own, ok := s.NodeAt(s.Node[c])
+	if !ok {
+		return gNoChoose
+	}
+	*t = *s
+	zkChange(s, t, []Node{own}, nil, s.Watches)
+	t.Zxid = s.Zxid + 1
+	idle(t, c)
+	return model.Enabled
+}
+
+// Cancel: the context ends while acquiring: delete every node carrying
+// this request's uuid, go idle. Spec: SharedLock!Cancel (ARCHITECTURE.md).
+func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithCancel:
+		return `WithCancel`
+	case s.Paused[c]:
+		return gNotPaused
+	case !s.PC[c].Acquiring():
+		return `pc[c] \in Acquiring`
+	case !s.LiveC(c):
+		return gLive
+	}
+	var mine []Node
+	for _, n := range s.Nodes {
+		if n.Uuid == s.UuidOf(c) {
+			mine = append(mine, n)
+		}
+	}
+	*t = *s
+	zkChange(s, t, mine, nil, s.Watches)
+	t.Zxid = s.Zxid + len(mine)
+	idle(t, c)
+	return model.Enabled
+}
+
+// LearnExpiry: the client learns its session is lost (StateExpired, free;
+// or its loss timer, a fault) and drops every belief; later requests use
+// session k+1. Spec: SharedLock!LearnExpiry (seed 004 "unrecoverable
+// errors").
+func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
+	if s.Paused[c] {
+		return gNotPaused
+	}
+	live := s.LiveC(c)
+	if live {
+		switch {
+		case !sp.WithExpiry:
+			return `Live(c) => WithExpiry`
+		case s.PC[c] == PCIdle:
+			return `Live(c) => pc[c] # "idle"`
+		case !sp.fault(s):
+			return `Live(c) => Fault`
+		}
+	}
+	*t = *s
+	if live {
+		t.Faults = s.Faults + 1
+	}
+	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
+	t.Live = cow.Insert(s.Live, Session{c, s.Sess[c] + 1}, sessLess)
+	t.Watches = cow.Filter(s.Watches, func(w Watch) bool { return w.Req.C != c })
+	t.Inbox = cow.With(s.Inbox, c, nil)
+	idle(t, c)
+	return model.Enabled
+}
+
+// ExpireSession: the server expires session x: a fault for a session in
+// use, enabled only while its client does not hold or is paused; free for
+// an abandoned session. Spec: SharedLock!ExpireSession (seed 004).
+func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
+	if !s.IsLive(x) {
+		return `s \in live`
+	}
+	c := x.C
+	current := x == s.SessOf(c)
+	if current {
+		switch {
+		case !sp.WithExpiry:
+			return `s = Sess(c) => WithExpiry`
+		case s.PC[c] == PCHold && !s.Paused[c]:
+			return `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`
+		case !sp.fault(s):
+			return `s = Sess(c) => Fault`
+		}
+	}
+	*t = *s
+	if current {
+		t.Faults = s.Faults + 1
+	}
+	t.Live = cow.Filter(s.Live, func(l Session) bool { return l != x })
+	var owned []Node
+	for _, n := range s.Nodes {
+		if n.Owner == x {
+			owned = append(owned, n)
+		}
+	}
+	ws := s.Watches
+	if current {
+		ws = cow.Filter(ws, func(w Watch) bool { return w.Req.C != c })
+	}
+	zkChange(s, t, owned, nil, ws)
+	t.Zxid = s.Zxid + 1
+	return model.Enabled
+}
+
+// PauseClient: a holder's process pauses; a fault. Spec:
+// SharedLock!PauseClient.
+func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithPause:
+		return `WithPause`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCHold:
+		return `pc[c] = "hold"`
+	case !sp.fault(s):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	t.Paused = cow.With(s.Paused, c, true)
+	return model.Enabled
+}
+
+// ResumeClient: the pause ends. Spec: SharedLock!ResumeClient.
+func (sp *Spec) ResumeClient(s *State, c int, t *State) model.Guard {
+	if !s.Paused[c] {
+		return `paused[c]`
+	}
+	*t = *s
+	t.Paused = cow.With(s.Paused, c, false)
+	return model.Enabled
+}

@@ -1,0 +1,68 @@
+package sharedlock
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+)
+
+// DowngradeByReleaseAcquire (mutant DowngradeReleaseAcquire):
+// delete(<write node>) then create(_c_<uuid>-__READ__,
+// EPHEMERAL_SEQUENTIAL), collapsed into one step; the lease is kept. The
+// new read node lands at the end of the queue. Replaces Downgrade. Spec:
+// SharedLockDowngradeReleaseAcquire!DowngradeByReleaseAcquire (CURATOR-621).
+func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithDowngrade:
+		return `WithDowngrade`
+	case s.Paused[c]:
+		return gNotPaused
+	case !s.Holding(c, KindWrite):
+		return `Holding(c, "write")`
+	case !s.LiveC(c):
+		return gLive
+	case s.NextSeq >= sp.MaxSeq:
+		return gSeq
+	}
+	own, ok := s.NodeAt(s.Node[c])
+	if !ok {
+		return gNoChoose
+	}
+	read := own
+	read.Seq, read.Kind, read.Czxid = s.NextSeq, KindRead, s.Zxid+2
+	*t = *s
+	zkChange(s, t, []Node{own}, []Node{read}, s.Watches)
+	t.NextSeq = s.NextSeq + 1
+	t.Zxid = s.Zxid + 2
+	t.Kind = cow.With(s.Kind, c, KindRead)
+	t.Node = cow.With(s.Node, c, s.NextSeq)
+	return model.Enabled
+}
+
+// ListChildrenPredecessor (mutant ReaderWatchesPredecessor): getChildren;
+// a client that must wait, reader or writer, chooses its immediate
+// predecessor. Replaces ListChildren. Spec:
+// SharedLockReaderWatchesPredecessor!ListChildrenPredecessor.
+func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCList:
+		return `pc[c] = "list"`
+	case !s.LiveC(c):
+		return gLive
+	}
+	*t = *s
+	if len(s.Blockers(c)) == 0 {
+		t.PC = cow.With(s.PC, c, PCGrant)
+		return model.Enabled
+	}
+	var pred Node
+	for _, n := range s.Nodes {
+		if n.Seq < s.Node[c] {
+			pred = n
+		}
+	}
+	t.PC = cow.With(s.PC, c, PCWatch)
+	t.Target = cow.With(s.Target, c, pred.Name())
+	return model.Enabled
+}

@@ -1,0 +1,181 @@
+package sharedlock
+
+import (
+	"fmt"
+
+	"github.com/zklock/zklock/model"
+)
+
+// Action indices (model.Label.Action).
+const (
+	ActRequestLock uint8 = iota
+	ActCreateOk
+	ActCreateReplyLost
+	ActFindOwnNode
+	ActListChildren
+	ActWatchPredecessor
+	ActPredecessorGone
+	ActIgnoreNotification
+	ActGrant
+	ActDowngrade
+	ActRelease
+	ActCancel
+	ActLearnExpiry
+	ActExpireSession
+	ActPauseClient
+	ActResumeClient
+	ActDowngradeByReleaseAcquire
+	ActListChildrenPredecessor
+	numActions
+)
+
+// ActionNames are the spec's names of the actions, by index.
+var ActionNames = [numActions]string{
+	"RequestLock", "CreateOk", "CreateReplyLost", "FindOwnNode", "ListChildren",
+	"WatchPredecessor", "PredecessorGone", "IgnoreNotification", "Grant", "Downgrade",
+	"Release", "Cancel", "LearnExpiry", "ExpireSession", "PauseClient", "ResumeClient",
+	"DowngradeByReleaseAcquire", "ListChildrenPredecessor",
+}
+
+type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
+
+var clientActions = [numActions]clientAction{
+	ActCreateOk:                  (*Spec).CreateOk,
+	ActCreateReplyLost:           (*Spec).CreateReplyLost,
+	ActFindOwnNode:               (*Spec).FindOwnNode,
+	ActListChildren:              (*Spec).ListChildren,
+	ActWatchPredecessor:          (*Spec).WatchPredecessor,
+	ActPredecessorGone:           (*Spec).PredecessorGone,
+	ActIgnoreNotification:        (*Spec).IgnoreNotification,
+	ActGrant:                     (*Spec).Grant,
+	ActDowngrade:                 (*Spec).Downgrade,
+	ActRelease:                   (*Spec).Release,
+	ActCancel:                    (*Spec).Cancel,
+	ActLearnExpiry:               (*Spec).LearnExpiry,
+	ActPauseClient:               (*Spec).PauseClient,
+	ActResumeClient:              (*Spec).ResumeClient,
+	ActDowngradeByReleaseAcquire: (*Spec).DowngradeByReleaseAcquire,
+	ActListChildrenPredecessor:   (*Spec).ListChildrenPredecessor,
+}
+
+// clientNext is ClientNext(c) of each module, in the order it lists the
+// actions (RequestLock(c, k) for k in Kinds first).
+var clientNext = map[Variant][]uint8{
+	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActDowngrade,
+		ActRelease, ActCancel, ActLearnExpiry},
+	DowngradeReleaseAcquire: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
+		ActListChildren, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant,
+		ActDowngradeByReleaseAcquire, ActRelease, ActCancel, ActLearnExpiry},
+	ReaderWatchesPredecessor: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
+		ActListChildrenPredecessor, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification,
+		ActGrant, ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
+}
+
+// progress is Progress(c): the steps FairSpec makes weakly fair.
+var progress = map[Variant][]uint8{
+	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
+		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+}
+
+// ClientNext returns the client actions of the spec's module, in order.
+func (sp *Spec) ClientNext() []uint8 { return clientNext[sp.Variant] }
+
+// Step applies the action instance l to s, writing the successor into t.
+// RequestLock's kind is Arg (0 read, 1 write), ExpireSession's session
+// <<Client, Arg>>.
+func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
+	if int(l.Action) >= int(numActions) {
+		return "unknown action"
+	}
+	if l.Client < 0 || int(l.Client) >= sp.N() {
+		return "unknown client"
+	}
+	switch l.Action {
+	case ActExpireSession:
+		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
+	case ActRequestLock:
+		if l.Arg < 0 || int(l.Arg) >= len(Kinds) {
+			return "unknown kind"
+		}
+		return sp.RequestLock(s, int(l.Client), Kinds[l.Arg], t)
+	}
+	return clientActions[l.Action](sp, s, int(l.Client), t)
+}
+
+// Next calls emit with every successor of s in TLC's order: for each
+// client, ClientNext(c) in order (RequestLock(c, "read") before
+// RequestLock(c, "write")); then ExpireSession for each live session in
+// Sessions order; then PauseClient and ResumeClient for each client.
+func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
+	var t State
+	acts := sp.ClientNext()
+	for c := 0; c < sp.N(); c++ {
+		for _, a := range acts {
+			if a == ActRequestLock {
+				for ki, k := range Kinds {
+					if sp.RequestLock(s, c, k, &t) == model.Enabled {
+						emit(model.Label{Action: a, Client: int16(c), Arg: int16(ki)}, &t)
+					}
+				}
+				continue
+			}
+			if clientActions[a](sp, s, c, &t) == model.Enabled {
+				emit(model.Label{Action: a, Client: int16(c)}, &t)
+			}
+		}
+	}
+	for _, x := range s.Live {
+		if sp.ExpireSession(s, x, &t) == model.Enabled {
+			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
+		}
+	}
+	for c := 0; c < sp.N(); c++ {
+		if sp.PauseClient(s, c, &t) == model.Enabled {
+			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
+		}
+		if sp.ResumeClient(s, c, &t) == model.Enabled {
+			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
+		}
+	}
+}
+
+// ActionName returns the spec name of l's action.
+func ActionName(l model.Label) string {
+	if int(l.Action) < len(ActionNames) {
+		return ActionNames[l.Action]
+	}
+	return "?"
+}
+
+// LabelString renders l with its parameters.
+func (sp *Spec) LabelString(l model.Label) string {
+	name := ActionName(l)
+	if l.Client < 0 || int(l.Client) >= sp.N() {
+		return name
+	}
+	c := sp.Clients[l.Client]
+	switch l.Action {
+	case ActExpireSession:
+		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
+	case ActRequestLock:
+		if l.Arg >= 0 && int(l.Arg) < len(Kinds) {
+			return fmt.Sprintf("%s(%s, %q)", name, c, Kinds[l.Arg].String())
+		}
+	}
+	return fmt.Sprintf("%s(%s)", name, c)
+}
+
+// IsProgress reports whether l is a step of Progress(c) for its client.
+func (sp *Spec) IsProgress(l model.Label) bool {
+	for _, a := range progress[sp.Variant] {
+		if a == l.Action {
+			return true
+		}
+	}
+	return false
+}
+
+// HasFairSpec reports whether the module defines FairSpec for its own
+// next-state relation.
+func (sp *Spec) HasFairSpec() bool { return progress[sp.Variant] != nil }

@@ -1,0 +1,203 @@
+package sharedlock
+
+// TypeOK: every variable has the type the spec declares (spec: TypeOK).
+func (sp *Spec) TypeOK(s *State) bool {
+	n := sp.N()
+	client := func(c int) bool { return c >= 0 && c < n }
+	session := func(x Session) bool { return client(x.C) && x.K >= 1 && x.K <= sp.MaxFaults+1 }
+	uuid := func(u Uuid) bool { return client(u.C) && u.R >= 1 && u.R <= sp.MaxRequests }
+	seq := func(q int) bool { return q >= 0 && q <= sp.MaxSeq }
+	kind := func(k Kind) bool { return k == KindRead || k == KindWrite }
+	for _, x := range s.Nodes {
+		if !seq(x.Seq) || !kind(x.Kind) || !session(x.Owner) || !uuid(x.Uuid) || x.Czxid < 0 {
+			return false
+		}
+	}
+	if !seq(s.NextSeq) || s.Zxid < 0 {
+		return false
+	}
+	for _, x := range s.Live {
+		if !session(x) {
+			return false
+		}
+	}
+	for _, w := range s.Watches {
+		if !seq(w.Node.Seq) || !kind(w.Node.Kind) || !uuid(w.Req) {
+			return false
+		}
+	}
+	if len(s.Inbox) != n || len(s.PC) != n || len(s.Kind) != n || len(s.Sess) != n || len(s.ReqNo) != n ||
+		len(s.Node) != n || len(s.Target) != n || len(s.Token) != n || len(s.Paused) != n {
+		return false
+	}
+	for c := 0; c < n; c++ {
+		for _, u := range s.Inbox[c] {
+			if !uuid(u) {
+				return false
+			}
+		}
+		tg := s.Target[c]
+		if s.PC[c] > PCHold || s.Kind[c] > KindWrite || s.Sess[c] < 1 || s.Sess[c] > sp.MaxFaults+1 ||
+			s.ReqNo[c] < 0 || s.ReqNo[c] > sp.MaxRequests ||
+			!(seq(s.Node[c]) || s.Node[c] == NoNode) ||
+			!(tg == NoTarget || seq(tg.Seq) && kind(tg.Kind)) || s.Token[c] < 0 {
+			return false
+		}
+	}
+	return s.Faults >= 0 && s.Faults <= sp.MaxFaults
+}
+
+// WriterExclusion: a client that believes it holds as a writer is the only
+// one that believes it holds.
+func (sp *Spec) WriterExclusion(s *State) bool {
+	for c := range s.PC {
+		if !s.Holding(c, KindWrite) {
+			continue
+		}
+		for d := range s.PC {
+			if d != c && s.PC[d] == PCHold {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// MutualExclusion: a holding writer whose node exists excludes every other
+// holder whose node exists.
+func (sp *Spec) MutualExclusion(s *State) bool {
+	for c := range s.PC {
+		if !s.Holding(c, KindWrite) || !s.OwnNodeExists(c) {
+			continue
+		}
+		for d := range s.PC {
+			if d != c && s.PC[d] == PCHold && s.OwnNodeExists(d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ReadersShare is a WITNESS expected to fail: "no two readers hold at once".
+// Its violation shows that readers do share the lock.
+func (sp *Spec) ReadersShare(s *State) bool {
+	readers := 0
+	for c := range s.PC {
+		if s.Holding(c, KindRead) {
+			readers++
+		}
+	}
+	return readers <= 1
+}
+
+// NoHerd: a node is watched by at most one waiting writer (readers may
+// share a watch on the writer they wait for).
+func (sp *Spec) NoHerd(s *State) bool {
+	for i, w := range s.Watches {
+		if i > 0 && s.Watches[i-1].Node == w.Node {
+			continue
+		}
+		waiters := 0
+		for c := range s.PC {
+			if s.Kind[c] == KindWrite && s.PC[c] == PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
+				waiters++
+			}
+		}
+		if waiters > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *State) hasWatch(w Watch) bool {
+	for _, x := range s.Watches {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// NoOrphans: when every client is idle, no node of a session a client
+// still uses remains.
+func (sp *Spec) NoOrphans(s *State) bool {
+	for _, p := range s.PC {
+		if p != PCIdle {
+			return true
+		}
+	}
+	for _, n := range s.Nodes {
+		if n.Owner == s.SessOf(n.Owner.C) {
+			return false
+		}
+	}
+	return true
+}
+
+// GrantsInSequenceOrder: a holder with an existing node has no blocker (a
+// writer is first, a reader has no write node before it).
+func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
+	for c := range s.PC {
+		if s.PC[c] == PCHold && s.OwnNodeExists(c) && len(s.Blockers(c)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// KnownNodeExists: a client that knows its node and whose session is live
+// has that node.
+func (sp *Spec) KnownNodeExists(s *State) bool {
+	for c := range s.PC {
+		if s.PC[c].KnowsNode() && s.LiveC(c) && !s.OwnNodeExists(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadersNotBlockedByReaders: a reader waiting on an armed watch has a
+// write node before it (fails for ReaderWatchesPredecessor).
+func (sp *Spec) ReadersNotBlockedByReaders(s *State) bool {
+	for c := range s.PC {
+		if s.Kind[c] != KindRead || s.PC[c] != PCWait {
+			continue
+		}
+		armed := false
+		for _, w := range s.Watches {
+			if w.Req == s.UuidOf(c) {
+				armed = true
+				break
+			}
+		}
+		if !armed {
+			continue
+		}
+		writer := false
+		for _, n := range s.Nodes {
+			if n.Seq < s.Node[c] && n.Kind == KindWrite {
+				writer = true
+				break
+			}
+		}
+		if !writer {
+			return false
+		}
+	}
+	return true
+}
+
+// WantsWrite is the left side of NoWriterStarvation for client c:
+// pc[c] \in Acquiring /\ kind[c] = "write".
+func (sp *Spec) WantsWrite(s *State, c int) bool { return s.PC[c].Acquiring() && s.Kind[c] == KindWrite }
+
+// HoldsWrite is the right side of NoWriterStarvation: Holding(c, "write").
+func (sp *Spec) HoldsWrite(s *State, c int) bool { return s.Holding(c, KindWrite) }
+
+// Acquiring is the left side of StarvationFree: pc[c] \in Acquiring.
+func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
+
+// Holds is the right side of StarvationFree: pc[c] = "hold".
+func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == PCHold }
