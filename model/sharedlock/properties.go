@@ -191,7 +191,9 @@ func (sp *Spec) ReadersNotBlockedByReaders(s *State) bool {
 
 // WantsWrite is the left side of NoWriterStarvation for client c:
 // pc[c] \in Acquiring /\ kind[c] = "write".
-func (sp *Spec) WantsWrite(s *State, c int) bool { return s.PC[c].Acquiring() && s.Kind[c] == KindWrite }
+func (sp *Spec) WantsWrite(s *State, c int) bool {
+	return s.PC[c].Acquiring() && s.Kind[c] == KindWrite
+}
 
 // HoldsWrite is the right side of NoWriterStarvation: Holding(c, "write").
 func (sp *Spec) HoldsWrite(s *State, c int) bool { return s.Holding(c, KindWrite) }
