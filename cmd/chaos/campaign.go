@@ -232,13 +232,14 @@ func (c *campaign) run(ctx context.Context) {
 	}
 
 	// Leftover lock nodes, observed once every fault has healed and a session
-	// lost to one has certainly expired, while the clients' sessions are still
-	// open (closing one would delete its nodes and hide an orphan).
+	// lost to one has certainly expired (a session timeout, plus a second for
+	// the server's expiry buckets of one tick), while the clients' sessions are
+	// still open (closing one would delete its nodes and hide an orphan).
 	quiet := healed
 	if now := time.Now(); now.After(quiet) {
 		quiet = now
 	}
-	sleepCtx(context.Background(), time.Until(quiet.Add(2*c.w.timeout)))
+	sleepCtx(context.Background(), time.Until(quiet.Add(c.w.timeout+time.Second)))
 	for _, lp := range c.paths() {
 		if err := c.leftover(lp.path); err != nil {
 			c.fail("listing %s at the end: %v", lp.path, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
@@ -89,5 +90,33 @@ func TestCampaignZkLockIsFlagged(t *testing.T) {
 	}
 	if !overlap {
 		t.Errorf("no overlap among the findings: %+v", r.Check.Findings)
+	}
+}
+
+// An existing ensemble (--servers): server faults go through --kill-cmd.
+// Here the command finds the server's process by its listening port and
+// signals it; pause-server needs nothing to bring the server back.
+func TestCampaignExternalWithKillCmd(t *testing.T) {
+	servers := ensembletest.RequireLocal(t).Addrs()
+	out := filepath.Join(t.TempDir(), "out")
+	killCmd := `kill -{signal} $(ss -ltnpH "sport = :{port}" | sed -E 's/.*pid=([0-9]+).*/\1/')`
+	args := []string{"--quiet", "--out", out, "--duration", "10s", "--seed", "3", "--servers", strings.Join(servers, ","),
+		"--faults", "pause-server,sever", "--fault-interval", "2s", "--kill-cmd", killCmd}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr, options{})
+	t.Logf("exit %d\n%s%s", code, stderr.String(), stdout.String())
+	if code != exitPass {
+		t.Fatalf("external campaign: exit %d", code)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if injected(&r, faultPauseServer) == 0 {
+		t.Errorf("no server paused through --kill-cmd: %+v", r.Faults)
 	}
 }

@@ -38,16 +38,40 @@ type config struct {
 	Quiet          bool          `json:"quiet"`
 }
 
-// MarshalJSON writes the durations as Go duration strings, for people.
+// configJSON is config in report.json, with durations as Go duration
+// strings, for people to read.
+type configJSON struct {
+	*plainConfig
+	Duration       string `json:"duration"`
+	FaultInterval  string `json:"fault_interval"`
+	SessionTimeout string `json:"session_timeout"`
+	CheckTimeout   string `json:"check_timeout"`
+}
+
+type plainConfig config // config without its JSON methods
+
+// MarshalJSON writes the config as configJSON.
 func (c *config) MarshalJSON() ([]byte, error) {
-	type plain config // without this method
-	return json.Marshal(struct {
-		*plain
-		Duration       string `json:"duration"`
-		FaultInterval  string `json:"fault_interval"`
-		SessionTimeout string `json:"session_timeout"`
-		CheckTimeout   string `json:"check_timeout"`
-	}{(*plain)(c), c.Duration.String(), c.FaultInterval.String(), c.SessionTimeout.String(), c.CheckTimeout.String()})
+	return json.Marshal(configJSON{(*plainConfig)(c), c.Duration.String(), c.FaultInterval.String(),
+		c.SessionTimeout.String(), c.CheckTimeout.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (c *config) UnmarshalJSON(b []byte) error {
+	v := configJSON{plainConfig: (*plainConfig)(c)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		s   string
+		dst *time.Duration
+	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}} {
+		var err error
+		if *d.dst, err = time.ParseDuration(d.s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const usageHead = `usage: chaos [flags]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -155,5 +156,12 @@ func TestConfigJSONIsReadable(t *testing.T) {
 	}
 	if m["duration"] != "1m30s" || m["session_timeout"] != "3s" || m["clients"] != float64(5) {
 		t.Errorf("config in the report: %s", b)
+	}
+	var back config
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, c) {
+		t.Errorf("config changed through JSON:\n%+v\n%+v", c, &back)
 	}
 }
