@@ -30,6 +30,7 @@
 // Usage:
 //
 //	go run ./cmd/conformance [-deep] [-run REGEXP] [-rerun] [-workers N] [-results FILE] [-v]
+//	go run ./cmd/conformance -model-only [-deep] [-run REGEXP]   (explore only, compare nothing)
 //	go run ./cmd/conformance -validate TRACE.jsonl [-spec-kind exclusive|read-write]
 package main
 
@@ -60,6 +61,7 @@ type options struct {
 	verbose    bool
 	validate   string
 	budget     int
+	modelOnly  bool
 }
 
 func main() {
@@ -78,6 +80,7 @@ func main() {
 	flag.StringVar(&o.results, "results", "", "also write the table (Markdown) to this file")
 	flag.BoolVar(&o.verbose, "v", false, "print both counterexamples of every failing config")
 	flag.StringVar(&o.validate, "validate", "", "validate a JSON-lines trace of impl/zklock in the model instead (see model/trace)")
+	flag.BoolVar(&o.modelOnly, "model-only", false, "explore the configs without TLC (no comparison; for the deep set)")
 	flag.IntVar(&o.budget, "budget", 0, "trace validation: search nodes before giving up (0: the default)")
 	flag.Parse()
 	if o.jsonPath == "" {

@@ -90,9 +90,11 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	for _, c := range selected {
 		r := &row{cfg: c}
 		rows = append(rows, r)
-		if r.rec, r.reused, err = src.record(ctx, c, w); err != nil {
-			r.problems = append(r.problems, "TLC: "+err.Error())
-			continue
+		if !o.modelOnly {
+			if r.rec, r.reused, err = src.record(ctx, c, w); err != nil {
+				r.problems = append(r.problems, "TLC: "+err.Error())
+				continue
+			}
 		}
 		inst, err := specs.Load(c.module, c.model)
 		if err != nil {
@@ -106,7 +108,9 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}
 		explorer += out.Duration
 		r.model = out
-		compare(r, inst)
+		if !o.modelOnly {
+			compare(r, inst)
+		}
 		status := "ok"
 		if len(r.problems) > 0 {
 			status = "FAIL"

@@ -1,0 +1,176 @@
+package predlock_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/proptest"
+	"github.com/zklock/zklock/model/internal/walk"
+	"github.com/zklock/zklock/model/predlock"
+)
+
+// property is an invariant or an action property of the spec, by name.
+type property struct {
+	name string
+	inv  func(*predlock.State) bool
+	act  func(s, t *predlock.State) bool
+}
+
+// properties returns the spec's properties that hold for constants k:
+// NaiveExclusion only without pauses, FencedSafety only with fencing.
+func properties(sp *predlock.Spec) []property {
+	ps := []property{
+		{name: "TypeOK", inv: sp.TypeOK},
+		{name: "MutualExclusion", inv: sp.MutualExclusion},
+		{name: "NoHerd", inv: sp.NoHerd},
+		{name: "NoOrphans", inv: sp.NoOrphans},
+		{name: "GrantsInSequenceOrder", inv: sp.GrantsInSequenceOrder},
+		{name: "KnownNodeExists", inv: sp.KnownNodeExists},
+		{name: "TokensIncrease", act: sp.TokensIncrease},
+	}
+	if !sp.WithPause {
+		ps = append(ps, property{name: "NaiveExclusion", inv: sp.NaiveExclusion})
+	}
+	if sp.Fencing {
+		ps = append(ps, property{name: "FencedSafety", act: sp.FencedSafety})
+	}
+	return ps
+}
+
+// drawConstants draws constants beyond the TLC configs' (3 clients, one or
+// two requests, MaxSeq <= 6, MaxFaults <= 2).
+func drawConstants(t *rapid.T) predlock.Constants {
+	n := rapid.IntRange(1, 6).Draw(t, "clients")
+	k := predlock.Constants{
+		MaxRequests:   rapid.IntRange(1, 4).Draw(t, "MaxRequests"),
+		MaxSeq:        rapid.IntRange(1, 20).Draw(t, "MaxSeq"),
+		MaxFaults:     rapid.IntRange(0, 5).Draw(t, "MaxFaults"),
+		WithExpiry:    rapid.Bool().Draw(t, "WithExpiry"),
+		WithReplyLoss: rapid.Bool().Draw(t, "WithReplyLoss"),
+		WithPause:     rapid.Bool().Draw(t, "WithPause"),
+		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
+		Fencing:       rapid.Bool().Draw(t, "Fencing"),
+	}
+	for c := 1; c <= n; c++ {
+		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
+	}
+	return k
+}
+
+// walkChecking takes a random walk of up to steps steps from Init, each
+// step chosen among the enabled actions, and fails t at the first state or
+// step that violates one of props, printing the actions taken and the state.
+func walkChecking(t *rapid.T, sp *predlock.Spec, props []property, steps int) {
+	var path []string
+	fail := func(name string, s *predlock.State) {
+		t.Fatalf("%s violated after %d steps:\n  %s\n%s", name, len(path), strings.Join(path, "\n  "), sp.Format(s))
+	}
+	init := sp.Init()
+	for _, p := range props {
+		if p.inv != nil && !p.inv(&init) {
+			fail(p.name, &init)
+		}
+	}
+	// Swarm testing: every walk weighs the actions differently (1 to 32).
+	weights := walk.SwarmWeights(len(predlock.ActionNames), rapid.Uint64().Draw(t, "swarm"))
+	// A wide draw taken modulo the total weight: rapid's small-biased
+	// IntRange would mostly pick the first client's first action.
+	choose := walk.Weighted[predlock.State](weights, func(n int) int {
+		return int(rapid.Uint32().Draw(t, "action") % uint32(n))
+	})
+	walk.Walk(sp.Next, init, steps, choose, countingVisit(
+		func(from *predlock.State, l model.Label, to *predlock.State) bool {
+			path = append(path, sp.LabelString(l))
+			for _, p := range props {
+				if (p.inv != nil && !p.inv(to)) || (p.act != nil && !p.act(from, to)) {
+					fail(p.name, to)
+				}
+			}
+			return true
+		}))
+}
+
+// taken counts the actions the walks take (TestRandomWalksLong reports it).
+var taken map[string]int
+
+// countingVisit counts each step's action in taken, when taken is set.
+func countingVisit[S any](visit func(*S, model.Label, *S) bool) func(*S, model.Label, *S) bool {
+	return func(from *S, l model.Label, to *S) bool {
+		if taken != nil {
+			taken[predlock.ActionName(l)]++
+		}
+		return visit(from, l, to)
+	}
+}
+
+// keepsInvariants is the property: from Init, a random sequence of enabled
+// actions under random constants keeps every invariant and action property.
+func keepsInvariants(t *rapid.T) {
+	sp, err := predlock.New(drawConstants(t), predlock.Base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walkChecking(t, sp, properties(sp), rapid.IntRange(50, 600).Draw(t, "steps"))
+}
+
+// TestRandomWalksKeepInvariants runs rapid's default number of walks (100,
+// 20 under -short).
+func TestRandomWalksKeepInvariants(t *testing.T) { rapid.Check(t, keepsInvariants) }
+
+// TestRandomWalksLong runs 20,000 walks (skipped under -short).
+func TestRandomWalksLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: 20,000 random walks")
+	}
+	defer proptest.SetFlag(t, "rapid.checks", "20000")()
+	taken = map[string]int{}
+	defer func() { taken = nil }()
+	rapid.Check(t, keepsInvariants)
+	t.Logf("steps taken by action: %v", taken)
+	for _, a := range predlock.ActionNames[:predlock.ActListChildrenWatchParent] {
+		if taken[a] == 0 {
+			t.Errorf("no walk took %s", a)
+		}
+	}
+}
+
+// TestMutantsCaught is the positive control: each mutant's random walks,
+// with constants a little larger than its TLC config's, violate the
+// property its config expects, and rapid shrinks the walk to a short one.
+func TestMutantsCaught(t *testing.T) {
+	clients := []string{"c1", "c2", "c3", "c4"}
+	for _, tc := range []struct {
+		variant predlock.Variant
+		k       predlock.Constants
+		prop    string
+	}{
+		{predlock.HerdParent, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "NoHerd"},
+		{predlock.NotifyIsGrant, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithCancel: true}, "MutualExclusion"},
+		{predlock.BlindRetry, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, MaxFaults: 2,
+			WithReplyLoss: true, WithCancel: true}, "NoOrphans"},
+	} {
+		t.Run(tc.variant.Module(), func(t *testing.T) {
+			sp, err := predlock.New(tc.k, tc.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var only []property
+			for _, p := range properties(sp) {
+				if p.name == tc.prop {
+					only = append(only, p)
+				}
+			}
+			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
+				walkChecking(rt, sp, only, rapid.IntRange(20, 60).Draw(rt, "steps"))
+			})
+			if !strings.Contains(report, tc.prop+" violated") {
+				t.Errorf("the mutant failed, but not on %s:\n%s", tc.prop, report)
+			}
+			t.Logf("caught; shrunk counterexample:\n%s", proptest.FirstLines(report, 16))
+		})
+	}
+}

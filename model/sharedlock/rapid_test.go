@@ -1,0 +1,170 @@
+package sharedlock_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/proptest"
+	"github.com/zklock/zklock/model/internal/walk"
+	"github.com/zklock/zklock/model/sharedlock"
+)
+
+// property is an invariant of the spec, by name.
+type property struct {
+	name string
+	inv  func(*sharedlock.State) bool
+}
+
+// properties returns the spec's invariants that hold for sp's constants:
+// WriterExclusion only without pauses (ReadersShare is a witness that must
+// fail, see TestReadersShareWitness).
+func properties(sp *sharedlock.Spec) []property {
+	ps := []property{
+		{"TypeOK", sp.TypeOK},
+		{"MutualExclusion", sp.MutualExclusion},
+		{"NoHerd", sp.NoHerd},
+		{"NoOrphans", sp.NoOrphans},
+		{"GrantsInSequenceOrder", sp.GrantsInSequenceOrder},
+		{"KnownNodeExists", sp.KnownNodeExists},
+		{"ReadersNotBlockedByReaders", sp.ReadersNotBlockedByReaders},
+	}
+	if !sp.WithPause {
+		ps = append(ps, property{"WriterExclusion", sp.WriterExclusion})
+	}
+	return ps
+}
+
+func only(ps []property, name string) []property {
+	for _, p := range ps {
+		if p.name == name {
+			return []property{p}
+		}
+	}
+	return nil
+}
+
+// drawConstants draws constants beyond the TLC configs'.
+func drawConstants(t *rapid.T) sharedlock.Constants {
+	n := rapid.IntRange(1, 6).Draw(t, "clients")
+	k := sharedlock.Constants{
+		MaxRequests:   rapid.IntRange(1, 4).Draw(t, "MaxRequests"),
+		MaxSeq:        rapid.IntRange(1, 20).Draw(t, "MaxSeq"),
+		MaxFaults:     rapid.IntRange(0, 5).Draw(t, "MaxFaults"),
+		WithExpiry:    rapid.Bool().Draw(t, "WithExpiry"),
+		WithReplyLoss: rapid.Bool().Draw(t, "WithReplyLoss"),
+		WithPause:     rapid.Bool().Draw(t, "WithPause"),
+		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
+		WithDowngrade: rapid.Bool().Draw(t, "WithDowngrade"),
+	}
+	for c := 1; c <= n; c++ {
+		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
+	}
+	return k
+}
+
+// walkChecking takes a random walk (swarm-weighted, see walk.Weighted) of
+// up to steps steps from Init and fails t at the first state that violates
+// one of props, printing the actions taken and the state.
+func walkChecking(t *rapid.T, sp *sharedlock.Spec, props []property, steps int) {
+	var path []string
+	fail := func(name string, s *sharedlock.State) {
+		t.Fatalf("%s violated after %d steps:\n  %s\n%s", name, len(path), strings.Join(path, "\n  "), sp.Format(s))
+	}
+	init := sp.Init()
+	for _, p := range props {
+		if !p.inv(&init) {
+			fail(p.name, &init)
+		}
+	}
+	weights := walk.SwarmWeights(len(sharedlock.ActionNames), rapid.Uint64().Draw(t, "swarm"))
+	choose := walk.Weighted[sharedlock.State](weights, func(n int) int {
+		return int(rapid.Uint32().Draw(t, "action") % uint32(n))
+	})
+	walk.Walk(sp.Next, init, steps, choose, countingVisit(func(_ *sharedlock.State, l model.Label, to *sharedlock.State) bool {
+		path = append(path, sp.LabelString(l))
+		for _, p := range props {
+			if !p.inv(to) {
+				fail(p.name, to)
+			}
+		}
+		return true
+	}))
+}
+
+// taken counts the actions the walks take (TestRandomWalksLong reports it).
+var taken map[string]int
+
+// countingVisit counts each step's action in taken, when taken is set.
+func countingVisit[S any](visit func(*S, model.Label, *S) bool) func(*S, model.Label, *S) bool {
+	return func(from *S, l model.Label, to *S) bool {
+		if taken != nil {
+			taken[sharedlock.ActionName(l)]++
+		}
+		return visit(from, l, to)
+	}
+}
+
+func keepsInvariants(t *rapid.T) {
+	sp, err := sharedlock.New(drawConstants(t), sharedlock.Base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walkChecking(t, sp, properties(sp), rapid.IntRange(50, 600).Draw(t, "steps"))
+}
+
+// TestRandomWalksKeepInvariants: from Init, random sequences of enabled
+// actions under random constants keep every invariant.
+func TestRandomWalksKeepInvariants(t *testing.T) { rapid.Check(t, keepsInvariants) }
+
+// TestRandomWalksLong runs 20,000 walks (skipped under -short).
+func TestRandomWalksLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: 20,000 random walks")
+	}
+	defer proptest.SetFlag(t, "rapid.checks", "20000")()
+	taken = map[string]int{}
+	defer func() { taken = nil }()
+	rapid.Check(t, keepsInvariants)
+	t.Logf("steps taken by action: %v", taken)
+	for _, a := range sharedlock.ActionNames[:sharedlock.ActDowngradeByReleaseAcquire] {
+		if taken[a] == 0 {
+			t.Errorf("no walk took %s", a)
+		}
+	}
+}
+
+// TestMutantsCaught is the positive control: each mutant's random walks
+// violate the property its TLC config expects, in a shrunk counterexample;
+// and the ReadersShare witness fails in SharedLock itself (readers share).
+func TestMutantsCaught(t *testing.T) {
+	clients := []string{"c1", "c2", "c3", "c4"}
+	for _, tc := range []struct {
+		variant sharedlock.Variant
+		k       sharedlock.Constants
+		prop    string
+	}{
+		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
+		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersNotBlockedByReaders"},
+		{sharedlock.Base, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersShare"},
+	} {
+		t.Run(tc.variant.Module()+"/"+tc.prop, func(t *testing.T) {
+			sp, err := sharedlock.New(tc.k, tc.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			props := append(properties(sp), property{"ReadersShare", sp.ReadersShare})
+			check := only(props, tc.prop)
+			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
+				walkChecking(rt, sp, check, rapid.IntRange(20, 60).Draw(rt, "steps"))
+			})
+			if !strings.Contains(report, tc.prop+" violated") {
+				t.Errorf("the mutant failed, but not on %s:\n%s", tc.prop, report)
+			}
+			t.Logf("caught; shrunk counterexample:\n%s", proptest.FirstLines(report, 16))
+		})
+	}
+}
