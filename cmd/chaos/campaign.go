@@ -163,37 +163,21 @@ func connect(ctx context.Context, addrs []string, timeout time.Duration) (*zk.Co
 // run runs the workload and the faults, then observes the end state. It
 // returns when every goroutine it started has stopped.
 func (c *campaign) run(ctx context.Context) {
-	cfg := c.cfg
-	rec := c.w.rec
 	start := time.Now()
-	deadline := start.Add(cfg.Duration)
+	deadline := start.Add(c.cfg.Duration)
 	defer func() { c.elapsed = time.Since(start) }()
 
 	var bg sync.WaitGroup
-	stopFlush := make(chan struct{})
+	stop := make(chan struct{})
 	bg.Add(1)
-	go func() { // stream the history, so a crashed run still leaves one
-		defer bg.Done()
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopFlush:
-				return
-			case <-t.C:
-				if err := rec.Flush(c.history); err != nil {
-					c.fail("writing the history: %v", err)
-					return
-				}
-			}
-		}
-	}()
-	stopProgress := make(chan struct{})
-	if !cfg.Quiet {
+	go func() { defer bg.Done(); c.streamHistory(stop) }()
+	if !c.cfg.Quiet {
 		bg.Add(1)
-		go func() { defer bg.Done(); c.w.mon.progress(c.stderr, start, cfg.Duration, stopProgress) }()
+		go func() { defer bg.Done(); c.w.mon.progress(c.stderr, start, c.cfg.Duration, stop) }()
 	}
 
+	// The workload does not stop when ctx ends: it must go on while the
+	// faults heal, then stop cleanly, releasing its leases.
 	wctx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	var workers sync.WaitGroup
 	for _, wk := range c.workers {
@@ -204,7 +188,50 @@ func (c *campaign) run(ctx context.Context) {
 	in := &injector{w: c.w, clu: c.clu, clients: c.clients, start: start}
 	in.run(ctx, c.sched, deadline)
 	c.events = in.events
-	// Heal everything: the end state must be observed on a whole system.
+	healed := c.healAll(ctx)
+	sleepCtx(ctx, time.Until(deadline))
+	c.interrupted = ctx.Err() != nil
+
+	stopWork()
+	stopped := c.stopWorkers(&workers)
+	c.observeLeftovers(healed)
+	for _, wk := range c.workers {
+		wk.close()
+	}
+	if !stopped {
+		waitTimeout(&workers, 10*time.Second)
+	}
+	close(stop)
+	bg.Wait()
+	if err := c.w.rec.Flush(c.history); err != nil {
+		c.fail("writing the history: %v", err)
+	}
+	if err := c.history.Sync(); err != nil {
+		c.fail("writing the history: %v", err)
+	}
+}
+
+// streamHistory flushes the history to its file every second until stop
+// closes, so that a crashed run still leaves one behind.
+func (c *campaign) streamHistory(stop <-chan struct{}) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if err := c.w.rec.Flush(c.history); err != nil {
+				c.fail("writing the history: %v", err)
+				return
+			}
+		}
+	}
+}
+
+// healAll ends every client fault and heals the ensemble: the end state must
+// be observed on a whole system. It returns when that was done.
+func (c *campaign) healAll(ctx context.Context) time.Time {
 	for _, cl := range c.clients {
 		cl.set.Heal()
 		cl.gate.thaw()
@@ -212,29 +239,33 @@ func (c *campaign) run(ctx context.Context) {
 	if err := c.clu.Heal(ctx); err != nil {
 		c.fail("healing the ensemble: %v", err)
 	}
-	healed := time.Now()
-	sleepCtx(ctx, time.Until(deadline))
-	c.interrupted = ctx.Err() != nil
+	return time.Now()
+}
 
-	// Stop the workload: waits end, leases are released.
-	stopWork()
-	stopped := waitTimeout(&workers, 3*c.w.timeout+10*time.Second)
-	if !stopped {
-		// zk.Lock cannot be cancelled: closing its connection ends the wait.
-		// (The leftover check below then sees less: it is reported.)
-		c.fail("clients still busy %v after the end; closing their sessions", 3*c.w.timeout+10*time.Second)
-		for _, wk := range c.workers {
-			wk.close()
-		}
-		if !waitTimeout(&workers, 30*time.Second) {
-			c.fail("some clients did not stop; their last operations are missing from the history")
-		}
+// stopWorkers waits for the workload to end after its context was
+// cancelled; it reports whether every worker stopped in time. zk.Lock cannot
+// be cancelled: closing its connection is what ends its wait.
+func (c *campaign) stopWorkers(workers *sync.WaitGroup) bool {
+	bound := 3*c.w.timeout + 10*time.Second
+	if waitTimeout(workers, bound) {
+		return true
 	}
+	c.fail("clients still busy %v after the end; closing their sessions (the leftover check sees less)", bound)
+	for _, wk := range c.workers {
+		wk.close()
+	}
+	if !waitTimeout(workers, 30*time.Second) {
+		c.fail("some clients did not stop; their last operations are missing from the history")
+	}
+	return false
+}
 
-	// Leftover lock nodes, observed once every fault has healed and a session
-	// lost to one has certainly expired (a session timeout, plus a second for
-	// the server's expiry buckets of one tick), while the clients' sessions are
-	// still open (closing one would delete its nodes and hide an orphan).
+// observeLeftovers records the lock nodes left under every lock path, once
+// every fault has healed and a session lost to one has certainly expired (a
+// session timeout, plus a second for the server's expiry buckets of one
+// tick), while the clients' sessions are still open: closing one would
+// delete its nodes and hide an orphan.
+func (c *campaign) observeLeftovers(healed time.Time) {
 	quiet := healed
 	if now := time.Now(); now.After(quiet) {
 		quiet = now
@@ -244,22 +275,6 @@ func (c *campaign) run(ctx context.Context) {
 		if err := c.leftover(lp.path); err != nil {
 			c.fail("listing %s at the end: %v", lp.path, err)
 		}
-	}
-
-	for _, wk := range c.workers {
-		wk.close()
-	}
-	if !stopped {
-		waitTimeout(&workers, 10*time.Second)
-	}
-	close(stopProgress)
-	close(stopFlush)
-	bg.Wait()
-	if err := rec.Flush(c.history); err != nil {
-		c.fail("writing the history: %v", err)
-	}
-	if err := c.history.Sync(); err != nil {
-		c.fail("writing the history: %v", err)
 	}
 }
 
@@ -316,7 +331,9 @@ func deleteTree(conn *zk.Conn, p string) {
 	conn.Delete(p, -1)
 }
 
-// waitTimeout waits for wg, at most d; it reports whether wg finished.
+// waitTimeout waits for wg, at most d; it reports whether wg finished. On a
+// timeout its helper goroutine lives until wg finishes, which the caller
+// forces by closing the sessions the stragglers wait on.
 func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()

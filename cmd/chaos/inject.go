@@ -14,6 +14,7 @@ import (
 type faultEvent struct {
 	Index   int       `json:"index"` // in the schedule
 	Kind    faultKind `json:"kind"`
+	Role    string    `json:"role,omitempty"` // how the target was chosen
 	Target  string    `json:"target,omitempty"`
 	Start   string    `json:"start,omitempty"` // offset from the workload's start
 	End     string    `json:"end,omitempty"`
@@ -66,7 +67,7 @@ func (in *injector) offset(t time.Time) string { return fmtDur(t.Sub(in.start)) 
 
 // inject carries out one fault and heals it before returning.
 func (in *injector) inject(ctx context.Context, i int, f plannedFault) faultEvent {
-	ev := faultEvent{Index: i, Kind: f.Kind}
+	ev := faultEvent{Index: i, Kind: f.Kind, Role: f.Role}
 	rec := in.w.rec
 	mon := in.w.mon
 	defer mon.setCurrent("")
