@@ -8,11 +8,11 @@ PKGS      := ./...
 RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/...
 
 .PHONY: setup verify test vet fmt-check unit integration checker tlc tlc-deep mutants \
-        bench bench-quick interop ensemble-up ensemble-down
+        chaos chaos-short chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit integration checker tlc mutants
+verify: setup vet fmt-check unit integration checker chaos-tests tlc mutants chaos-short
 
 ## setup: what a fresh Debian machine lacks. Debian's `zookeeper` package
 ## only, never `zookeeperd`, which would start a server on port 2181.
@@ -62,6 +62,30 @@ tlc-deep:
 # killed by the test named for it.
 mutants:
 	$(GO) run ./cmd/mutants
+
+## chaos: the default campaign (3 minutes, every fault) on an embedded local
+## 3-node ensemble; history, report and verdict in out/chaos-<timestamp>.
+chaos: setup
+	$(GO) run ./cmd/chaos
+
+CHAOS := .cache/bin/chaos
+
+# make verify's campaigns: zklock must pass; the controls (go-zookeeper's
+# zk.Lock, and critical sections without fencing) must be flagged, exit 1.
+chaos-short:
+	@mkdir -p $(dir $(CHAOS)) && rm -rf out/verify
+	$(GO) build -o $(CHAOS) ./cmd/chaos
+	$(CHAOS) --duration 30s --fault-interval 4s --quiet --out out/verify/zklock
+	@for control in "--lock=zk --faults blackhole-holder" "--no-fence --faults freeze-client --rw-ratio 0"; do \
+	  name=$$(echo $$control | cut -d' ' -f1 | tr -d '-' | cut -d= -f1); \
+	  echo "control $$control: must be flagged"; \
+	  $(CHAOS) --duration 20s $$control --clients 4 --locks 2 --quiet --out out/verify/control-$$name; rc=$$?; \
+	  if [ $$rc -ne 1 ]; then echo "control $$control was not flagged (exit $$rc)"; exit 1; fi; \
+	done
+
+# cmd/chaos's own tests: bad input, schedules, and short campaigns with controls.
+chaos-tests:
+	$(GO) test -count=1 ./cmd/chaos/...
 
 ## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
 ## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md).
