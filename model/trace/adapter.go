@@ -1,0 +1,197 @@
+package trace
+
+import (
+	"fmt"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/sharedlock"
+)
+
+// obsNode is what a listing can observe of a model node: its request
+// (client, request number) and its kind.
+type obsNode struct {
+	seq    int
+	c, r   int
+	kind   string // "exclusive", "read" or "write"
+	owner  int    // the owner session <<owner, ownerK>>
+	ownerK int
+}
+
+// liveSession is a session the model's server has.
+type liveSession struct {
+	c, k      int
+	current   bool // the session its client uses
+	ownsNodes bool
+}
+
+// adapter is the view the validator needs of one model: its actions by
+// name and the variables the events observe.
+type adapter[S any] interface {
+	specName() string
+	init() S
+	// key appends the encoding of the part of s the validator's future
+	// depends on: every variable but zxid and the czxids, the fault
+	// count (unbounded here) and the tokens and fencing history, which no
+	// event shows (Grant's token is not compared). Two states with one
+	// key have the same futures for the validator.
+	key(b []byte, s *S) []byte
+	format(s *S) string
+	// step applies the named action of client c (arg: RequestLock's kind
+	// index, ExpireSession's k).
+	step(s *S, action string, c, arg int, t *S) model.Guard
+	// kindArg maps an event's kind to RequestLock's arg.
+	kindArg(kind string) (int, error)
+	pc(s *S, c int) string
+	live(s *S, c int) bool
+	ownNodeExists(s *S, c int) bool
+	holding(s *S, c int) bool
+	nodes(s *S) []obsNode
+	// target returns the node c chose to watch, if it exists.
+	target(s *S, c int) (obsNode, bool)
+	sessions(s *S) []liveSession
+}
+
+// predAdapter adapts model/predlock.
+type predAdapter struct{ sp *predlock.Spec }
+
+var predActions = map[string]uint8{}
+
+func init() {
+	for i, n := range predlock.ActionNames {
+		predActions[n] = uint8(i)
+	}
+	for i, n := range sharedlock.ActionNames {
+		sharedActions[n] = uint8(i)
+	}
+}
+
+func (a predAdapter) specName() string                         { return "PredecessorLock" }
+func (a predAdapter) init() predlock.State                     { return a.sp.Init() }
+func (a predAdapter) key(b []byte, s *predlock.State) []byte {
+	t := *s
+	t.Nodes = make([]predlock.Node, len(s.Nodes))
+	for i, n := range s.Nodes {
+		n.Czxid = 0
+		t.Nodes[i] = n
+	}
+	t.Zxid, t.Faults, t.Grants, t.LastToken, t.ResHigh, t.ResTenure = 0, 0, 0, 0, 0, 0
+	zero := make([]int, len(s.Token))
+	t.Token, t.Tenure = zero, zero
+	return t.AppendEncoding(b)
+}
+func (a predAdapter) format(s *predlock.State) string           { return a.sp.Format(s) }
+func (a predAdapter) step(s *predlock.State, action string, c, arg int, t *predlock.State) model.Guard {
+	idx, ok := predActions[action]
+	if !ok {
+		return model.Guard("no action " + action + " in PredecessorLock")
+	}
+	return a.sp.Step(s, model.Label{Action: idx, Client: int16(c), Arg: int16(arg)}, t)
+}
+func (a predAdapter) kindArg(kind string) (int, error) {
+	if kind != "exclusive" {
+		return 0, fmt.Errorf("kind %q on a Mutex lock", kind)
+	}
+	return 0, nil
+}
+func (a predAdapter) pc(s *predlock.State, c int) string         { return s.PC[c].String() }
+func (a predAdapter) live(s *predlock.State, c int) bool          { return s.LiveC(c) }
+func (a predAdapter) ownNodeExists(s *predlock.State, c int) bool { return s.OwnNodeExists(c) }
+func (a predAdapter) holding(s *predlock.State, c int) bool       { return s.PC[c] == predlock.PCHold }
+func (a predAdapter) nodes(s *predlock.State) []obsNode {
+	out := make([]obsNode, len(s.Nodes))
+	for i, n := range s.Nodes {
+		out[i] = obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}
+	}
+	return out
+}
+func (a predAdapter) target(s *predlock.State, c int) (obsNode, bool) {
+	n, ok := s.NodeAt(s.Target[c])
+	if !ok || s.Target[c] == predlock.NoNode {
+		return obsNode{}, false
+	}
+	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}, true
+}
+func (a predAdapter) sessions(s *predlock.State) []liveSession {
+	out := make([]liveSession, 0, len(s.Live))
+	for _, x := range s.Live {
+		ls := liveSession{c: x.C, k: x.K, current: x == s.SessOf(x.C)}
+		for _, n := range s.Nodes {
+			if n.Owner == x {
+				ls.ownsNodes = true
+				break
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
+}
+
+// sharedAdapter adapts model/sharedlock.
+type sharedAdapter struct{ sp *sharedlock.Spec }
+
+var sharedActions = map[string]uint8{}
+
+func (a sharedAdapter) specName() string                           { return "SharedLock" }
+func (a sharedAdapter) init() sharedlock.State                     { return a.sp.Init() }
+func (a sharedAdapter) key(b []byte, s *sharedlock.State) []byte {
+	t := *s
+	t.Nodes = make([]sharedlock.Node, len(s.Nodes))
+	for i, n := range s.Nodes {
+		n.Czxid = 0
+		t.Nodes[i] = n
+	}
+	t.Zxid, t.Faults = 0, 0
+	t.Token = make([]int, len(s.Token))
+	return t.AppendEncoding(b)
+}
+func (a sharedAdapter) format(s *sharedlock.State) string           { return a.sp.Format(s) }
+func (a sharedAdapter) step(s *sharedlock.State, action string, c, arg int, t *sharedlock.State) model.Guard {
+	idx, ok := sharedActions[action]
+	if !ok {
+		return model.Guard("no action " + action + " in SharedLock")
+	}
+	return a.sp.Step(s, model.Label{Action: idx, Client: int16(c), Arg: int16(arg)}, t)
+}
+func (a sharedAdapter) kindArg(kind string) (int, error) {
+	switch kind {
+	case "read":
+		return 0, nil
+	case "write":
+		return 1, nil
+	}
+	return 0, fmt.Errorf("kind %q on a read/write lock", kind)
+}
+func (a sharedAdapter) pc(s *sharedlock.State, c int) string         { return s.PC[c].String() }
+func (a sharedAdapter) live(s *sharedlock.State, c int) bool          { return s.LiveC(c) }
+func (a sharedAdapter) ownNodeExists(s *sharedlock.State, c int) bool { return s.OwnNodeExists(c) }
+func (a sharedAdapter) holding(s *sharedlock.State, c int) bool       { return s.PC[c] == sharedlock.PCHold }
+func (a sharedAdapter) nodes(s *sharedlock.State) []obsNode {
+	out := make([]obsNode, len(s.Nodes))
+	for i, n := range s.Nodes {
+		out[i] = obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: n.Kind.String(), owner: n.Owner.C, ownerK: n.Owner.K}
+	}
+	return out
+}
+func (a sharedAdapter) target(s *sharedlock.State, c int) (obsNode, bool) {
+	tg := s.Target[c]
+	if tg == sharedlock.NoTarget || !s.HasName(tg) {
+		return obsNode{}, false
+	}
+	n, _ := s.NodeAt(tg.Seq)
+	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: n.Kind.String(), owner: n.Owner.C, ownerK: n.Owner.K}, true
+}
+func (a sharedAdapter) sessions(s *sharedlock.State) []liveSession {
+	out := make([]liveSession, 0, len(s.Live))
+	for _, x := range s.Live {
+		ls := liveSession{c: x.C, k: x.K, current: x == s.SessOf(x.C)}
+		for _, n := range s.Nodes {
+			if n.Owner == x {
+				ls.ownsNodes = true
+				break
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
+}

@@ -1,0 +1,275 @@
+package trace
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/walk"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/sharedlock"
+)
+
+// GenerateOptions say what kind of run Generate simulates.
+type GenerateOptions struct {
+	// Clients and Requests are the model's clients and requests per client.
+	Clients, Requests int
+	// Steps bounds the random walk.
+	Steps int
+	// Shared simulates RWMutex (SharedLock) instead of Mutex.
+	Shared bool
+	// Faults enables expiry, lost replies, cancellation and pauses, with
+	// this budget of fault steps (0: none).
+	Faults int
+	// Jitter is how far (ns) an event's start and end may lie from the
+	// instant its step took effect; steps are 1,000 ns apart, so a jitter
+	// of several thousand makes events of different clients overlap.
+	Jitter int64
+	// Pending is the probability that a Release's end is unknown.
+	Pending float64
+}
+
+// Generate takes a random walk of the model and projects it to the events
+// the implementation would trace: one client per (model client, session)
+// pair, named "<client>#<session>"; request uuids "u<client>-<request>";
+// node names with the model's sequence number times 3 plus 7 (so that
+// real and model numbers differ); tokens the model's czxid plus 1000. The
+// unobservable steps (ExpireSession, IgnoreNotification, PauseClient,
+// ResumeClient, Write) leave no event. The k-th step takes effect at
+// 1000(k+1) ns; each event's start and end enclose that instant, and each
+// client's events stay in order. Validate must accept every such trace.
+func Generate(opt GenerateOptions, rng *rand.Rand) ([]Event, error) {
+	if opt.Clients < 1 || opt.Requests < 1 || opt.Steps < 0 {
+		return nil, fmt.Errorf("trace: generate: need clients and requests")
+	}
+	names := make([]string, opt.Clients)
+	for c := range names {
+		names[c] = fmt.Sprintf("c%d", c+1)
+	}
+	var steps []genStep
+	var err error
+	if opt.Shared {
+		steps, err = walkShared(opt, names, rng)
+	} else {
+		steps, err = walkPred(opt, names, rng)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return timeEvents(steps, opt, rng), nil
+}
+
+// genStep is one projected event and the instant its step took effect.
+type genStep struct {
+	at int64
+	ev Event
+}
+
+// weightsFor gives one walk random action weights (swarm testing).
+func weightsFor(n int, rng *rand.Rand) []int { return walk.SwarmWeights(n, rng.Uint64()) }
+
+func chooser[S any](weights []int, rng *rand.Rand) func([]walk.Successor[S]) int {
+	return walk.Weighted[S](weights, func(n int) int { return rng.Intn(n) })
+}
+
+func genUuid(c, r int) string { return fmt.Sprintf("u%d-%d", c+1, r) }
+func realSeqOf(seq int) int64 { return int64(seq)*3 + 7 }
+
+func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, error) {
+	f := opt.Faults > 0
+	sp, err := predlock.New(predlock.Constants{Clients: names, MaxRequests: opt.Requests, MaxSeq: predlock.Unbounded,
+		MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f, Fencing: true}, predlock.Base)
+	if err != nil {
+		return nil, err
+	}
+	node := func(s *predlock.State, seq int) string {
+		n, _ := s.NodeAt(seq)
+		return NodeName(genUuid(n.Uuid.C, n.Uuid.R), "exclusive", realSeqOf(seq))
+	}
+	children := func(s *predlock.State) []string {
+		var out []string
+		for _, n := range s.Nodes {
+			out = append(out, node(s, n.Seq))
+		}
+		return out
+	}
+	var steps []genStep
+	k := int64(0)
+	walk.Walk(sp.Next, sp.Init(), opt.Steps, chooser[predlock.State](weightsFor(len(predlock.ActionNames), rng), rng),
+		func(from *predlock.State, l model.Label, to *predlock.State) bool {
+			k++
+			c := int(l.Client)
+			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: "exclusive",
+				Action: predlock.ActionName(l), Request: genUuid(c, from.ReqNo[c])}
+			switch l.Action {
+			case predlock.ActRequestLock:
+				ev.Request = genUuid(c, to.ReqNo[c])
+			case predlock.ActCreateOk:
+				ev.Node = node(to, to.Node[c])
+			case predlock.ActCreateReplyLost, predlock.ActPredecessorGone, predlock.ActCancel:
+			case predlock.ActFindOwnNode:
+				if to.PC[c] == predlock.PCList {
+					ev.Result, ev.Target, ev.Node = "found", node(to, to.Node[c]), node(to, to.Node[c])
+				} else {
+					ev.Result = "absent"
+				}
+			case predlock.ActListChildren:
+				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
+				if to.PC[c] == predlock.PCGrant {
+					ev.Result = "grant"
+				} else {
+					ev.Result, ev.Target = "wait", node(from, to.Target[c])
+				}
+			case predlock.ActWatchPredecessor:
+				ev.Node = node(from, from.Node[c])
+				ev.Target = lastWaitTarget(steps, ev.Client)
+				ev.Result = "exists"
+				if to.PC[c] == predlock.PCList {
+					ev.Result = "gone"
+				}
+			case predlock.ActGrant:
+				ev.Node, ev.Token = node(from, from.Node[c]), int64(to.Token[c])+1000
+			case predlock.ActRelease:
+				ev.Node = node(from, from.Node[c])
+			case predlock.ActLearnExpiry:
+				ev.Request, ev.Kind, ev.Result = "", "", "expired"
+				if from.LiveC(c) {
+					ev.Result = "timer"
+				}
+			default: // ExpireSession, IgnoreNotification, PauseClient, ResumeClient, Write
+				return true
+			}
+			steps = append(steps, genStep{at: 1000 * k, ev: ev})
+			return true
+		})
+	return steps, nil
+}
+
+// lastWaitTarget returns the target of a client's last ListChildren
+// "wait": the node it watches.
+func lastWaitTarget(steps []genStep, client string) string {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if e := steps[i].ev; e.Client == client && e.Action == ActListChildren && e.Result == "wait" {
+			return e.Target
+		}
+	}
+	return ""
+}
+
+func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, error) {
+	f := opt.Faults > 0
+	sp, err := sharedlock.New(sharedlock.Constants{Clients: names, MaxRequests: opt.Requests, MaxSeq: sharedlock.Unbounded,
+		MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f, WithDowngrade: true}, sharedlock.Base)
+	if err != nil {
+		return nil, err
+	}
+	node := func(s *sharedlock.State, seq int) string {
+		n, _ := s.NodeAt(seq)
+		return NodeName(genUuid(n.Uuid.C, n.Uuid.R), n.Kind.String(), realSeqOf(seq))
+	}
+	children := func(s *sharedlock.State) []string {
+		var out []string
+		for _, n := range s.Nodes {
+			out = append(out, node(s, n.Seq))
+		}
+		return out
+	}
+	var steps []genStep
+	k := int64(0)
+	walk.Walk(sp.Next, sp.Init(), opt.Steps, chooser[sharedlock.State](weightsFor(len(sharedlock.ActionNames), rng), rng),
+		func(from *sharedlock.State, l model.Label, to *sharedlock.State) bool {
+			k++
+			c := int(l.Client)
+			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: from.Kind[c].String(),
+				Action: sharedlock.ActionName(l), Request: genUuid(c, from.ReqNo[c])}
+			switch l.Action {
+			case sharedlock.ActRequestLock:
+				ev.Request, ev.Kind = genUuid(c, to.ReqNo[c]), to.Kind[c].String()
+			case sharedlock.ActCreateOk:
+				ev.Node = node(to, to.Node[c])
+			case sharedlock.ActCreateReplyLost, sharedlock.ActPredecessorGone, sharedlock.ActCancel:
+			case sharedlock.ActFindOwnNode:
+				if to.PC[c] == sharedlock.PCList {
+					ev.Result, ev.Target, ev.Node = "found", node(to, to.Node[c]), node(to, to.Node[c])
+				} else {
+					ev.Result = "absent"
+				}
+			case sharedlock.ActListChildren:
+				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
+				if to.PC[c] == sharedlock.PCGrant {
+					ev.Result = "grant"
+				} else {
+					ev.Result, ev.Target = "wait", node(from, to.Target[c].Seq)
+				}
+			case sharedlock.ActWatchPredecessor:
+				ev.Node = node(from, from.Node[c])
+				ev.Target = lastWaitTarget(steps, ev.Client)
+				ev.Result = "exists"
+				if to.PC[c] == sharedlock.PCList {
+					ev.Result = "gone"
+				}
+			case sharedlock.ActGrant:
+				ev.Node, ev.Token = node(from, from.Node[c]), int64(to.Token[c])+1000
+			case sharedlock.ActDowngrade:
+				ev.Node, ev.Kind = node(to, to.Node[c]), "read"
+			case sharedlock.ActRelease:
+				ev.Node = node(from, from.Node[c])
+			case sharedlock.ActLearnExpiry:
+				ev.Request, ev.Kind, ev.Result = "", "", "expired"
+				if from.LiveC(c) {
+					ev.Result = "timer"
+				}
+			default:
+				return true
+			}
+			steps = append(steps, genStep{at: 1000 * k, ev: ev})
+			return true
+		})
+	return steps, nil
+}
+
+// timeEvents gives every event a start and an end around the instant its
+// step took effect, keeping each client's events in order and apart.
+func timeEvents(steps []genStep, opt GenerateOptions, rng *rand.Rand) []Event {
+	jitter := func(room int64) int64 {
+		if room > opt.Jitter {
+			room = opt.Jitter
+		}
+		if room <= 0 {
+			return 0
+		}
+		return rng.Int63n(room + 1)
+	}
+	prevEnd := map[string]int64{}
+	out := make([]Event, len(steps))
+	for i, st := range steps {
+		ev := st.ev
+		next := int64(-1) // when the client's next step takes effect
+		for j := i + 1; j < len(steps); j++ {
+			if steps[j].ev.Client == ev.Client {
+				next = steps[j].at
+				break
+			}
+		}
+		low, seen := prevEnd[ev.Client]
+		if !seen {
+			low = 0
+		}
+		ev.Start = st.at - jitter(st.at-low-1)
+		var end int64
+		if next >= 0 {
+			end = st.at + jitter((next-st.at)/2)
+		} else {
+			end = st.at + jitter(opt.Jitter)
+		}
+		prevEnd[ev.Client] = end
+		if ev.Action == ActRelease && rng.Float64() < opt.Pending {
+			ev.End = nil
+		} else {
+			e := end
+			ev.End = &e
+		}
+		out[i] = ev
+	}
+	return out
+}

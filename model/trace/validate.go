@@ -1,0 +1,470 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/sharedlock"
+)
+
+// ErrUnsupported is returned (wrapped) for a trace the validator cannot
+// judge: malformed events, several requests of one session in flight at
+// once on one lock, a lock used as Mutex and RWMutex, a contender node no
+// traced request made.
+var ErrUnsupported = errors.New("trace: unsupported")
+
+// Verdict is the outcome of a validation.
+type Verdict string
+
+// The verdicts.
+const (
+	// Valid: some order of the events consistent with their times, with
+	// unobservable steps inserted, is a run of the model.
+	Valid Verdict = "valid"
+	// Invalid: no such order exists; the report names the first event
+	// that diverges.
+	Invalid Verdict = "invalid"
+	// Inconclusive: the search budget ran out before either was shown.
+	Inconclusive Verdict = "inconclusive"
+)
+
+// Options tune a validation.
+type Options struct {
+	// Budget bounds the search states explored per lock (0: DefaultBudget).
+	Budget int
+}
+
+// DefaultBudget is the default search budget per lock.
+const DefaultBudget = 2_000_000
+
+// Report is the outcome of validating a trace.
+type Report struct {
+	Verdict Verdict
+	Locks   []*LockReport
+}
+
+// LockReport is the outcome for one lock path.
+type LockReport struct {
+	Lock    string
+	Spec    string // PredecessorLock or SharedLock
+	Clients []string
+	Events  int
+	Verdict Verdict
+	// Explored is the number of search states visited.
+	Explored int
+	// Steps is, for a valid trace, the order found: each event with the
+	// model step it matched, and the unobservable steps inserted.
+	Steps []string
+	// Faults are the unobservable fault steps the order needed (session
+	// expiries, pauses, creates whose reply the client abandoned).
+	Faults []string
+	// Divergence is, for an invalid trace, the first event that diverges.
+	Divergence *Divergence
+	// Reason explains an inconclusive result.
+	Reason string
+}
+
+// Divergence is an event that no reachable model state accepts.
+type Divergence struct {
+	// Event is the diverging event.
+	Event Event
+	// Matched is how many events of the lock were matched before it, at
+	// best.
+	Matched int
+	// Reason is why the first candidate state rejects it.
+	Reason string
+	// Compared is the number of model states it was compared against;
+	// Candidates are the first of them, with why each rejects it.
+	Compared   int
+	Candidates []Candidate
+	// Others are the other events that could not be matched at that
+	// point, with a reason.
+	Others []string
+}
+
+// Candidate is one model state an event was compared against.
+type Candidate struct {
+	// State is the model state, printed with variable names.
+	State string
+	// Why the event is not a step of the model from it.
+	Why string
+}
+
+// Validate replays a trace in the model, lock by lock.
+//
+// Each client's events must be matched in its own order; an event of one
+// client may be matched before an event of another unless the other ended
+// before it started. Between events the search may insert steps no client
+// reports: the server expiring a session (the session a client uses only
+// if that client later learns of a lost session, or has no more events; a
+// holder's only during a process pause), a client dropping a stale
+// notification (IgnoreNotification), a create whose reply the client
+// stopped waiting for. Every event must then be an enabled model step with
+// the observed outcome (see README.md for the mapping of each event), or
+// an observation consistent with the model state (a listing is compared
+// node for node). The search keeps the set of (model state, positions)
+// it has visited and explores each once.
+//
+// It returns an error wrapping ErrUnsupported for traces it cannot judge.
+func Validate(events []Event, opt Options) (*Report, error) {
+	if opt.Budget <= 0 {
+		opt.Budget = DefaultBudget
+	}
+	locks, err := splitLocks(events)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Verdict: Valid}
+	for _, lt := range locks {
+		var lr *LockReport
+		switch lt.spec {
+		case "PredecessorLock":
+			sp, err := predlock.New(predlock.Constants{
+				Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: predlock.Unbounded,
+				MaxFaults: predlock.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
+				WithCancel: true, Fencing: true,
+			}, predlock.Base)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[predlock.State]{a: predAdapter{sp}, lt: lt, budget: opt.Budget}
+			lr = se.run()
+		default:
+			sp, err := sharedlock.New(sharedlock.Constants{
+				Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: sharedlock.Unbounded,
+				MaxFaults: sharedlock.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
+				WithCancel: true, WithDowngrade: true,
+			}, sharedlock.Base)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[sharedlock.State]{a: sharedAdapter{sp}, lt: lt, budget: opt.Budget}
+			lr = se.run()
+		}
+		rep.Locks = append(rep.Locks, lr)
+		switch {
+		case lr.Verdict == Invalid:
+			rep.Verdict = Invalid
+		case lr.Verdict == Inconclusive && rep.Verdict == Valid:
+			rep.Verdict = Inconclusive
+		}
+	}
+	return rep, nil
+}
+
+// lockTrace is the events of one lock, prepared for the search.
+type lockTrace struct {
+	lock        string
+	spec        string
+	clients     []string
+	events      [][]*Event // per client, in the client's order
+	maxRequests int
+	// reqUuid[c][r-1] is the uuid of client c's r-th request.
+	reqUuid [][]string
+	// seqs: the real sequence number of each request's node, when the
+	// trace shows one (and only one).
+	seqs map[string]int64
+	// need[c][i][j]: how many events of client j precede client c's i-th
+	// (those that ended before it started, and the ones before them).
+	need [][][]int32
+	// learnsExpiry[c][i]: whether client c, having matched i events, will
+	// report the loss of its session (LearnExpiry, or a listing without its
+	// own node): always; or has no more ZooKeeper calls to make (its
+	// remaining events, if any, are RequestLock: a trace may end before
+	// the client learns): ifNodes.
+	learnsExpiry [][]expiryKnowledge
+	// prevTarget[c][i]: the target of client c's last ListChildren "wait"
+	// before its i-th event.
+	prevTarget [][]string
+	// owner maps a request uuid to its client.
+	owner map[string]int
+}
+
+// expiryKnowledge says whether a client learns of its session's loss.
+type expiryKnowledge uint8
+
+const (
+	never   expiryKnowledge = iota // it makes more calls, and reports no loss
+	ifNodes                        // it makes no more calls: expire only a session that owns nodes
+	always                         // it reports the loss later
+)
+
+// realSeq returns the real sequence number of request uuid's node.
+func (lt *lockTrace) realSeq(uuid string) (int64, bool) {
+	s, ok := lt.seqs[uuid]
+	return s, ok && s >= 0
+}
+
+// currentRequest returns the uuid of the request client c is in before
+// its i-th event.
+func (lt *lockTrace) currentRequest(c, i int) string {
+	for k := i - 1; k >= 0; k-- {
+		if ev := lt.events[c][k]; ev.Action == ActRequestLock {
+			return ev.Request
+		}
+	}
+	return ""
+}
+
+// nameOf renders a model node with its real name when the trace shows it.
+func (lt *lockTrace) nameOf(n obsNode) string {
+	if n.r < 1 || n.c >= len(lt.reqUuid) || n.r > len(lt.reqUuid[n.c]) {
+		return "(none)"
+	}
+	uuid := lt.reqUuid[n.c][n.r-1]
+	if seq, ok := lt.realSeq(uuid); ok {
+		return NodeName(uuid, n.kind, seq)
+	}
+	if s, seen := lt.seqs[uuid]; seen && s < 0 {
+		return fmt.Sprintf("the node of request %s (the trace shows two)", uuid)
+	}
+	return fmt.Sprintf("the node of request %s (its name is never observed)", uuid)
+}
+
+// sameNode reports whether the real node name is the model node n.
+func (lt *lockTrace) sameNode(name string, n obsNode) bool {
+	p, ok, err := parseNode(name)
+	if !ok || err != nil || n.r < 1 {
+		return false
+	}
+	return p.uuid == lt.reqUuid[n.c][n.r-1] && p.kind == n.kind
+}
+
+// splitLocks groups the events by lock and prepares each group.
+func splitLocks(events []Event) ([]*lockTrace, error) {
+	type clientEvents struct {
+		name   string
+		events []*Event
+	}
+	var order []string
+	byClient := map[string]*clientEvents{}
+	singleLock := ""
+	for i := range events {
+		e := &events[i]
+		if e.Client == "" || e.Action == "" {
+			return nil, fmt.Errorf("%w: %s: an event needs a client and an action", ErrUnsupported, e)
+		}
+		if e.End != nil && *e.End < e.Start {
+			return nil, fmt.Errorf("%w: %s: it ends before it starts", ErrUnsupported, e)
+		}
+		ce := byClient[e.Client]
+		if ce == nil {
+			ce = &clientEvents{name: e.Client}
+			byClient[e.Client] = ce
+			order = append(order, e.Client)
+		}
+		ce.events = append(ce.events, e)
+		if e.Action != ActLearnExpiry {
+			if singleLock == "" {
+				singleLock = e.Lock
+			} else if e.Lock != singleLock && (e.Lock == "" || singleLock == "") {
+				return nil, fmt.Errorf("%w: %s: events of several locks must all name their lock", ErrUnsupported, e)
+			}
+		}
+	}
+	// The locks, in order of first use; a LearnExpiry goes to every lock its
+	// client uses.
+	var locks []string
+	perLock := map[string]map[string][]*Event{}
+	for _, name := range order {
+		uses := map[string]bool{}
+		for _, e := range byClient[name].events {
+			if e.Action != ActLearnExpiry {
+				uses[e.Lock] = true
+			}
+		}
+		for _, e := range byClient[name].events {
+			targets := []string{e.Lock}
+			if e.Action == ActLearnExpiry {
+				targets = nil
+				for l := range uses {
+					targets = append(targets, l)
+				}
+				sort.Strings(targets)
+			}
+			for _, l := range targets {
+				if perLock[l] == nil {
+					perLock[l] = map[string][]*Event{}
+					locks = append(locks, l)
+				}
+				perLock[l][name] = append(perLock[l][name], e)
+			}
+		}
+	}
+	var out []*lockTrace
+	for _, l := range locks {
+		lt, err := prepare(l, order, perLock[l])
+		if err != nil {
+			return nil, err
+		}
+		if lt != nil {
+			out = append(out, lt)
+		}
+	}
+	return out, nil
+}
+
+// prepare checks one lock's events and computes what the search needs.
+func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTrace, error) {
+	lt := &lockTrace{lock: lock, seqs: map[string]int64{}}
+	where := lock
+	if where == "" {
+		where = "the lock"
+	}
+	kinds := map[string]bool{}
+	for _, name := range order {
+		evs := byClient[name]
+		if len(evs) == 0 {
+			continue
+		}
+		lt.clients = append(lt.clients, name)
+		lt.events = append(lt.events, evs)
+		for _, e := range evs {
+			if e.Kind != "" {
+				kinds[e.Kind] = true
+			}
+		}
+	}
+	switch {
+	case len(kinds) == 0:
+		return nil, nil // only LearnExpiry: nothing to check
+	case len(kinds) == 1 && kinds["exclusive"]:
+		lt.spec = "PredecessorLock"
+	case !kinds["exclusive"] && (kinds["read"] || kinds["write"]) && len(kinds) <= 2:
+		lt.spec = "SharedLock"
+	default:
+		var ks []string
+		for k := range kinds {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return nil, fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex) or read/write (RWMutex)",
+			ErrUnsupported, where, strings.Join(ks, ", "))
+	}
+	owner := map[string]int{} // request uuid -> client
+	lt.owner = owner
+	for c, evs := range lt.events {
+		lt.reqUuid = append(lt.reqUuid, nil)
+		lt.prevTarget = append(lt.prevTarget, make([]string, len(evs)+1))
+		current, open := "", false
+		target := ""
+		for i, e := range evs {
+			lt.prevTarget[c][i] = target
+			if e.Action == ActRequestLock {
+				if open {
+					return nil, fmt.Errorf("%w: %s: client %s starts request %s while request %s has not ended "+
+						"(one acquisition per session and lock at a time; a request ends with Release, Cancel or LearnExpiry)",
+						ErrUnsupported, e, lt.clients[c], e.Request, current)
+				}
+				if e.Request == "" {
+					return nil, fmt.Errorf("%w: %s: a RequestLock needs a request uuid", ErrUnsupported, e)
+				}
+				if d, dup := owner[e.Request]; dup {
+					return nil, fmt.Errorf("%w: %s: request %s was already made by %s", ErrUnsupported, e, e.Request, lt.clients[d])
+				}
+				owner[e.Request] = c
+				lt.reqUuid[c] = append(lt.reqUuid[c], e.Request)
+				current, open, target = e.Request, true, ""
+				continue
+			}
+			if e.Action == ActLearnExpiry {
+				open = false
+				continue
+			}
+			if e.Request != current || current == "" {
+				return nil, fmt.Errorf("%w: %s: client %s reports request %q while its current request is %q "+
+					"(two acquisitions of one session on one lock in flight at once)", ErrUnsupported, e, lt.clients[c], e.Request, current)
+			}
+			switch e.Action {
+			case ActRelease, ActCancel:
+				open = false
+			case ActListChildren:
+				if e.Result == "wait" {
+					target = e.Target
+				}
+			case ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActWatchPredecessor,
+				ActPredecessorGone, ActGrant, ActDowngrade:
+			default:
+				return nil, fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
+			}
+		}
+		if n := len(lt.reqUuid[c]); n > lt.maxRequests {
+			lt.maxRequests = n
+		}
+	}
+	if lt.maxRequests == 0 {
+		lt.maxRequests = 1
+	}
+	// Node names: each must belong to a traced request of this lock.
+	ambiguous := map[string]bool{}
+	for _, evs := range lt.events {
+		for _, e := range evs {
+			names := append([]string{e.Node, e.Target}, e.Children...)
+			for _, name := range names {
+				if name == "" {
+					continue
+				}
+				n, ok, err := parseNode(name)
+				if !ok {
+					continue
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%w: %s: %w", ErrUnsupported, e, err)
+				}
+				if _, traced := owner[n.uuid]; !traced {
+					return nil, fmt.Errorf("%w: %s: node %s belongs to no traced request on %s: every client of the lock must be traced",
+						ErrUnsupported, e, name, where)
+				}
+				if s, seen := lt.seqs[n.uuid]; seen && s != n.seq {
+					ambiguous[n.uuid] = true
+				}
+				lt.seqs[n.uuid] = n.seq
+			}
+		}
+	}
+	for u := range ambiguous {
+		lt.seqs[u] = -1 // two nodes for one request: no order constraint (the listings decide)
+	}
+	// Time order and expiry knowledge.
+	n := len(lt.clients)
+	for c, evs := range lt.events {
+		lt.need = append(lt.need, make([][]int32, len(evs)))
+		lt.learnsExpiry = append(lt.learnsExpiry, make([]expiryKnowledge, len(evs)+1))
+		lt.learnsExpiry[c][len(evs)] = ifNodes
+		reportAhead, localOnly := false, true
+		for i := len(evs) - 1; i >= 0; i-- {
+			e := evs[i]
+			if e.Action == ActLearnExpiry || (e.Action == ActListChildren && e.Result == "missing") {
+				reportAhead = true
+			}
+			if e.Action != ActRequestLock {
+				localOnly = false
+			}
+			switch {
+			case reportAhead:
+				lt.learnsExpiry[c][i] = always
+			case localOnly:
+				lt.learnsExpiry[c][i] = ifNodes
+			}
+		}
+		for i, e := range evs {
+			need := make([]int32, n)
+			for j, other := range lt.events {
+				if j == c {
+					continue
+				}
+				for k := len(other) - 1; k >= 0; k-- {
+					if other[k].End != nil && *other[k].End < e.Start {
+						need[j] = int32(k + 1)
+						break
+					}
+				}
+			}
+			lt.need[c][i] = need
+		}
+	}
+	return lt, nil
+}

@@ -1,0 +1,97 @@
+package trace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func readFile(t *testing.T, name string) []Event {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	evs, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// TestControls replays the handmade traces in testdata: the correct ones
+// are accepted, each wrong one is rejected at the event where it goes
+// wrong (the positive controls).
+func TestControls(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		verdict Verdict
+		client  string // the diverging event's client and action
+		action  string
+		why     string // a part of the reason
+	}{
+		{file: "mutex_correct.jsonl", verdict: Valid},
+		{file: "mutex_faults.jsonl", verdict: Valid},
+		{file: "rw_correct.jsonl", verdict: Valid},
+		{"mutex_holds_before_predecessor_gone.jsonl", Invalid, "c2", ActListChildren, "must wait for"},
+		{"mutex_holds_while_waiting.jsonl", Invalid, "c2", ActGrant, `pc[c2] = "wait"`},
+		{"mutex_holds_without_listing.jsonl", Invalid, "c1", ActGrant, `pc[c1] = "list"`},
+		{"mutex_blind_retry.jsonl", Invalid, "c1", ActListChildren, "the model's nodes are"},
+		{"rw_reader_granted_behind_writer.jsonl", Invalid, "c2", ActListChildren, "must wait for"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			rep, err := Validate(readFile(t, tc.file), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict != tc.verdict {
+				t.Fatalf("verdict %s, want %s\n%s", rep.Verdict, tc.verdict, rep)
+			}
+			t.Logf("\n%s", rep)
+			if tc.verdict != Invalid {
+				return
+			}
+			d := rep.Locks[0].Divergence
+			if d == nil || d.Event.Client != tc.client || d.Event.Action != tc.action || !strings.Contains(d.Reason, tc.why) {
+				t.Errorf("diverges at %+v: %s; want %s %s (%q)", d.Event, d.Reason, tc.client, tc.action, tc.why)
+			}
+			if len(d.Candidates) == 0 || !strings.Contains(d.Candidates[0].State, "/\\ pc = ") {
+				t.Errorf("no candidate state printed with its variables")
+			}
+		})
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	_, err := Validate(readFile(t, "unsupported_concurrent_requests.jsonl"), Options{})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "has not ended") {
+		t.Errorf("concurrent requests: %v", err)
+	}
+	good := readFile(t, "mutex_correct.jsonl")
+	for name, edit := range map[string]func([]Event) []Event{
+		"untraced node": func(evs []Event) []Event {
+			evs[5].Children = append(evs[5].Children, NodeName("ffffffff-0000-4000-8000-000000000000", "exclusive", 9))
+			return evs
+		},
+		"mixed kinds": func(evs []Event) []Event { evs[1].Kind = "read"; return evs },
+		"no client":   func(evs []Event) []Event { evs[0].Client = ""; return evs },
+		"node without uuid": func(evs []Event) []Event {
+			evs[5].Children = append(evs[5].Children, "lock-0000000009")
+			return evs
+		},
+		"end before start": func(evs []Event) []Event { e := int64(1); evs[3].End = &e; return evs },
+		"other request":    func(evs []Event) []Event { evs[3].Request = "nonsense"; return evs },
+		"unknown action":   func(evs []Event) []Event { evs[3].Action = "Teleport"; return evs },
+	} {
+		evs := append([]Event(nil), good...)
+		for i := range evs {
+			evs[i].Children = append([]string(nil), good[i].Children...)
+		}
+		if _, err := Validate(edit(evs), Options{}); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
