@@ -66,8 +66,8 @@ func init() {
 	}
 }
 
-func (a predAdapter) specName() string                         { return "PredecessorLock" }
-func (a predAdapter) init() predlock.State                     { return a.sp.Init() }
+func (a predAdapter) specName() string     { return "PredecessorLock" }
+func (a predAdapter) init() predlock.State { return a.sp.Init() }
 func (a predAdapter) key(b []byte, s *predlock.State) []byte {
 	t := *s
 	t.Nodes = make([]predlock.Node, len(s.Nodes))
@@ -80,7 +80,7 @@ func (a predAdapter) key(b []byte, s *predlock.State) []byte {
 	t.Token, t.Tenure = zero, zero
 	return t.AppendEncoding(b)
 }
-func (a predAdapter) format(s *predlock.State) string           { return a.sp.Format(s) }
+func (a predAdapter) format(s *predlock.State) string { return a.sp.Format(s) }
 func (a predAdapter) step(s *predlock.State, action string, c, arg int, t *predlock.State) model.Guard {
 	idx, ok := predActions[action]
 	if !ok {
@@ -94,7 +94,7 @@ func (a predAdapter) kindArg(kind string) (int, error) {
 	}
 	return 0, nil
 }
-func (a predAdapter) pc(s *predlock.State, c int) string         { return s.PC[c].String() }
+func (a predAdapter) pc(s *predlock.State, c int) string          { return s.PC[c].String() }
 func (a predAdapter) live(s *predlock.State, c int) bool          { return s.LiveC(c) }
 func (a predAdapter) ownNodeExists(s *predlock.State, c int) bool { return s.OwnNodeExists(c) }
 func (a predAdapter) holding(s *predlock.State, c int) bool       { return s.PC[c] == predlock.PCHold }
@@ -132,8 +132,8 @@ type sharedAdapter struct{ sp *sharedlock.Spec }
 
 var sharedActions = map[string]uint8{}
 
-func (a sharedAdapter) specName() string                           { return "SharedLock" }
-func (a sharedAdapter) init() sharedlock.State                     { return a.sp.Init() }
+func (a sharedAdapter) specName() string       { return "SharedLock" }
+func (a sharedAdapter) init() sharedlock.State { return a.sp.Init() }
 func (a sharedAdapter) key(b []byte, s *sharedlock.State) []byte {
 	t := *s
 	t.Nodes = make([]sharedlock.Node, len(s.Nodes))
@@ -145,7 +145,7 @@ func (a sharedAdapter) key(b []byte, s *sharedlock.State) []byte {
 	t.Token = make([]int, len(s.Token))
 	return t.AppendEncoding(b)
 }
-func (a sharedAdapter) format(s *sharedlock.State) string           { return a.sp.Format(s) }
+func (a sharedAdapter) format(s *sharedlock.State) string { return a.sp.Format(s) }
 func (a sharedAdapter) step(s *sharedlock.State, action string, c, arg int, t *sharedlock.State) model.Guard {
 	idx, ok := sharedActions[action]
 	if !ok {
@@ -162,7 +162,7 @@ func (a sharedAdapter) kindArg(kind string) (int, error) {
 	}
 	return 0, fmt.Errorf("kind %q on a read/write lock", kind)
 }
-func (a sharedAdapter) pc(s *sharedlock.State, c int) string         { return s.PC[c].String() }
+func (a sharedAdapter) pc(s *sharedlock.State, c int) string          { return s.PC[c].String() }
 func (a sharedAdapter) live(s *sharedlock.State, c int) bool          { return s.LiveC(c) }
 func (a sharedAdapter) ownNodeExists(s *sharedlock.State, c int) bool { return s.OwnNodeExists(c) }
 func (a sharedAdapter) holding(s *sharedlock.State, c int) bool       { return s.PC[c] == sharedlock.PCHold }

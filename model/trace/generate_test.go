@@ -65,7 +65,7 @@ func TestBrokenTracesRejected(t *testing.T) {
 		for _, shared := range []bool{false, true} {
 			evs := generated(t, seed, shared)
 			for _, br := range []struct {
-				name  string
+				name   string
 				break_ func(e *Event) bool
 			}{
 				{"listing says grant", func(e *Event) bool {
