@@ -62,6 +62,7 @@ type options struct {
 	validate   string
 	budget     int
 	modelOnly  bool
+	maxStates  int64
 }
 
 func main() {
@@ -81,6 +82,7 @@ func main() {
 	flag.BoolVar(&o.verbose, "v", false, "print both counterexamples of every failing config")
 	flag.StringVar(&o.validate, "validate", "", "validate a JSON-lines trace of impl/zklock in the model instead (see model/trace)")
 	flag.BoolVar(&o.modelOnly, "model-only", false, "explore the configs without TLC (no comparison; for the deep set)")
+	flag.Int64Var(&o.maxStates, "max-states", 50_000_000, "stop exploring a config after this many distinct states (0: no bound)")
 	flag.IntVar(&o.budget, "budget", 0, "trace validation: search nodes before giving up (0: the default)")
 	flag.Parse()
 	if o.jsonPath == "" {

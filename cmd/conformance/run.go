@@ -101,7 +101,14 @@ func run(ctx context.Context, o options, w io.Writer) error {
 			r.problems = append(r.problems, "model: "+err.Error())
 			continue
 		}
-		out, err := inst.Check(explore.Options{Workers: o.workers, TLCOrder: !c.model.Pass})
+		opt := explore.Options{Workers: o.workers, TLCOrder: !c.model.Pass, MaxStates: o.maxStates}
+		if o.verbose {
+			id := c.id()
+			opt.Progress = func(level int, distinct int64, frontier int) {
+				logf(w, "     %s: level %d, %d distinct states, %d in the next level", id, level, distinct, frontier)
+			}
+		}
+		out, err := inst.Check(opt)
 		if err != nil {
 			r.problems = append(r.problems, "explorer: "+err.Error())
 			continue
@@ -201,8 +208,17 @@ func compare(r *row, inst specs.Instance) {
 		if rec.StatesGenerated != out.Generated {
 			bad("states generated at the violation: TLC %d, model %d", rec.StatesGenerated, out.Generated)
 		}
-	} else if rec.DistinctStates != out.Distinct {
-		bad("distinct states: TLC %d, model %d", rec.DistinctStates, out.Distinct)
+	} else {
+		// A liveness run explores the whole graph before checking.
+		if rec.DistinctStates != out.Distinct {
+			bad("distinct states: TLC %d, model %d", rec.DistinctStates, out.Distinct)
+		}
+		if rec.StatesGenerated != out.Generated {
+			bad("states generated: TLC %d, model %d", rec.StatesGenerated, out.Generated)
+		}
+		if rec.Depth != out.Depth {
+			bad("depth: TLC %d, model %d", rec.Depth, out.Depth)
+		}
 	}
 	if len(rec.Trace) == 0 {
 		bad("TLC's record has no counterexample states")

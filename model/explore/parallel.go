@@ -181,6 +181,9 @@ func checkParallel[S any](sp *Spec[S], opt Options) (*Result[S], error) {
 		if len(frontier) > 0 {
 			res.Depth = int(level)
 		}
+		if opt.Progress != nil {
+			opt.Progress(int(level), int64(len(tree)), len(frontier))
+		}
 	}
 	res.Verdict = Pass
 	res.Distinct = int64(len(tree))

@@ -123,6 +123,10 @@ type Options struct {
 	// MaxStates stops the search with an error after this many distinct
 	// states (0: no bound).
 	MaxStates int64
+	// Progress, if set, is called after each breadth-first level of the
+	// parallel mode with the level, the distinct states so far and the
+	// size of the next level's frontier.
+	Progress func(level int, distinct int64, frontier int)
 }
 
 // Verdict is the outcome of a run; the values are those of internal/tlc.

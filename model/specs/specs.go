@@ -45,6 +45,9 @@ type Outcome struct {
 	TraceActions  []string
 	TraceLoop     int
 	TraceStutters bool
+	// TraceStates are the counterexample's states as TLC would print them
+	// (variable -> TLA+ value).
+	TraceStates []map[string]string
 	// Trace is the counterexample printed state by state.
 	Trace    string
 	Duration time.Duration
@@ -96,6 +99,11 @@ func (in *instance[S]) Check(opt explore.Options) (*Outcome, error) {
 	var b strings.Builder
 	for i, st := range res.Trace {
 		o.TraceActions = append(o.TraceActions, st.Action)
+		vars := map[string]string{}
+		for _, b := range in.spec.View(&st.State) {
+			vars[b.Name] = b.Value.String()
+		}
+		o.TraceStates = append(o.TraceStates, vars)
 		label := st.Action
 		if i > 0 {
 			label = in.spec.LabelString(st.Label)
