@@ -139,7 +139,10 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	fmt.Fprintln(w)
 	fmt.Fprint(w, table)
 	if o.results != "" {
-		if err := os.WriteFile(o.results, []byte(table), 0o644); err != nil {
+		doc := "# Conformance: the Go model against TLC\n\n" +
+			"Written by `go run ./cmd/conformance -results model/CONFORMANCE.md`; do not edit by hand. " +
+			"How the numbers are compared: model/README.md.\n\n" + table
+		if err := os.WriteFile(o.results, []byte(doc), 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", o.results, err)
 		}
 		logf(w, "\nwrote %s", o.results)
