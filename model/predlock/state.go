@@ -32,6 +32,7 @@ const (
 
 var pcNames = [...]string{"idle", "create", "find", "list", "watch", "wait", "grant", "hold"}
 
+// String returns the spec's name of the control state ("idle", ...).
 func (p PC) String() string {
 	if int(p) < len(pcNames) {
 		return pcNames[p]

@@ -23,6 +23,7 @@ const (
 
 var kindNames = [...]string{"none", "read", "write"}
 
+// String returns "none", "read" or "write".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -50,6 +51,7 @@ const (
 
 var pcNames = [...]string{"idle", "create", "find", "list", "watch", "wait", "grant", "hold"}
 
+// String returns the spec's name of the control state ("idle", ...).
 func (p PC) String() string {
 	if int(p) < len(pcNames) {
 		return pcNames[p]

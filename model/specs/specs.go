@@ -83,8 +83,10 @@ type instance[S any] struct {
 	format func(*S) string
 }
 
+// Name implements Instance.
 func (in *instance[S]) Name() string { return in.spec.Name }
 
+// Check implements Instance.
 func (in *instance[S]) Check(opt explore.Options) (*Outcome, error) {
 	res, err := explore.Check(in.spec, opt)
 	if err != nil {
@@ -123,6 +125,7 @@ func (in *instance[S]) Check(opt explore.Options) (*Outcome, error) {
 	return o, nil
 }
 
+// MatchTLC implements Instance.
 func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, loop int, stutters bool) (string, error) {
 	steps, err := explore.MatchTrace(in.spec, actions, states)
 	if err != nil {

@@ -64,11 +64,13 @@ type Binding struct {
 	Value Value
 }
 
+// String implements Value.
 func (v Int) String() string { return strconv.FormatInt(int64(v), 10) }
 
 // Canon implements Value.
 func (v Int) Canon() string { return v.String() }
 
+// String implements Value.
 func (v Bool) String() string {
 	if v {
 		return "TRUE"
@@ -79,21 +81,25 @@ func (v Bool) String() string {
 // Canon implements Value.
 func (v Bool) Canon() string { return v.String() }
 
+// String implements Value.
 func (v Str) String() string { return strconv.Quote(string(v)) }
 
 // Canon implements Value.
 func (v Str) Canon() string { return v.String() }
 
+// String implements Value.
 func (v ModelValue) String() string { return string(v) }
 
 // Canon implements Value.
 func (v ModelValue) Canon() string { return string(v) }
 
+// String implements Value.
 func (v Tuple) String() string { return "<<" + join(v, Value.String) + ">>" }
 
 // Canon implements Value.
 func (v Tuple) Canon() string { return "<<" + join(v, Value.Canon) + ">>" }
 
+// String implements Value.
 func (v Set) String() string { return "{" + join(v, Value.String) + "}" }
 
 // Canon implements Value.
@@ -111,6 +117,7 @@ func (v Set) Canon() string {
 	return "{" + strings.Join(elems, ", ") + "}"
 }
 
+// String implements Value.
 func (v Record) String() string {
 	parts := make([]string, len(v))
 	for i, f := range v {
@@ -129,6 +136,7 @@ func (v Record) Canon() string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
+// String implements Value: (k1 :> v1 @@ k2 :> v2), <<>> when empty.
 func (v Func) String() string {
 	if len(v) == 0 {
 		return "<<>>"

@@ -34,6 +34,7 @@ type recorder struct {
 	msg    strings.Builder
 }
 
+// The rapid.TB methods: failures are recorded, logs dropped.
 func (r *recorder) Logf(string, ...any) {}
 func (r *recorder) Log(...any)          {}
 func (r *recorder) Errorf(format string, args ...any) {
