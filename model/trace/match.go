@@ -44,6 +44,9 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return one(t, nd.maxSeq, label)
 
 	case ActCreateOk:
+		if why := ownName(ev, ev.Node, ev.Kind); why != "" {
+			return nil, why
+		}
 		t, why := do("CreateOk", 0)
 		if why != "" {
 			return nil, why
@@ -78,6 +81,9 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 	case ActFindOwnNode:
 		switch ev.Result {
 		case "found":
+			if why := ownName(ev, ev.Target, ev.Kind); why != "" {
+				return nil, why
+			}
 			t, why := do("FindOwnNode", 0)
 			if why != "" {
 				return nil, why
@@ -154,7 +160,17 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return one(t, nd.maxSeq, label)
 
-	case ActPredecessorGone, ActGrant, ActDowngrade:
+	case ActDowngrade:
+		if why := ownName(ev, ev.Node, "read"); why != "" {
+			return nil, why
+		}
+		t, why := do(ev.Action, 0)
+		if why != "" {
+			return nil, why
+		}
+		return one(t, nd.maxSeq, label)
+
+	case ActPredecessorGone, ActGrant:
 		t, why := do(ev.Action, 0)
 		if why != "" {
 			if ev.Action == ActPredecessorGone && pc == "wait" {
@@ -212,4 +228,19 @@ func (se *searcher[S]) sameChildren(s *S, ev *Event) string {
 func (se *searcher[S]) orderReason(nd *searchNode[S], uuid string) string {
 	seq, _ := se.lt.realSeq(uuid)
 	return fmt.Sprintf("the node of request %s has sequence number %d, but a node with %d was created before it", uuid, seq, nd.maxSeq)
+}
+
+// ownName checks that a node name the client reports as its own carries
+// its request's uuid and the expected kind.
+func ownName(ev *Event, name, kind string) string {
+	n, ok, err := parseNode(name)
+	switch {
+	case !ok || err != nil:
+		return fmt.Sprintf("%s reports %q as its node: not a lock node name", ev.Action, name)
+	case n.uuid != ev.Request:
+		return fmt.Sprintf("%s reports node %s, which carries request %s, not %s", ev.Action, name, n.uuid, ev.Request)
+	case n.kind != kind:
+		return fmt.Sprintf("%s reports node %s of kind %s for a %s request", ev.Action, name, n.kind, kind)
+	}
+	return ""
 }
