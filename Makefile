@@ -7,12 +7,18 @@ ZK_JAR    := /usr/share/java/zookeeper.jar
 PKGS      := ./...
 RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/...
 
-.PHONY: setup verify test vet fmt-check unit integration checker tlc tlc-deep mutants \
-        chaos chaos-short chaos-tests bench bench-quick interop ensemble-up ensemble-down
+.PHONY: setup verify verify-deep test vet fmt-check unit integration checker model tlc tlc-deep \
+        conformance mutants chaos chaos-short chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit integration checker chaos-tests tlc mutants chaos-short
+verify: setup vet fmt-check unit integration checker model chaos-tests tlc conformance mutants chaos-short
+
+## verify-deep: verify, then many more random programs against the ensemble
+## and TLC on the deep configs.
+verify-deep: verify
+	$(GO) test -count=1 -run '^TestRapidPrograms$$' -rapid.checks=100 -timeout 90m ./impl/zklock
+	$(GO) run ./cmd/tlc -deep
 
 ## setup: what a fresh Debian machine lacks. Debian's `zookeeper` package
 ## only, never `zookeeperd`, which would start a server on port 2181.
@@ -52,8 +58,17 @@ integration:
 checker:
 	$(GO) test -count=1 -race ./checker/...
 
+# The model's tests without -short: long random walks, mutants caught.
+model:
+	$(GO) test -count=1 ./model/... ./internal/tlc/...
+
 tlc:
 	$(GO) run ./cmd/tlc -results spec/tla/RESULTS.md
+
+## conformance: model/ against TLC on every CI config (distinct states,
+## verdicts, counterexamples); reuses .cache/tlc/results.json from `make tlc`.
+conformance:
+	$(GO) run ./cmd/conformance
 
 tlc-deep:
 	$(GO) run ./cmd/tlc -deep
@@ -68,20 +83,26 @@ mutants:
 chaos: setup
 	$(GO) run ./cmd/chaos
 
-CHAOS := .cache/bin/chaos
+CHAOS        := .cache/bin/chaos
+CHAOS_MUTANT := .cache/bin/chaos-watch-the-holder
 
-# make verify's campaigns: zklock must pass; the controls (go-zookeeper's
-# zk.Lock, and critical sections without fencing) must be flagged, exit 1.
+# make verify's campaigns: zklock must pass (history and trace); the
+# controls must be flagged, exit 1: go-zookeeper's zk.Lock and critical
+# sections without fencing (by the history), and zklock built with the
+# watch-the-holder mutant, whose herd only the trace check sees.
 chaos-short:
 	@mkdir -p $(dir $(CHAOS)) && rm -rf out/verify
 	$(GO) build -o $(CHAOS) ./cmd/chaos
+	$(GO) build -o $(CHAOS_MUTANT) -overlay $$($(GO) run ./cmd/mutants -only watch-the-holder -overlay .cache/mutants/watch-the-holder) ./cmd/chaos
 	$(CHAOS) --duration 30s --fault-interval 4s --quiet --out out/verify/zklock
-	@for control in "--lock=zk --faults blackhole-holder" "--no-fence --faults freeze-client --rw-ratio 0"; do \
-	  name=$$(echo $$control | cut -d' ' -f1 | tr -d '-' | cut -d= -f1); \
-	  echo "control $$control: must be flagged"; \
-	  $(CHAOS) --duration 20s $$control --clients 4 --locks 2 --quiet --out out/verify/control-$$name; rc=$$?; \
-	  if [ $$rc -ne 1 ]; then echo "control $$control was not flagged (exit $$rc)"; exit 1; fi; \
-	done
+	@$(call control,zk-lock,$(CHAOS) --lock=zk --faults blackhole-holder)
+	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
+	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none)
+
+# control NAME,COMMAND: a 20-second campaign that must be flagged (exit 1).
+control = echo "control $(1): must be flagged"; \
+	$(2) --duration 20s --clients 4 --locks 2 --quiet --out out/verify/control-$(1); rc=$$?; \
+	if [ $$rc -ne 1 ]; then echo "control $(1) was not flagged (exit $$rc)"; exit 1; fi
 
 # cmd/chaos's own tests: bad input, schedules, and short campaigns with controls.
 chaos-tests:

@@ -136,6 +136,10 @@ func (c *campaign) setup(ctx context.Context) (err error) {
 		}
 	}
 	c.history, err = os.Create(c.out.file("history.jsonl"))
+	if err != nil || c.cfg.Lock != lockZklock {
+		return err
+	}
+	c.w.traces, err = newTraceFile(c.out.file("trace.jsonl"))
 	return err
 }
 
@@ -208,6 +212,11 @@ func (c *campaign) run(ctx context.Context) {
 	}
 	if err := c.history.Sync(); err != nil {
 		c.fail("writing the history: %v", err)
+	}
+	if c.w.traces != nil {
+		if err := c.w.traces.close(); err != nil {
+			c.fail("writing the trace: %v", err)
+		}
 	}
 }
 
@@ -316,6 +325,9 @@ func (c *campaign) teardown() {
 	}
 	if c.history != nil {
 		c.history.Close()
+	}
+	if c.w != nil && c.w.traces != nil {
+		c.w.traces.close()
 	}
 }
 

@@ -61,6 +61,20 @@ func TestCampaignZklockPasses(t *testing.T) {
 	if injected(r, faultFreezeClient)+injected(r, faultBlackholeHolder) == 0 {
 		t.Errorf("no holder fault injected: %+v", r.FaultCounts)
 	}
+	if r.Trace == nil || r.Trace.Verdict != "valid" || r.Trace.Events < 500 || len(r.Trace.Locks) != 3 {
+		t.Errorf("the trace was not replayed in the model, all three lock paths of it: %+v", r.Trace)
+	}
+}
+
+// A trace the search could not finish within --trace-budget is not a
+// pass. (The trace check's control, a build with a mutant, is in make
+// chaos-short.)
+func TestCampaignTraceBudget(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "10s", "--seed", "5", "--faults", "none", "--clients", "4", "--locks", "1",
+		"--rw-ratio", "0", "--trace-budget", "1")
+	if code != exitUndecided || r.Trace == nil || r.Trace.Verdict != "inconclusive" {
+		t.Fatalf("a budget of one search state: exit %d, trace %+v; want exit %d, inconclusive", code, r.Trace, exitUndecided)
+	}
 }
 
 // Without fencing, a frozen holder's late write lands after the next

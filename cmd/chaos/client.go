@@ -32,6 +32,7 @@ type workload struct {
 	excl    []*lockPath
 	rw      []*lockPath
 	timeout time.Duration // the session timeout the servers granted
+	traces  *traceFile    // zklock's protocol steps; nil for --lock=zk
 }
 
 // Client states, which decide the roles a fault can target.

@@ -35,6 +35,7 @@ type config struct {
 	KillCmd        string        `json:"kill_cmd,omitempty"`
 	SessionTimeout time.Duration `json:"session_timeout"`
 	CheckTimeout   time.Duration `json:"check_timeout"`
+	TraceBudget    int           `json:"trace_budget"` // search states per lock when the trace is replayed in the model
 	Quiet          bool          `json:"quiet"`
 }
 
@@ -123,6 +124,7 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 3*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
+	fs.IntVar(&c.TraceBudget, "trace-budget", 20_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
 	fs.Usage = func() {}
 
@@ -180,6 +182,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
 	case c.CheckTimeout <= 0:
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
+	case c.TraceBudget <= 0:
+		return fmt.Errorf("--trace-budget %d: must be positive", c.TraceBudget)
 	case c.Lock != lockZklock && c.Lock != lockZk:
 		return fmt.Errorf("--lock %q: zklock or zk", c.Lock)
 	case c.Lock == lockZk && c.RWRatio > 0:

@@ -28,6 +28,7 @@ import (
 
 	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/ensemble"
+	"github.com/zklock/zklock/model/trace"
 )
 
 // Exit statuses.
@@ -166,21 +167,29 @@ func (c *campaign) finish(started time.Time) *report {
 			}
 		}
 	}
+	if c.w.traces != nil {
+		r.Trace = c.validateTrace()
+		r.Files["trace"] = "trace.jsonl"
+		if r.Trace != nil && r.Trace.Report != "" {
+			r.Files["trace_check"] = r.Trace.Report
+		}
+	}
 	acquired := 0
 	for _, o := range r.Operations {
 		if o.Kind == checker.KindAcquire {
 			acquired = o.OK
 		}
 	}
+	traced := c.w.traces == nil || r.Trace != nil
 	switch {
-	case r.Check != nil && r.Check.Verdict == checker.VerdictFail:
+	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid:
 		r.Verdict, r.ExitCode = "fail", exitViolation
-	case r.Check == nil || len(c.errors()) > 0:
+	case r.Check == nil || !traced || len(c.errors()) > 0:
 		r.Verdict, r.ExitCode = "error", exitSetup
 	case acquired == 0:
 		c.fail("no lock was ever acquired: the campaign proves nothing")
 		r.Verdict, r.ExitCode = "error", exitSetup
-	case r.Check.Verdict == checker.VerdictUnknown:
+	case r.Check.Verdict == checker.VerdictUnknown, r.Trace != nil && r.Trace.Verdict != trace.Valid:
 		r.Verdict, r.ExitCode = "unknown", exitUndecided
 	default:
 		r.Verdict, r.ExitCode = "pass", exitPass

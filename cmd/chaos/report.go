@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/model/trace"
 )
 
 // report is report.json: everything an operator needs to judge a campaign
@@ -33,6 +34,7 @@ type report struct {
 	Operations  []opCount      `json:"operations"`
 	Sessions    int64          `json:"sessions"`
 	Check       *checkSummary  `json:"check,omitempty"`
+	Trace       *traceSummary  `json:"trace,omitempty"`           // zklock's steps replayed in the model
 	Live        []string       `json:"live_violations,omitempty"` // what the monitor saw during the run
 	Errors      []string       `json:"errors,omitempty"`
 	Files       map[string]any `json:"files"`
@@ -237,6 +239,15 @@ func writeSummary(w io.Writer, r *report, outDir string) {
 			if f.Violation && shown < 5 {
 				fmt.Fprintf(w, "  VIOLATION %s: %s\n", f.Check, f.Text)
 				shown++
+			}
+		}
+	}
+	if t := r.Trace; t != nil {
+		fmt.Fprintf(w, "trace: %d steps of %d sessions replayed in the model in %s: %s\n", t.Events, t.Sessions, t.Elapsed, strings.ToUpper(string(t.Verdict)))
+		for _, l := range t.Locks {
+			if l.Verdict != trace.Valid {
+				fmt.Fprintf(w, "  %s (%s, %d steps): %s after %d search states; see %s\n",
+					strings.ReplaceAll(l.Lock, r.Root, ""), l.Spec, l.Events, l.Verdict, l.Explored, t.Report)
 			}
 		}
 	}

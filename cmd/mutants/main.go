@@ -6,6 +6,7 @@
 //	go run ./cmd/mutants            # the killer tests of each mutant
 //	go run ./cmd/mutants -all       # the whole impl/zklock suite per mutant
 //	go run ./cmd/mutants -only NAME
+//	go run ./cmd/mutants -only NAME -overlay DIR   # write its overlay, run nothing
 package main
 
 import (
@@ -20,11 +21,15 @@ func main() {
 	all := flag.Bool("all", false, "run the whole impl/zklock suite against each mutant, not only its killers")
 	only := flag.String("only", "", "run only the mutant with this name")
 	timeout := flag.Duration("timeout", 6*time.Minute, "go test -timeout for each mutant")
+	overlayDir := flag.String("overlay", "", "with -only: write that mutant's overlay into this folder, print the path of its overlay.json (for go build -overlay), run nothing")
 	flag.Parse()
 	root, err := repoRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
+	}
+	if *overlayDir != "" {
+		os.Exit(writeOnly(root, *only, *overlayDir))
 	}
 	var results []outcome
 	for _, m := range mutants {
@@ -58,4 +63,21 @@ func printTable(w *os.File, rs []outcome) int {
 			r.took.Round(time.Second))
 	}
 	return killed
+}
+
+// writeOnly writes the overlay of the mutant named only into dir.
+func writeOnly(root, only, dir string) int {
+	for _, m := range mutants {
+		if m.Name == only {
+			overlay, err := keepOverlay(root, m, dir)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "mutants:", err)
+				return 2
+			}
+			fmt.Println(overlay)
+			return 0
+		}
+	}
+	fmt.Fprintf(os.Stderr, "mutants: -overlay needs -only with a mutant's name, not %q\n", only)
+	return 2
 }

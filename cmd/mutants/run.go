@@ -86,19 +86,47 @@ func writeOverlay(root string, m mutant) (string, func(), error) {
 		return "", nil, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	mutated := filepath.Join(dir, filepath.Base(m.File))
-	body := strings.Replace(string(orig), m.Find, m.Replace, 1)
-	if err := os.WriteFile(mutated, []byte(body), 0o644); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	spec, _ := json.Marshal(map[string]map[string]string{"Replace": {src: mutated}})
-	overlay := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlay, spec, 0o644); err != nil {
+	overlay, err := writeOverlayIn(dir, src, string(orig), m)
+	if err != nil {
 		cleanup()
 		return "", nil, err
 	}
 	return overlay, cleanup, nil
+}
+
+// writeOverlayIn writes the mutated copy of src (whose text is orig) and
+// the overlay.json that points the go command at it into dir.
+func writeOverlayIn(dir, src, orig string, m mutant) (string, error) {
+	mutated := filepath.Join(dir, filepath.Base(m.File))
+	body := strings.Replace(orig, m.Find, m.Replace, 1)
+	if err := os.WriteFile(mutated, []byte(body), 0o644); err != nil {
+		return "", err
+	}
+	spec, _ := json.Marshal(map[string]map[string]string{"Replace": {src: mutated}})
+	overlay := filepath.Join(dir, "overlay.json")
+	return overlay, os.WriteFile(overlay, spec, 0o644)
+}
+
+// keepOverlay writes a mutant's overlay into dir (created) and leaves it
+// there, for building a command with the mutant in it (make chaos-short
+// builds cmd/chaos with one, a control its trace check must flag).
+func keepOverlay(root string, m mutant, dir string) (string, error) {
+	src := filepath.Join(root, m.File)
+	orig, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	if n := strings.Count(string(orig), m.Find); n != 1 {
+		return "", fmt.Errorf("%s: the code to mutate occurs %d times, want 1 (did it move?)", m.File, n)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return writeOverlayIn(abs, src, string(orig), m)
 }
 
 var timedOut = regexp.MustCompile(`panic: test timed out.*\n(?:.*\n)*?\s+running tests:\n\s+(\S+)`)

@@ -60,6 +60,10 @@ func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease
 	if err := l.wouldDeadlock(kind); err != nil {
 		return nil, err
 	}
+	if err := l.s.beginOp(); err != nil {
+		return nil, fmt.Errorf("zklock: lock %s: %w", l.path, err)
+	}
+	defer l.s.endOp()
 	uuid, err := newUUID()
 	if err != nil {
 		return nil, err
@@ -84,7 +88,9 @@ type contender struct {
 	stat      *zk.Stat                // our node's stat, once read: the token is its czxid
 	prefetch  <-chan result[*zk.Stat] // a stat read started early
 	inflight  <-chan result[string]   // a create whose reply we stopped waiting for
-	listed    time.Time               // when the last listing that granted us was sent
+	listed    mark                    // where the last listing started
+	pzxid     int64                   // the lock path's pzxid the last listing saw
+	deleted   string                  // the node removeOwnNodes deleted, if one
 	ambiguous bool                    // a create may have happened that we never saw
 }
 
@@ -171,7 +177,7 @@ func (c *contender) create(ctx context.Context) error {
 		switch err := s.classify(r.err); {
 		case err == nil:
 			c.name = path.Base(r.v)
-			c.trace(TraceEvent{Action: ActCreateOk, Start: sent})
+			c.trace(TraceEvent{Action: ActCreateOk, Start: sent.at, ZxidLow: sent.zxid, wrote: prefix})
 			return nil
 		case errors.Is(err, zk.ErrNoNode):
 			if err := c.l.ensureParents(ctx); err != nil {
@@ -179,7 +185,7 @@ func (c *contender) create(ctx context.Context) error {
 			}
 		case transient(err):
 			c.ambiguous = true
-			c.trace(TraceEvent{Action: ActCreateReplyLost, Start: sent})
+			c.trace(TraceEvent{Action: ActCreateReplyLost, Start: sent.at})
 			found, err := c.findOwnNode(ctx)
 			if err != nil || found {
 				return err
@@ -198,7 +204,7 @@ func (c *contender) create(ctx context.Context) error {
 func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 	s := c.l.s
 	sent := s.now()
-	names, err := c.l.children(ctx)
+	names, _, err := c.l.children(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -215,11 +221,11 @@ func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 		}
 		if st.EphemeralOwner == s.ID() {
 			c.name, c.stat, c.ambiguous = ch.name, st, false
-			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name, Start: sent})
+			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name, Start: sent.at, ZxidLow: sent.zxid})
 			return true, nil
 		}
 	}
-	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent, Start: sent})
+	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent, Start: sent.at, ZxidLow: sent.zxid})
 	return false, nil
 }
 
@@ -233,7 +239,8 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 		c.prefetch, _ = start(s, func() (*zk.Stat, error) { return c.l.stat(node) })
 	}
 	c.listed = s.now()
-	names, err := c.l.children(ctx)
+	names, pzxid, err := c.l.children(ctx)
+	c.pzxid = pzxid
 	if err != nil {
 		return nil, -1, err
 	}
@@ -274,7 +281,7 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}
-	c.trace(TraceEvent{Action: ActGrant, Token: lease.token, Start: c.listed})
+	c.trace(TraceEvent{Action: ActGrant, Token: lease.token, Start: c.listed.at})
 	return lease, nil
 }
 
@@ -291,10 +298,10 @@ func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, 
 	})
 	switch {
 	case err == nil:
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists, Start: sent})
+		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists, Start: sent.at, ZxidLow: sent.zxid})
 		return fired, nil
 	case errors.Is(err, zk.ErrNoNode):
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone, Start: sent})
+		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone, Start: sent.at, ZxidLow: sent.zxid})
 		return nil, nil
 	case transient(err):
 		var b backoff
@@ -303,23 +310,23 @@ func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, 
 	return nil, err
 }
 
-// cancel deletes whatever node this acquisition may have made (Cancel): it
-// tries for a moment in the caller's time, since the node is usually one
-// round trip from gone, then goes on in the background.
+// cancel ends a failed acquisition (Cancel), deleting whatever node it may
+// have made: for a moment in the caller's time, since the node is usually
+// one round trip from gone, then in the background.
 func (c *contender) cancel() {
-	if c.name == "" && c.inflight == nil && !c.ambiguous {
-		return
-	}
 	s := c.l.s
 	sent := s.now()
+	if c.name == "" && c.inflight == nil && !c.ambiguous {
+		c.trace(TraceEvent{Action: ActCancel, Start: sent.at})
+		return
+	}
 	ctx, stop := context.WithTimeout(s.life, cancelGrace)
 	defer stop()
 	err := c.removeOwnNodes(ctx)
+	c.trace(TraceEvent{Action: ActCancel, Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil, wrote: c.deleted})
 	if err == nil || s.Err() != nil {
-		c.trace(TraceEvent{Action: ActCancel, Start: sent})
 		return
 	}
-	c.trace(TraceEvent{Action: ActCancel, Start: sent, Pending: true})
 	s.background(func(life context.Context) { c.removeOwnNodes(life) })
 }
 
@@ -343,10 +350,14 @@ func (c *contender) removeOwnNodes(ctx context.Context) error {
 		if c.name == "" {
 			return nil
 		}
-		_, err := s.deleteNode(ctx, joinPath(c.l.path, c.name))
+		node := joinPath(c.l.path, c.name)
+		gone, err := s.deleteNode(ctx, node)
+		if err == nil && !gone {
+			c.deleted = node
+		}
 		return err
 	}
-	names, err := c.l.children(ctx)
+	names, _, err := c.l.children(ctx)
 	if err != nil {
 		return err
 	}
@@ -370,17 +381,22 @@ func (l *lockCore) stat(node string) (*zk.Stat, error) {
 	return st, err
 }
 
-// children lists the lock path; a missing lock path is an empty queue.
-func (l *lockCore) children(ctx context.Context) ([]string, error) {
+// children lists the lock path, with its pzxid: the zxid of the last
+// change to the queue. A missing lock path is an empty queue, pzxid 0.
+func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
 	s := l.s
+	var pzxid int64
 	names, err := retry(ctx, s, func() ([]string, error) {
-		n, _, err := s.conn.Children(l.path)
+		n, st, err := s.conn.Children(l.path)
+		if st != nil {
+			pzxid = st.Pzxid
+		}
 		return n, err
 	})
 	if errors.Is(err, zk.ErrNoNode) {
-		return nil, nil
+		return nil, 0, nil
 	}
-	return names, err
+	return names, pzxid, err
 }
 
 // ensureParents creates the lock path and its missing ancestors as
@@ -411,5 +427,6 @@ func (c *contender) traceList(result, target string, q []child) {
 	for i, ch := range q {
 		names[i] = ch.name
 	}
-	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names, Start: c.listed})
+	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names,
+		Start: c.listed.at, ZxidLow: c.listed.zxid, Zxid: c.pzxid})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -37,6 +36,10 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	}
 	to := joinPath(l.lock, protectedPrefix+l.uuid+readMarker+seqName(seq.seq))
 	s := l.s
+	if err := s.beginOp(); err != nil {
+		return fmt.Errorf("zklock: downgrade %s: %w", from, err)
+	}
+	defer s.endOp()
 	var b backoff
 	sent := s.now()
 	for {
@@ -69,11 +72,11 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	}
 }
 
-func (l *Lease) downgraded(to string, sent time.Time) error {
+func (l *Lease) downgraded(to string, sent mark) error {
 	l.mu.Lock()
 	l.node, l.version, l.kind = to, 0, kindRead
 	l.mu.Unlock()
-	l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: kindRead.String(), Node: baseName(to), Start: sent})
+	l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: kindRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid, wrote: to})
 	return nil
 }
 

@@ -10,18 +10,19 @@ type frameScanner struct {
 	headerLen func(first bool) int // header bytes wanted; the first frame has no xid
 	emit      func(first bool, header []byte)
 
-	started bool     // a frame has been emitted already
-	lenBuf  [4]byte  // length prefix being collected
-	lenN    int      // bytes of it collected
-	size    int      // payload size of the current frame; -1 between frames
-	hdr     [24]byte // header bytes being collected
+	started bool    // a frame has been emitted already
+	lenBuf  [4]byte // length prefix being collected
+	lenN    int     // bytes of it collected
+	size    int     // payload size of the current frame; -1 between frames
+	hdr     []byte  // header bytes being collected
 	hdrN    int
 	want    int // header bytes wanted from this frame
 	skip    int // payload bytes still to pass over after the header
 }
 
-func newFrameScanner(headerLen func(bool) int, emit func(bool, []byte)) *frameScanner {
-	return &frameScanner{headerLen: headerLen, emit: emit, size: -1}
+// newFrameScanner keeps at most max bytes of a frame.
+func newFrameScanner(max int, headerLen func(bool) int, emit func(bool, []byte)) *frameScanner {
+	return &frameScanner{headerLen: headerLen, emit: emit, size: -1, hdr: make([]byte, max)}
 }
 
 // feed consumes bytes in whatever pieces the connection delivers them.

@@ -37,7 +37,7 @@ func TestFrameScannerAnySplit(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		var got []int32
 		firsts := 0
-		f := newFrameScanner(replyHeaderLen, func(first bool, hdr []byte) {
+		f := newFrameScanner(replyHeaderLen(false), replyHeaderLen, func(first bool, hdr []byte) {
 			if first {
 				firsts++
 				if sid := binary.BigEndian.Uint64(hdr[8:16]); sid != 0x1234 {
@@ -66,6 +66,45 @@ func TestFrameScannerAnySplit(t *testing.T) {
 			if got[i] != want[i] {
 				t.Fatalf("trial %d: xids %v, want %v", trial, got, want)
 			}
+		}
+	}
+}
+
+// request builds a request payload: header, then body fields.
+func request(op int32, body ...[]byte) []byte {
+	p := binary.BigEndian.AppendUint32(nil, 42)
+	p = binary.BigEndian.AppendUint32(p, uint32(op))
+	for _, b := range body {
+		p = append(p, b...)
+	}
+	return p
+}
+
+func zkString(s string) []byte {
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(s))), s...)
+}
+
+// A write's zxid is traced by the path its request names.
+func TestRequestPath(t *testing.T) {
+	multiHdr := []byte{0, 0, 0, 1, 0, 0xff, 0xff, 0xff, 0xff} // create, not done, err -1
+	for _, tc := range []struct {
+		name string
+		req  []byte
+		want string
+	}{
+		{"create", request(opCreate, zkString("/a/_c_x-lock-"), zkString("data")), "/a/_c_x-lock-"},
+		{"delete", request(opDelete, zkString("/a/n-0000000001"), []byte{0, 0, 0, 0}), "/a/n-0000000001"},
+		{"container", request(opCreateContainer, zkString("/a")), "/a"},
+		{"multi", request(opMulti, multiHdr, zkString("/a/r-0000000003")), "/a/r-0000000003"},
+		{"read", request(12, zkString("/a")), ""},
+		{"truncated path", request(opDelete, zkString("/a/n")[:6]), ""},
+		{"negative length", request(opDelete, []byte{0xff, 0xff, 0xff, 0xff}), ""},
+		{"no body", request(opCreate), ""},
+		{"short multi", request(opMulti, multiHdr[:4]), ""},
+		{"no header", []byte{1, 2}, ""},
+	} {
+		if got := requestPath(tc.req); got != tc.want {
+			t.Errorf("%s: requestPath = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

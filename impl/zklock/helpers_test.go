@@ -58,6 +58,7 @@ func newClient(t testing.TB, name string, opts ...SessionOption) *client {
 		s.Close()
 		set.Close()
 	})
+	traceTest(t, c)
 	return c
 }
 
@@ -221,7 +222,8 @@ func eventually(t testing.TB, what string, d time.Duration, cond func() bool) {
 type pending struct {
 	lease *Lease
 	err   error
-	at    time.Time
+	at    time.Time // when Lock returned
+	call  int64     // when it was called, on a history's clock (rapid_test.go)
 	done  chan struct{}
 }
 

@@ -112,10 +112,16 @@ func (l *Lease) Unlock(ctx context.Context) error {
 		return fmt.Errorf("zklock: unlock %s: %w", node, l.Err())
 	}
 	l.s.removeLease(l)
+	if err := l.s.beginOp(); err != nil {
+		return fmt.Errorf("zklock: unlock %s: %w", node, err) // the server deletes it with the session
+	}
+	defer l.s.endOp()
 	sent := l.s.now()
 	gone, err := l.s.deleteEventually(ctx, node)
+	// An unconfirmed delete may still take effect (in the background, or
+	// before the session ended): its outcome is left open.
 	l.s.trace(TraceEvent{Action: ActRelease, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
-		Start: sent, Pending: err != nil && l.s.Err() == nil})
+		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil, wrote: node})
 	if err != nil {
 		return fmt.Errorf("zklock: unlock: %w", err)
 	}

@@ -61,7 +61,7 @@ func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	names, err := l.children(ctx)
+	names, _, err := l.children(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("zklock: contenders of %s: %w", l.path, err)
 	}

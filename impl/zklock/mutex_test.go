@@ -77,6 +77,7 @@ func TestFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	skipTraceCheck(t, "one session with many acquisitions at once: the model has one per client")
 	c := newClient(t, "waiters") // one session, many contenders
 	m, _ := NewMutex(c.Session, lock)
 	var (

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -32,11 +33,22 @@ type Session struct {
 	endLife     context.CancelFunc
 	wg          sync.WaitGroup // calls in flight and background clean-up
 
+	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
+	// session reports LearnExpiry only after their steps: a step the server
+	// applied before the session ended comes before it in the trace.
+	ops     sync.WaitGroup
+	traceMu sync.Mutex
+	zxid    atomic.Int64     // the highest zxid a reply carried: where the session is in the ensemble's history
+	learned bool             // LearnExpiry reported: nothing more is
+	writes  map[string]int64 // zxids of writes not traced yet, by the path they named
+	lostAt  time.Time        // when the client learned of the loss
+
 	mu          sync.Mutex
 	id          int64
 	timeout     time.Duration // negotiated
 	lastHeard   time.Time     // send time of the last acknowledged request
 	err         error
+	how         string // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
 	closeCalled bool
 }
@@ -72,7 +84,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		timeout:     cfg.timeout,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
-	s.wire = &wire{obs: s}
+	s.wire = &wire{obs: s, writes: cfg.tracer != nil}
 	conn, events, err := zk.Connect(servers, cfg.timeout,
 		zk.WithDialer(s.wire.dial), zk.WithLogger(zkLogger{s.log}), zk.WithLogInfo(false))
 	if err != nil {
@@ -192,6 +204,11 @@ func (s *Session) monitor() {
 	s.wire.shut()
 	for range s.events {
 	}
+	s.ops.Wait()
+	s.mu.Lock()
+	how, at := s.how, s.lostAt
+	s.mu.Unlock()
+	s.trace(TraceEvent{Action: ActLearnExpiry, Result: how, Start: at})
 }
 
 // lose ends the session once, with its reason, and ends every lease.
@@ -202,6 +219,8 @@ func (s *Session) lose(cause error, how string) {
 		return
 	}
 	s.err = cause
+	s.how = how
+	s.lostAt = time.Now()
 	leases := s.leases
 	s.leases = nil
 	s.mu.Unlock()
@@ -213,10 +232,34 @@ func (s *Session) lose(cause error, how string) {
 	if how != ResultClosed {
 		s.log.Warn("zklock: session lost", "session", fmt.Sprintf("0x%x", s.ID()), "err", cause)
 	}
-	s.trace(TraceEvent{Action: ActLearnExpiry, Result: how})
 }
 
+// beginOp registers a traced call; it fails once the session has ended.
+func (s *Session) beginOp() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	s.ops.Add(1)
+	return nil
+}
+
+func (s *Session) endOp() { s.ops.Done() }
+
 // heard, connected and expired are the wire's reports (wireObserver).
+
+// sawZxid keeps the highest zxid seen: ZooKeeper never shows a session a
+// lower one than it has seen, so it places each reply in the ensemble's
+// one order of writes (the trace validator orders steps by it).
+func (s *Session) sawZxid(zxid int64) {
+	for {
+		cur := s.zxid.Load()
+		if zxid <= cur || s.zxid.CompareAndSwap(cur, zxid) {
+			return
+		}
+	}
+}
 
 func (s *Session) heard(sent time.Time) {
 	s.mu.Lock()
@@ -276,25 +319,64 @@ func (s *Session) heldLeases(path string) []*Lease {
 	return out
 }
 
+// trace reports a step. LearnExpiry is the session's last: a step finishing
+// after it (a delete left to the background) belongs to a session the
+// client has abandoned, and the spec's client has moved on.
 func (s *Session) trace(ev TraceEvent) {
 	t := s.cfg.tracer
 	if t == nil {
 		return
 	}
+	s.traceMu.Lock()
+	defer s.traceMu.Unlock()
+	if s.learned {
+		return
+	}
+	s.learned = ev.Action == ActLearnExpiry
 	ev.Session = s.ID()
 	ev.Time = time.Now()
 	if ev.Start.IsZero() {
 		ev.Start = ev.Time
 	}
+	z, wrote := s.writes[ev.wrote]
+	delete(s.writes, ev.wrote)
+	switch {
+	case ev.Zxid != 0:
+		ev.ZxidLow = 0
+	case wrote && !ev.Pending:
+		ev.Zxid, ev.ZxidLow = z, 0
+	case ev.ZxidLow != 0 && !ev.Pending:
+		ev.ZxidHigh = s.zxid.Load()
+	}
 	t(ev)
 }
 
-// now is the time a traced step starts; without a tracer it costs nothing.
-func (s *Session) now() time.Time {
-	if s.cfg.tracer == nil {
-		return time.Time{}
+// maxUntracedWrites bounds the writes kept for a trace that never asks
+// for them (a parent created, a delete after the last step).
+const maxUntracedWrites = 1024
+
+// wrote is the wire's report of a write's zxid (traced sessions only).
+func (s *Session) wrote(path string, zxid int64) {
+	s.traceMu.Lock()
+	defer s.traceMu.Unlock()
+	if s.writes == nil || len(s.writes) >= maxUntracedWrites {
+		s.writes = map[string]int64{}
 	}
-	return time.Now()
+	s.writes[path] = zxid
+}
+
+// mark is where a traced step starts: the time and the highest zxid seen.
+// Without a tracer it costs nothing.
+type mark struct {
+	at   time.Time
+	zxid int64
+}
+
+func (s *Session) now() mark {
+	if s.cfg.tracer == nil {
+		return mark{}
+	}
+	return mark{time.Now(), s.zxid.Load()}
 }
 
 // zkLogger sends go-zookeeper's chatter to the session's logger at debug level.

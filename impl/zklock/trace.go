@@ -35,6 +35,15 @@ type TraceEvent struct {
 	Start    time.Time // when the client sent the step's request
 	Time     time.Time // when the client observed the step's outcome
 	Pending  bool      // the outcome is not known yet: a delete left to the background
+	// Zxid places the step exactly in the ensemble's one order of writes:
+	// a confirmed write's own zxid (CreateOk, Release, Cancel, Downgrade),
+	// or for a listing the lock path's pzxid, the zxid of the last change
+	// to the queue it saw. Otherwise ZxidLow and ZxidHigh bound it: the
+	// highest zxid the session had seen when it sent the request, and when
+	// it had the reply. All 0 for steps without a request.
+	Zxid, ZxidLow, ZxidHigh int64
+
+	wrote string // the path the step's write named: the wire knows its zxid
 }
 
 // Observed results carried by TraceEvent.Result.
@@ -51,9 +60,12 @@ const (
 	ResultClosed  = "closed"  // LearnExpiry: Close was called
 )
 
-// Start and Time bound when the step took effect on the server; they let a
-// validator order the steps of different clients. A step with no request
-// of its own (RequestLock, PredecessorGone, LearnExpiry) has Start == Time.
+// Start and Time bound when the step took effect on the server, and the
+// zxids where; they let a validator order the steps of different clients.
+// Real time orders writes only: a server that lags serves reads from an
+// older state. Zxids order both. A step with no request of its own
+// (RequestLock, PredecessorGone, Grant, LearnExpiry) has Start == Time and
+// no zxids.
 
 // Tracer receives trace events synchronously, in the order each client saw
 // them; it must be quick and safe for concurrent use. A session without a

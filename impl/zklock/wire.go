@@ -25,6 +25,8 @@ var errDialRefused = errors.New("zklock: session is over, not reconnecting")
 // wireObserver is what the wire reports to: the Session.
 type wireObserver interface {
 	heard(sent time.Time)
+	sawZxid(zxid int64)
+	wrote(path string, zxid int64)
 	connected(sent time.Time, sessionID int64, timeout time.Duration)
 	expired()
 }
@@ -35,6 +37,10 @@ type wireObserver interface {
 // outlive Close by several session timeouts.
 type wire struct {
 	obs wireObserver
+	// writes: report the zxid of every write by the path of its request,
+	// which a trace needs (go-zookeeper does not say which zxid a reply
+	// carried).
+	writes bool
 
 	mu     sync.Mutex
 	conns  map[*trackedConn]struct{}
@@ -53,8 +59,12 @@ func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, erro
 		return nil, err
 	}
 	tc := &trackedConn{Conn: c, w: w}
-	tc.out = newFrameScanner(requestHeaderLen, tc.sentFrame)
-	tc.in = newFrameScanner(replyHeaderLen, tc.repliedFrame)
+	if w.writes {
+		tc.out = newFrameScanner(requestWithPathLen(false), requestWithPathLen, tc.sentFrame)
+	} else {
+		tc.out = newFrameScanner(requestHeaderLen(false), requestHeaderLen, tc.sentFrame)
+	}
+	tc.in = newFrameScanner(replyHeaderLen(false), replyHeaderLen, tc.repliedFrame)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -94,6 +104,54 @@ func requestHeaderLen(first bool) int {
 	return 8
 }
 
+// A write request's path follows its header (after a multi's first op
+// header); maxTracedPath bounds what is kept of it.
+const maxTracedPath = 512
+
+func requestWithPathLen(first bool) int {
+	if first {
+		return 0
+	}
+	return 8 + multiOpHeaderLen + 4 + maxTracedPath
+}
+
+// Opcodes of the writes whose zxids a trace needs.
+const (
+	opCreate          = 1
+	opDelete          = 2
+	opMulti           = 14
+	opCreate2         = 15
+	opCreateContainer = 19
+	multiOpHeaderLen  = 9 // type int32, done bool, err int32
+)
+
+// requestPath returns the path a write request names: a multi's is its
+// first op's.
+func requestPath(hdr []byte) string {
+	if len(hdr) < 8 {
+		return ""
+	}
+	body := hdr[8:]
+	switch int32(binary.BigEndian.Uint32(hdr[4:8])) {
+	case opCreate, opDelete, opCreate2, opCreateContainer:
+	case opMulti:
+		if len(body) < multiOpHeaderLen {
+			return ""
+		}
+		body = body[multiOpHeaderLen:]
+	default:
+		return ""
+	}
+	if len(body) < 4 {
+		return ""
+	}
+	n := int(int32(binary.BigEndian.Uint32(body[:4])))
+	if n <= 0 || n > len(body)-4 {
+		return ""
+	}
+	return string(body[4 : 4+n])
+}
+
 // The connect reply starts with protocol version, timeout and session id;
 // replies start with xid, zxid and error code.
 func replyHeaderLen(bool) int { return 16 }
@@ -101,6 +159,7 @@ func replyHeaderLen(bool) int { return 16 }
 type pendingRequest struct {
 	xid  int32
 	sent time.Time
+	path string // a write's, when the wire reports writes
 }
 
 type trackedConn struct {
@@ -146,7 +205,11 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 		return
 	}
 	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
-	c.pending = append(c.pending, pendingRequest{xid: xid, sent: c.sending})
+	p := pendingRequest{xid: xid, sent: c.sending}
+	if c.w.writes {
+		p.path = requestPath(hdr)
+	}
+	c.pending = append(c.pending, p)
 }
 
 func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
@@ -167,25 +230,32 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		return
 	}
 	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
+	zxid := int64(binary.BigEndian.Uint64(hdr[4:12]))
 	code := int32(binary.BigEndian.Uint32(hdr[12:16]))
 	if xid == xidNotification {
 		return
+	}
+	if zxid > 0 {
+		c.w.obs.sawZxid(zxid)
 	}
 	if code == zkSessionExpired {
 		c.w.obs.expired()
 		return
 	}
 	c.mu.Lock()
-	var sent time.Time
+	var req pendingRequest
 	for i, p := range c.pending {
 		if p.xid == xid {
-			sent = p.sent
+			req = p
 			c.pending = append(c.pending[:i], c.pending[i+1:]...)
 			break
 		}
 	}
 	c.mu.Unlock()
-	if !sent.IsZero() {
-		c.w.obs.heard(sent)
+	if !req.sent.IsZero() {
+		c.w.obs.heard(req.sent)
+	}
+	if req.path != "" && code == 0 {
+		c.w.obs.wrote(req.path, zxid)
 	}
 }

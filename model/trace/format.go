@@ -37,6 +37,9 @@
 //	start     when the client sent the request of this step (ns, required)
 //	end       when it observed the outcome (ns); absent when unknown (a
 //	          delete left to the background)
+//	zxid_low  the highest zxid the client had seen when it sent the
+//	          request; zxid_high: when it had the reply. Optional (0 or
+//	          absent: unknown); see Order.
 //
 // This is impl/zklock's TraceEvent with Start and Time (the outcome) as
 // nanoseconds since the epoch, Time dropped when Pending, and a client
@@ -45,9 +48,12 @@
 // # Order
 //
 // Each client's events happened in file order. Across clients, event e
-// happened before event f when e.end < f.start; otherwise they may have
-// taken effect in either order, and Validate searches the orders (see
-// Validate).
+// must come before event f when e.zxid_high < f.zxid_low (ZooKeeper's one
+// order of writes; a read is served at a zxid between its bounds), or when
+// f is a write (a create, delete or downgrade) and e.end < f.start (writes
+// are linearizable; reads on a follower that lags are not). Otherwise they
+// may have taken effect in either order, and Validate searches the orders
+// (see Validate).
 package trace
 
 import (
@@ -74,6 +80,15 @@ type Event struct {
 	Token    int64    `json:"token,omitempty"`
 	Start    int64    `json:"start"`
 	End      *int64   `json:"end,omitempty"`
+	// Zxid places the step exactly in the ensemble's order of writes: a
+	// confirmed write's own zxid, or for a listing its parent's pzxid (it
+	// saw every change to the queue up to that zxid and none after).
+	// Otherwise ZxidLow and ZxidHigh bound it: the highest zxid the client
+	// had seen when it sent the request and when it had the reply. 0:
+	// unknown.
+	Zxid     int64 `json:"zxid,omitempty"`
+	ZxidLow  int64 `json:"zxid_low,omitempty"`
+	ZxidHigh int64 `json:"zxid_high,omitempty"`
 	// Line is the event's line in the trace file (1-based; 0 if not read
 	// from a file).
 	Line int `json:"-"`

@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/walk"
@@ -61,8 +62,25 @@ func Generate(opt GenerateOptions, rng *rand.Rand) ([]Event, error) {
 
 // genStep is one projected event and the instant its step took effect.
 type genStep struct {
-	at int64
-	ev Event
+	at    int64
+	ev    Event
+	zxid  int64 // ZooKeeper's zxid after the step: where it sits in the order of writes
+	pzxid int64 // the zxid of the last change to the nodes
+	wrote bool  // the step changed the nodes: zxid is its own
+}
+
+// zxClock numbers a walk's writes as ZooKeeper does: every change to the
+// nodes or to the live sessions takes the next zxid (the model's own zxid
+// counts creates only: it stands for czxids).
+type zxClock struct{ zxid, pzxid int64 }
+
+func (z *zxClock) tick(nodes, sessions bool) {
+	if nodes || sessions {
+		z.zxid++
+	}
+	if nodes {
+		z.pzxid = z.zxid
+	}
 }
 
 // weightsFor gives one walk random action weights (swarm testing).
@@ -94,10 +112,13 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 		return out
 	}
 	var steps []genStep
+	var zx zxClock
 	k := int64(0)
 	walk.Walk(sp.Next, sp.Init(), opt.Steps, chooser[predlock.State](weightsFor(len(predlock.ActionNames), rng), rng),
 		func(from *predlock.State, l model.Label, to *predlock.State) bool {
 			k++
+			wrote := !slices.Equal(from.Nodes, to.Nodes)
+			zx.tick(wrote, !slices.Equal(from.Live, to.Live))
 			c := int(l.Client)
 			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: "exclusive",
 				Action: predlock.ActionName(l), Request: genUuid(c, from.ReqNo[c])}
@@ -139,7 +160,7 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 			default: // ExpireSession, IgnoreNotification, PauseClient, ResumeClient, Write
 				return true
 			}
-			steps = append(steps, genStep{at: 1000 * k, ev: ev})
+			steps = append(steps, genStep{at: 1000 * k, ev: ev, zxid: zx.zxid, pzxid: zx.pzxid, wrote: wrote})
 			return true
 		})
 	return steps, nil
@@ -175,10 +196,13 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 		return out
 	}
 	var steps []genStep
+	var zx zxClock
 	k := int64(0)
 	walk.Walk(sp.Next, sp.Init(), opt.Steps, chooser[sharedlock.State](weightsFor(len(sharedlock.ActionNames), rng), rng),
 		func(from *sharedlock.State, l model.Label, to *sharedlock.State) bool {
 			k++
+			wrote := !slices.Equal(from.Nodes, to.Nodes)
+			zx.tick(wrote, !slices.Equal(from.Live, to.Live))
 			c := int(l.Client)
 			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: from.Kind[c].String(),
 				Action: sharedlock.ActionName(l), Request: genUuid(c, from.ReqNo[c])}
@@ -222,10 +246,17 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 			default:
 				return true
 			}
-			steps = append(steps, genStep{at: 1000 * k, ev: ev})
+			steps = append(steps, genStep{at: 1000 * k, ev: ev, zxid: zx.zxid, pzxid: zx.pzxid, wrote: wrote})
 			return true
 		})
 	return steps, nil
+}
+
+// zxidBounded are the steps that are ZooKeeper calls, whose replies carry
+// a zxid (a lost reply carries none).
+var zxidBounded = map[string]bool{
+	ActCreateOk: true, ActFindOwnNode: true, ActListChildren: true, ActWatchPredecessor: true,
+	ActRelease: true, ActCancel: true, ActDowngrade: true,
 }
 
 // timeEvents gives every event a start and an end around the instant its
@@ -241,9 +272,24 @@ func timeEvents(steps []genStep, opt GenerateOptions, rng *rand.Rand) []Event {
 		return rng.Int63n(room + 1)
 	}
 	prevEnd := map[string]int64{}
+	seen := map[string]int64{} // the highest zxid each client has seen
 	out := make([]Event, len(steps))
 	for i, st := range steps {
 		ev := st.ev
+		if zxidBounded[ev.Action] {
+			// As a session would (offset so that none is 0, "unknown"): a
+			// write's own zxid or a listing's pzxid, mostly; else the
+			// highest zxid seen before the request, and the one after.
+			switch exact := rng.Float64() < 0.8; {
+			case exact && st.wrote && orderedByTime[ev.Action]:
+				ev.Zxid = st.zxid + 1000
+			case exact && ev.Action == ActListChildren:
+				ev.Zxid = st.pzxid + 1000
+			default:
+				ev.ZxidLow, ev.ZxidHigh = seen[ev.Client]+1000, st.zxid+1000
+			}
+			seen[ev.Client] = st.zxid
+		}
 		next := int64(-1) // when the client's next step takes effect
 		for j := i + 1; j < len(steps); j++ {
 			if steps[j].ev.Client == ev.Client {
@@ -264,7 +310,7 @@ func timeEvents(steps []genStep, opt GenerateOptions, rng *rand.Rand) []Event {
 		}
 		prevEnd[ev.Client] = end
 		if ev.Action == ActRelease && rng.Float64() < opt.Pending {
-			ev.End = nil
+			ev.End, ev.Zxid, ev.ZxidHigh = nil, 0, 0
 		} else {
 			e := end
 			ev.End = &e

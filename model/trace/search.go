@@ -238,9 +238,10 @@ func (d *demands) addSession(c, k int) {
 // demandFor adds the steps that could make client c's event ev match:
 // the expiry of the session owning a node the event observes gone (a
 // listing without it, a watch target found gone, the node whose deletion
-// PredecessorGone reports), of c's own session (LearnExpiry, a listing
-// without c's own node), and the unreported create of a node a listing
-// shows.
+// PredecessorGone reports, every node of the queue when a create's
+// sequence number says the lock path was made anew), of c's own session
+// (LearnExpiry, a listing without c's own node), and the unreported create
+// of a node a listing shows.
 func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands) {
 	s := &nd.state
 	own := func() {
@@ -284,6 +285,15 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		}
 	case ActLearnExpiry:
 		own()
+	case ActCreateOk, ActCreateReplyLost:
+		// A sequence number below one created before: the lock path was
+		// reaped and made anew, which needs an empty queue. Ask for the
+		// expiry of the sessions whose nodes are still in it.
+		if seq, known := se.lt.realSeq(ev.Request); known && seq <= nd.maxSeq {
+			for _, n := range se.a.nodes(s) {
+				d.addSession(n.owner, n.ownerK)
+			}
+		}
 	}
 }
 
@@ -410,14 +420,16 @@ type envSucc[S any] struct {
 
 // created checks that a node of request uuid may be created now: its
 // real sequence number, when the trace shows it, must exceed every one
-// created before (ZooKeeper numbers creates in order). It returns the new
-// highest sequence number.
+// created before (ZooKeeper numbers creates in order). The one exception is
+// an empty queue: ZooKeeper deletes an empty container (the lock path), the
+// next create makes it anew, and numbering starts again from 0. It returns
+// the new highest sequence number.
 func (se *searcher[S]) created(nd *searchNode[S], c int, uuid string) (int64, bool) {
 	seq, known := se.lt.realSeq(uuid)
 	if !known {
 		return nd.maxSeq, true
 	}
-	if seq <= nd.maxSeq {
+	if seq <= nd.maxSeq && len(se.a.nodes(&nd.state)) > 0 {
 		return nd.maxSeq, false
 	}
 	return seq, true

@@ -168,7 +168,7 @@ type lockTrace struct {
 	// trace shows one (and only one).
 	seqs map[string]int64
 	// need[c][i][j]: how many events of client j precede client c's i-th
-	// (those that ended before it started, and the ones before them).
+	// (see precedes, and the ones before them).
 	need [][][]int32
 	// learnsExpiry[c][i]: whether client c, having matched i events, will
 	// report the loss of its session (LearnExpiry, or a listing without its
@@ -305,6 +305,50 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 		}
 	}
 	return out, nil
+}
+
+// orderedByTime are the steps real time orders after every other client's
+// step that ended before they started: ZooKeeper's writes, which the leader
+// applies in one order consistent with real time. Its reads are not: a
+// client on a follower that lags sees the state of a moment before another
+// client's completed write (ZooKeeper promises sequential consistency, and
+// each client's own order, not linearizable reads). So a listing, a watch,
+// a notification consumed or a grant may be matched earlier than its times
+// say, as long as its own client's order and what it observed allow.
+var orderedByTime = map[string]bool{
+	ActCreateOk: true, ActCreateReplyLost: true, ActRelease: true, ActCancel: true, ActDowngrade: true,
+}
+
+// precedes says whether e, another client's step, must be matched before f.
+// Zxids order every step that carries them, reads included. A read is
+// served at a zxid at least its zxid_low and sees every write up to it; a
+// write's zxid is above what its client had seen when it sent it, at most
+// its zxid_high. So e's point comes before f's if e's highest possible
+// zxid is below f's lowest, or equal to it when e is a write known by its
+// own zxid and f a read (a listing's pzxid is the zxid of the last write
+// it saw). A step that may have written nothing (a Cancel with no node, a
+// lost reply) has no point of its own. Real time orders writes only, and
+// only after another client's step that ended: not after its LearnExpiry,
+// which a server may report before the expiry's transaction commits (and
+// the abandoned session's steps in flight, a delete left pending, after).
+func precedes(e, f *Event) bool {
+	_, eHigh := zxidBounds(e)
+	fLow, _ := zxidBounds(f)
+	if eHigh > 0 && fLow > 0 {
+		if eHigh < fLow || eHigh == fLow && e.Zxid != 0 && orderedByTime[e.Action] && !orderedByTime[f.Action] {
+			return true
+		}
+	}
+	return orderedByTime[f.Action] && e.Action != ActLearnExpiry && e.End != nil && *e.End < f.Start
+}
+
+// zxidBounds are the lowest and highest zxid of an event's point (0:
+// unknown).
+func zxidBounds(e *Event) (low, high int64) {
+	if e.Zxid != 0 {
+		return e.Zxid, e.Zxid
+	}
+	return e.ZxidLow, e.ZxidHigh
 }
 
 // prepare checks one lock's events and computes what the search needs.
@@ -457,7 +501,7 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 					continue
 				}
 				for k := len(other) - 1; k >= 0; k-- {
-					if other[k].End != nil && *other[k].End < e.Start {
+					if precedes(other[k], e) {
 						need[j] = int32(k + 1)
 						break
 					}

@@ -36,6 +36,18 @@ func TestControls(t *testing.T) {
 		{file: "mutex_correct.jsonl", verdict: Valid},
 		{file: "mutex_faults.jsonl", verdict: Valid},
 		{file: "rw_correct.jsonl", verdict: Valid},
+		// The lock path, an empty container, was reaped and made anew: the
+		// numbering restarts, which only an empty queue allows.
+		{file: "mutex_seq_restart.jsonl", verdict: Valid},
+		{file: "mutex_seq_restart_after_expiry.jsonl", verdict: Valid},
+		// A server tells a reconnecting client its session expired before
+		// the transaction that deletes its nodes commits; its Cancel,
+		// pending, never happened.
+		{file: "mutex_expired_before_nodes_go.jsonl", verdict: Valid},
+		{"mutex_seq_goes_back.jsonl", Invalid, "c2", ActListChildren, "the model's nodes are"},
+		// Real time allows the listing before the release; its pzxid, the
+		// release's zxid, does not.
+		{"mutex_listing_before_its_zxid.jsonl", Invalid, "c2", ActListChildren, "the model's nodes are"},
 		{"mutex_holds_before_predecessor_gone.jsonl", Invalid, "c2", ActListChildren, "must wait for"},
 		{"mutex_holds_while_waiting.jsonl", Invalid, "c2", ActGrant, `pc[c2] = "wait"`},
 		{"mutex_holds_without_listing.jsonl", Invalid, "c1", ActGrant, `pc[c1] = "list"`},
