@@ -33,6 +33,10 @@ func (l *LockReport) String() string {
 		}
 	case Inconclusive:
 		fmt.Fprintf(&b, "  %s\n", l.Reason)
+		if d := l.Divergence; d != nil {
+			fmt.Fprintf(&b, "  the deepest point reached (after %d events matched), where the search backtracked from: %s\n  why: %s\n",
+				d.Matched, d.Event.String(), d.Reason)
+		}
 	case Invalid:
 		d := l.Divergence
 		if d == nil {

@@ -88,6 +88,9 @@ func (se *searcher[S]) run() *LockReport {
 			rep.Explored = se.explored
 			rep.Reason = fmt.Sprintf("the search budget of %d states ran out after matching %d of %d events (raise Options.Budget)",
 				se.budget, se.best, total)
+			if len(se.failures) > 0 {
+				rep.Divergence = se.divergence()
+			}
 			return rep
 		}
 		stack = append(stack, se.expand(nd)...)
@@ -180,9 +183,15 @@ func (se *searcher[S]) expand(nd *searchNode[S]) []*searchNode[S] {
 			readyClients = append(readyClients, c)
 		}
 	}
-	// Earliest start first.
+	// Earliest start first; a step whose outcome the client never saw (a
+	// delete left pending) last: nothing orders it before a later step, so
+	// it may wait until an event observes it or its client goes on, and
+	// trying it early makes the search backtrack over every step between.
 	sort.SliceStable(readyClients, func(i, j int) bool {
 		a, b := se.lt.events[readyClients[i]][nd.pos[readyClients[i]]], se.lt.events[readyClients[j]][nd.pos[readyClients[j]]]
+		if (a.End == nil) != (b.End == nil) {
+			return b.End == nil
+		}
 		return a.Start < b.Start
 	})
 	for _, c := range readyClients {

@@ -61,7 +61,8 @@ type LockReport struct {
 	// Faults are the unobservable fault steps the order needed (session
 	// expiries, pauses, creates whose reply the client abandoned).
 	Faults []string
-	// Divergence is, for an invalid trace, the first event that diverges.
+	// Divergence is, for an invalid trace, the first event that diverges;
+	// for an inconclusive one, the deepest point the search had reached.
 	Divergence *Divergence
 	// Reason explains an inconclusive result.
 	Reason string
