@@ -124,7 +124,7 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")
 	fs.DurationVar(&c.SessionTimeout, "session-timeout", 3*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
-	fs.IntVar(&c.TraceBudget, "trace-budget", 20_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
+	fs.IntVar(&c.TraceBudget, "trace-budget", 5_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
 	fs.Usage = func() {}
 
