@@ -49,9 +49,14 @@ unit:
 	$(GO) test -short -count=1 $(PKGS)
 
 # One ensemble per test binary (TestMain); -p 1 keeps two ensembles from
-# competing for the two cores of a CI machine.
+# competing for the two cores of a CI machine. TestRapidPrograms runs
+# without -race: it reconnects sessions with watches armed and replies in
+# flight far more than any other test, which trips a data race inside
+# go-zookeeper v1.0.4 (Conn.lastZxid, read by sendSetWatches while
+# recvLoop writes it: go-zookeeper/zk#35, samuel/go-zookeeper#260).
 integration:
-	$(GO) test -p 1 -count=1 -race -timeout 15m $(RACE_PKGS)
+	$(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(RACE_PKGS)
+	$(GO) test -count=1 -timeout 15m -run '^TestRapidPrograms$$' ./impl/zklock
 
 # The checker's tests without -short: the 100k-operation history and the
 # timeout control.

@@ -26,7 +26,10 @@ import (
 // testdata/rapid for replay with -rapid.failfile.
 //
 // A run of `go test` draws a few programs; `make verify-deep` many
-// (-rapid.checks=N sets the number).
+// (-rapid.checks=N sets the number). make runs it without -race: its
+// reconnects with watches armed trip a data race inside go-zookeeper
+// v1.0.4 (Conn.lastZxid, read by sendSetWatches while recvLoop writes it;
+// go-zookeeper/zk#35), which is not ours to fix.
 func TestRapidPrograms(t *testing.T) {
 	ensembletest.Require(t)
 	skipTraceCheck(t, "each program's trace is checked by the property itself")
