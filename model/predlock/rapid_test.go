@@ -7,36 +7,30 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/proptest"
-	"github.com/zklock/zklock/model/internal/walk"
 	"github.com/zklock/zklock/model/predlock"
 )
 
 // property is an invariant or an action property of the spec, by name.
-type property struct {
-	name string
-	inv  func(*predlock.State) bool
-	act  func(s, t *predlock.State) bool
-}
+type property = proptest.Property[predlock.State]
 
 // properties returns the spec's properties that hold for constants k:
 // NaiveExclusion only without pauses, FencedSafety only with fencing.
 func properties(sp *predlock.Spec) []property {
 	ps := []property{
-		{name: "TypeOK", inv: sp.TypeOK},
-		{name: "MutualExclusion", inv: sp.MutualExclusion},
-		{name: "NoHerd", inv: sp.NoHerd},
-		{name: "NoOrphans", inv: sp.NoOrphans},
-		{name: "GrantsInSequenceOrder", inv: sp.GrantsInSequenceOrder},
-		{name: "KnownNodeExists", inv: sp.KnownNodeExists},
-		{name: "TokensIncrease", act: sp.TokensIncrease},
+		{Name: "TypeOK", Inv: sp.TypeOK},
+		{Name: "MutualExclusion", Inv: sp.MutualExclusion},
+		{Name: "NoHerd", Inv: sp.NoHerd},
+		{Name: "NoOrphans", Inv: sp.NoOrphans},
+		{Name: "GrantsInSequenceOrder", Inv: sp.GrantsInSequenceOrder},
+		{Name: "KnownNodeExists", Inv: sp.KnownNodeExists},
+		{Name: "TokensIncrease", Act: sp.TokensIncrease},
 	}
 	if !sp.WithPause {
-		ps = append(ps, property{name: "NaiveExclusion", inv: sp.NaiveExclusion})
+		ps = append(ps, property{Name: "NaiveExclusion", Inv: sp.NaiveExclusion})
 	}
 	if sp.Fencing {
-		ps = append(ps, property{name: "FencedSafety", act: sp.FencedSafety})
+		ps = append(ps, property{Name: "FencedSafety", Act: sp.FencedSafety})
 	}
 	return ps
 }
@@ -61,51 +55,17 @@ func drawConstants(t *rapid.T) predlock.Constants {
 	return k
 }
 
-// walkChecking takes a random walk of up to steps steps from Init, each
-// step chosen among the enabled actions, and fails t at the first state or
-// step that violates one of props, printing the actions taken and the state.
+// walkChecking takes a random walk of up to steps steps from Init and
+// fails t at the first state or step that violates one of props.
 func walkChecking(t *rapid.T, sp *predlock.Spec, props []property, steps int) {
-	var path []string
-	fail := func(name string, s *predlock.State) {
-		t.Fatalf("%s violated after %d steps:\n  %s\n%s", name, len(path), strings.Join(path, "\n  "), sp.Format(s))
-	}
-	init := sp.Init()
-	for _, p := range props {
-		if p.inv != nil && !p.inv(&init) {
-			fail(p.name, &init)
-		}
-	}
-	// Swarm testing: every walk weighs the actions differently (1 to 32).
-	weights := walk.SwarmWeights(len(predlock.ActionNames), rapid.Uint64().Draw(t, "swarm"))
-	// A wide draw taken modulo the total weight: rapid's small-biased
-	// IntRange would mostly pick the first client's first action.
-	choose := walk.Weighted[predlock.State](weights, func(n int) int {
-		return int(rapid.Uint32().Draw(t, "action") % uint32(n))
-	})
-	walk.Walk(sp.Next, init, steps, choose, countingVisit(
-		func(from *predlock.State, l model.Label, to *predlock.State) bool {
-			path = append(path, sp.LabelString(l))
-			for _, p := range props {
-				if (p.inv != nil && !p.inv(to)) || (p.act != nil && !p.act(from, to)) {
-					fail(p.name, to)
-				}
-			}
-			return true
-		}))
+	proptest.WalkChecking(t, proptest.Spec[predlock.State]{
+		Init: sp.Init, Next: sp.Next, Actions: len(predlock.ActionNames),
+		ActionName: predlock.ActionName, LabelString: sp.LabelString, Format: sp.Format,
+	}, props, steps, taken)
 }
 
 // taken counts the actions the walks take (TestRandomWalksLong reports it).
 var taken map[string]int
-
-// countingVisit counts each step's action in taken, when taken is set.
-func countingVisit[S any](visit func(*S, model.Label, *S) bool) func(*S, model.Label, *S) bool {
-	return func(from *S, l model.Label, to *S) bool {
-		if taken != nil {
-			taken[predlock.ActionName(l)]++
-		}
-		return visit(from, l, to)
-	}
-}
 
 // keepsInvariants is the property: from Init, a random sequence of enabled
 // actions under random constants keeps every invariant and action property.
@@ -158,12 +118,7 @@ func TestMutantsCaught(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var only []property
-			for _, p := range properties(sp) {
-				if p.name == tc.prop {
-					only = append(only, p)
-				}
-			}
+			only := proptest.Only(properties(sp), tc.prop)
 			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
 				walkChecking(rt, sp, only, rapid.IntRange(20, 60).Draw(rt, "steps"))
 			})

@@ -7,44 +7,30 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/proptest"
-	"github.com/zklock/zklock/model/internal/walk"
 	"github.com/zklock/zklock/model/sharedlock"
 )
 
-// property is an invariant of the spec, by name.
-type property struct {
-	name string
-	inv  func(*sharedlock.State) bool
-}
+// property is an invariant or an action property of the spec, by name.
+type property = proptest.Property[sharedlock.State]
 
 // properties returns the spec's invariants that hold for sp's constants:
 // WriterExclusion only without pauses (ReadersShare is a witness that must
 // fail, see TestReadersShareWitness).
 func properties(sp *sharedlock.Spec) []property {
 	ps := []property{
-		{"TypeOK", sp.TypeOK},
-		{"MutualExclusion", sp.MutualExclusion},
-		{"NoHerd", sp.NoHerd},
-		{"NoOrphans", sp.NoOrphans},
-		{"GrantsInSequenceOrder", sp.GrantsInSequenceOrder},
-		{"KnownNodeExists", sp.KnownNodeExists},
-		{"ReadersNotBlockedByReaders", sp.ReadersNotBlockedByReaders},
+		{Name: "TypeOK", Inv: sp.TypeOK},
+		{Name: "MutualExclusion", Inv: sp.MutualExclusion},
+		{Name: "NoHerd", Inv: sp.NoHerd},
+		{Name: "NoOrphans", Inv: sp.NoOrphans},
+		{Name: "GrantsInSequenceOrder", Inv: sp.GrantsInSequenceOrder},
+		{Name: "KnownNodeExists", Inv: sp.KnownNodeExists},
+		{Name: "ReadersNotBlockedByReaders", Inv: sp.ReadersNotBlockedByReaders},
 	}
 	if !sp.WithPause {
-		ps = append(ps, property{"WriterExclusion", sp.WriterExclusion})
+		ps = append(ps, property{Name: "WriterExclusion", Inv: sp.WriterExclusion})
 	}
 	return ps
-}
-
-func only(ps []property, name string) []property {
-	for _, p := range ps {
-		if p.name == name {
-			return []property{p}
-		}
-	}
-	return nil
 }
 
 // drawConstants draws constants beyond the TLC configs'.
@@ -66,47 +52,17 @@ func drawConstants(t *rapid.T) sharedlock.Constants {
 	return k
 }
 
-// walkChecking takes a random walk (swarm-weighted, see walk.Weighted) of
-// up to steps steps from Init and fails t at the first state that violates
-// one of props, printing the actions taken and the state.
+// walkChecking takes a random walk of up to steps steps from Init and
+// fails t at the first state or step that violates one of props.
 func walkChecking(t *rapid.T, sp *sharedlock.Spec, props []property, steps int) {
-	var path []string
-	fail := func(name string, s *sharedlock.State) {
-		t.Fatalf("%s violated after %d steps:\n  %s\n%s", name, len(path), strings.Join(path, "\n  "), sp.Format(s))
-	}
-	init := sp.Init()
-	for _, p := range props {
-		if !p.inv(&init) {
-			fail(p.name, &init)
-		}
-	}
-	weights := walk.SwarmWeights(len(sharedlock.ActionNames), rapid.Uint64().Draw(t, "swarm"))
-	choose := walk.Weighted[sharedlock.State](weights, func(n int) int {
-		return int(rapid.Uint32().Draw(t, "action") % uint32(n))
-	})
-	walk.Walk(sp.Next, init, steps, choose, countingVisit(func(_ *sharedlock.State, l model.Label, to *sharedlock.State) bool {
-		path = append(path, sp.LabelString(l))
-		for _, p := range props {
-			if !p.inv(to) {
-				fail(p.name, to)
-			}
-		}
-		return true
-	}))
+	proptest.WalkChecking(t, proptest.Spec[sharedlock.State]{
+		Init: sp.Init, Next: sp.Next, Actions: len(sharedlock.ActionNames),
+		ActionName: sharedlock.ActionName, LabelString: sp.LabelString, Format: sp.Format,
+	}, props, steps, taken)
 }
 
 // taken counts the actions the walks take (TestRandomWalksLong reports it).
 var taken map[string]int
-
-// countingVisit counts each step's action in taken, when taken is set.
-func countingVisit[S any](visit func(*S, model.Label, *S) bool) func(*S, model.Label, *S) bool {
-	return func(from *S, l model.Label, to *S) bool {
-		if taken != nil {
-			taken[sharedlock.ActionName(l)]++
-		}
-		return visit(from, l, to)
-	}
-}
 
 func keepsInvariants(t *rapid.T) {
 	sp, err := sharedlock.New(drawConstants(t), sharedlock.Base)
@@ -156,8 +112,8 @@ func TestMutantsCaught(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			props := append(properties(sp), property{"ReadersShare", sp.ReadersShare})
-			check := only(props, tc.prop)
+			props := append(properties(sp), property{Name: "ReadersShare", Inv: sp.ReadersShare})
+			check := proptest.Only(props, tc.prop)
 			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
 				walkChecking(rt, sp, check, rapid.IntRange(20, 60).Draw(rt, "steps"))
 			})
