@@ -57,7 +57,11 @@ type Config struct {
 	Dir string
 	// Java is the java executable. Default $JAVA_HOME/bin/java, else java on PATH.
 	Java string
-	// ClassPath of the servers. Default DefaultClassPath().
+	// Version is the ZooKeeper server version, Version38 or Version39.
+	// Default DefaultVersion() ($ZKLOCK_ZK, else 3.8).
+	Version string
+	// ClassPath of the servers. Default ClassPathFor(Version): set, it
+	// overrides Version.
 	ClassPath []string
 	// JVMFlags for the servers. Default DefaultJVMFlags().
 	JVMFlags []string
@@ -79,8 +83,8 @@ func (c Config) withDefaults() Config {
 	if c.Dir == "" {
 		c.Dir = os.TempDir()
 	}
-	if c.ClassPath == nil {
-		c.ClassPath = DefaultClassPath()
+	if c.Version == "" && c.ClassPath == nil {
+		c.Version = DefaultVersion()
 	}
 	if c.JVMFlags == nil {
 		c.JVMFlags = DefaultJVMFlags()
@@ -91,6 +95,10 @@ func (c Config) withDefaults() Config {
 func (c Config) validate() error {
 	if c.Servers < 1 || c.Servers > 255 {
 		return fmt.Errorf("%w: Servers = %d, want 1..255", ErrBadConfig, c.Servers)
+	}
+	if c.ClassPath == nil && !knownVersion(c.Version) {
+		return fmt.Errorf("%w: Version = %q, want one of %s (%s)", ErrBadConfig, c.Version,
+			strings.Join(Versions(), ", "), VersionEnv)
 	}
 	if c.TickTime < time.Millisecond {
 		return fmt.Errorf("%w: TickTime = %v, want >= 1ms", ErrBadConfig, c.TickTime)

@@ -3,6 +3,13 @@
 // Debian's `zookeeper` package, each with its own temporary data directory,
 // configuration and log file, on free ports of 127.0.0.1.
 //
+// Two server versions: Debian's 3.8 package (the default) and Apache
+// ZooKeeper 3.9.4, whose jars Maven fetches from Maven Central on first use
+// and which are checked against the sha256 sums in zk39/checksums.sha256
+// every time. Config.Version, or ZKLOCK_ZK=3.8|3.9 in the environment,
+// picks one, for the tests (ensembletest), the chaos campaigns and the
+// benchmarks alike.
+//
 // Faults are injected at the process level: Kill (SIGKILL), Pause and Resume
 // (SIGSTOP and SIGCONT) and Restart (same ports, same data directory, so the
 // server rejoins with its state). Network faults live in package faultinject.

@@ -59,6 +59,13 @@ func Start(ctx context.Context, cfg Config) (*Ensemble, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.ClassPath == nil {
+		cp, err := ClassPathFor(ctx, cfg.Version, nil)
+		if err != nil {
+			return nil, err
+		}
+		cfg.ClassPath = cp
+	}
 	java, err := cfg.findJava()
 	if err != nil {
 		return nil, err
@@ -262,6 +269,10 @@ func (e *Ensemble) Addrs() []string {
 	}
 	return addrs
 }
+
+// Version is the server version the ensemble runs (Version38 or
+// Version39), or "" when Config.ClassPath chose the servers' code.
+func (e *Ensemble) Version() string { return e.cfg.Version }
 
 // Size returns the number of servers.
 func (e *Ensemble) Size() int { return len(e.servers) }
