@@ -63,4 +63,3 @@ func TestVerifyJars(t *testing.T) {
 		t.Errorf("missing jar: %v", err)
 	}
 }
-
