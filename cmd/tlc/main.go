@@ -52,6 +52,7 @@ type options struct {
 	specDir  string
 	cacheDir string
 	results  string
+	compare  string
 	deep     bool
 	filter   string
 	jar      string
@@ -68,6 +69,7 @@ func main() {
 	flag.StringVar(&o.specDir, "spec", "spec/tla", "folder of the specs and their configs")
 	flag.StringVar(&o.cacheDir, "cache", ".cache", "cache folder for the TLC jar and TLC's scratch folders")
 	flag.StringVar(&o.results, "results", "", "write the results table (Markdown) to this file")
+	flag.StringVar(&o.compare, "compare", "", "fail unless the runs agree with this committed results table (verdicts, state counts, depth, safety trace lengths)")
 	flag.BoolVar(&o.deep, "deep", false, "run only the deep configs (marked `\\* deep`)")
 	flag.StringVar(&o.filter, "run", "", "run only configs whose Module.Name matches this regexp (skips -results)")
 	flag.StringVar(&o.jar, "jar", "", "use this TLC jar instead of fetching the pinned one")
@@ -177,6 +179,18 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	for _, out := range outs {
 		if out.err != nil {
 			failed = append(failed, out.cfg.id())
+		}
+	}
+	if o.compare != "" {
+		diffs, err := compareWith(o.compare, outs, re == nil)
+		if err != nil {
+			return err
+		}
+		for _, d := range diffs {
+			fmt.Fprintf(stdout, "FAIL %s (%s; `make results` rewrites it)\n", d, o.compare)
+		}
+		if len(diffs) > 0 {
+			failed = append(failed, fmt.Sprintf("%d differences from %s", len(diffs), o.compare))
 		}
 	}
 	if re == nil {
