@@ -14,7 +14,7 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep test vet fmt-check unit integration checker model tlc tlc-deep \
-        conformance results mutants chaos chaos-short chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results mutants chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
@@ -38,6 +38,11 @@ setup:
 	  echo "installing a JDK and Maven (TLC, the Curator interop test)"; \
 	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq default-jdk-headless maven; \
+	fi
+	@if ! command -v chromium >/dev/null; then \
+	  echo "installing Debian's chromium (the chaos report's browser test)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium; \
 	fi
 	$(GO) mod download
 
@@ -104,6 +109,12 @@ mutants:
 chaos: setup
 	$(GO) run ./cmd/chaos
 
+## soak: one long campaign with every fault kind (SOAK=2h for longer;
+## ZKLOCK_ZK=3.9 for the other server version), its report in out/soak-*.
+SOAK ?= 30m
+soak: setup
+	$(GO) run ./cmd/chaos --duration $(SOAK) --out out/soak-$${ZKLOCK_ZK:-3.8}-$$(date +%Y%m%d-%H%M%S)
+
 CHAOS        := .cache/bin/chaos
 CHAOS_MUTANT := .cache/bin/chaos-watch-the-holder
 
@@ -122,7 +133,9 @@ chaos-short:
 	@$(call control,zk-lock,$(CHAOS) --lock=zk --faults blackhole-holder)
 	@$(call control,zk-lock-3.9,ZKLOCK_ZK=3.9 $(CHAOS) --lock=zk --faults blackhole-holder)
 	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
-	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none)
+	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
+	ZKLOCK_REPORT_PASS=out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=out/verify/control-zk-lock/report.html \
+	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./internal/chaos/report
 
 # control NAME,COMMAND: a 20-second campaign that must be flagged (exit 1).
 control = echo "control $(1): must be flagged"; \

@@ -62,7 +62,7 @@ func startLocal(ctx context.Context) (*localCluster, error) {
 func (l *localCluster) Addrs() []string { return l.e.Addrs() }
 
 func (l *localCluster) Describe() string {
-	return fmt.Sprintf("local %d-node ensemble (tickTime %v) at %s", l.e.Size(), ensemble.DefaultTickTime, strings.Join(l.e.Addrs(), ","))
+	return fmt.Sprintf("local %d-node ensemble, ZooKeeper %s (tickTime %v) at %s", l.e.Size(), l.e.Version(), ensemble.DefaultTickTime, strings.Join(l.e.Addrs(), ","))
 }
 
 func (l *localCluster) Roles(ctx context.Context) (int, []int, error) {

@@ -30,6 +30,7 @@ type config struct {
 	FaultInterval  time.Duration `json:"fault_interval"`
 	Lock           string        `json:"lock"`
 	NoFence        bool          `json:"no_fence"`
+	Control        string        `json:"control,omitempty"`
 	Out            string        `json:"out"`
 	Servers        []string      `json:"servers,omitempty"` // empty: start a local ensemble
 	KillCmd        string        `json:"kill_cmd,omitempty"`
@@ -119,6 +120,7 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
 	fs.StringVar(&c.Lock, "lock", lockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
+	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
 	fs.StringVar(&c.Out, "out", "", "output folder, created; must be empty if it exists (default ./out/chaos-<timestamp>)")
 	servers := fs.String("servers", "", "comma list host:port of an existing ensemble (default: start a local 3-node ensemble)")
 	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")

@@ -28,6 +28,7 @@ import (
 
 	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/ensemble"
+	htmlreport "github.com/zklock/zklock/internal/chaos/report"
 	"github.com/zklock/zklock/model/trace"
 )
 
@@ -143,12 +144,13 @@ func (c *campaign) finish(started time.Time) *report {
 		r.Schedule = []plannedFault{}
 	}
 	h, err := checker.LoadFile(c.out.file("history.jsonl"))
+	var res *checker.Result
 	if err != nil {
 		c.fail("reading the history back: %v", err)
 	} else {
 		r.Operations = countOps(h)
 		fmt.Fprintf(c.stderr, "chaos: checking %d records...\n", len(h))
-		res, err := checker.Check(h, checker.Options{Timeout: cfg.CheckTimeout, HTMLDir: c.out.path})
+		res, err = checker.Check(h, checker.Options{Timeout: cfg.CheckTimeout, HTMLDir: c.out.path})
 		if err != nil {
 			c.fail("checking: %v", err)
 		} else {
@@ -198,6 +200,15 @@ func (c *campaign) finish(started time.Time) *report {
 		r.Files["server_logs"] = "zk*.log"
 	}
 	r.Errors = c.errors()
+	r.Files["html_report"] = "report.html"
+	r.page = pageOf(r, h, res)
+	sum := htmlreport.Summarize(r.page)
+	r.Summary = &sum
+	if err := writeHTML(c.out.file("report.html"), r.page); err != nil {
+		c.fail("writing report.html: %v", err)
+		r.Errors = c.errors()
+		delete(r.Files, "html_report")
+	}
 	if err := writeJSON(c.out.file("report.json"), r); err != nil {
 		fmt.Fprintln(c.stderr, "chaos: writing report.json:", err)
 		if r.ExitCode == exitPass {

@@ -12,30 +12,33 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/checker"
+	htmlreport "github.com/zklock/zklock/internal/chaos/report"
 	"github.com/zklock/zklock/model/trace"
 )
 
 // report is report.json: everything an operator needs to judge a campaign
 // without reading the history.
 type report struct {
-	Verdict     string         `json:"verdict"` // pass, fail, unknown, or error
-	ExitCode    int            `json:"exit_code"`
-	Started     time.Time      `json:"started"`
-	Elapsed     string         `json:"elapsed"`
-	Config      *config        `json:"config"`
-	Seed        int64          `json:"seed"`
-	Replay      string         `json:"replay"` // the command line that replays the schedule
-	Target      string         `json:"target"`
-	Root        string         `json:"zookeeper_root"`
-	Interrupted bool           `json:"interrupted,omitempty"`
-	Schedule    []plannedFault `json:"schedule"`
-	Faults      []faultEvent   `json:"faults"`
-	FaultCounts []faultCount   `json:"fault_counts"`
-	Operations  []opCount      `json:"operations"`
-	Sessions    int64          `json:"sessions"`
-	Check       *checkSummary  `json:"check,omitempty"`
-	Trace       *traceSummary  `json:"trace,omitempty"`           // zklock's steps replayed in the model
-	Live        []string       `json:"live_violations,omitempty"` // what the monitor saw during the run
+	Verdict     string              `json:"verdict"` // pass, fail, unknown, or error
+	ExitCode    int                 `json:"exit_code"`
+	Started     time.Time           `json:"started"`
+	Elapsed     string              `json:"elapsed"`
+	Config      *config             `json:"config"`
+	Seed        int64               `json:"seed"`
+	Replay      string              `json:"replay"` // the command line that replays the schedule
+	Target      string              `json:"target"`
+	Root        string              `json:"zookeeper_root"`
+	Interrupted bool                `json:"interrupted,omitempty"`
+	Schedule    []plannedFault      `json:"schedule"`
+	Faults      []faultEvent        `json:"faults"`
+	FaultCounts []faultCount        `json:"fault_counts"`
+	Operations  []opCount           `json:"operations"`
+	Sessions    int64               `json:"sessions"`
+	Check       *checkSummary       `json:"check,omitempty"`
+	Trace       *traceSummary       `json:"trace,omitempty"`           // zklock's steps replayed in the model
+	Live        []string            `json:"live_violations,omitempty"` // what the monitor saw during the run
+	Summary     *htmlreport.Summary `json:"summary,omitempty"`         // the campaign in numbers (report.html's top)
+	page        *htmlreport.Campaign
 	Errors      []string       `json:"errors,omitempty"`
 	Files       map[string]any `json:"files"`
 }
@@ -209,6 +212,9 @@ func writeSummary(w io.Writer, r *report, outDir string) {
 		lock, fence, r.Seed, r.Elapsed, cfg.Clients, cfg.Locks, cfg.RWLocks)
 	if r.Interrupted {
 		fmt.Fprintln(w, "INTERRUPTED before the end of --duration")
+	}
+	if r.Summary != nil && r.page != nil {
+		r.Summary.WriteText(w, r.page)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "fault kind\tplanned\tinjected\tskipped\t")
