@@ -18,7 +18,7 @@ ZK_PKGS   := ./impl/... ./ensemble/...
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit integration checker model chaos-tests tlc conformance mutants chaos-short
+verify: setup vet fmt-check unit fuzz integration checker model chaos-tests tlc conformance mutants chaos-short
 
 ## verify-deep: verify, then many more random programs against the ensemble
 ## and TLC on the deep configs.
@@ -72,6 +72,18 @@ integration:
 	  ZKLOCK_ZK=$$v $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(ZK_PKGS) || exit 1; \
 	done
 	$(GO) test -count=1 -timeout 15m -run '^TestRapidPrograms$$' ./impl/zklock
+
+# Every parser of outside input fuzzed for FUZZTIME each (seed corpora in
+# each package's testdata/fuzz, which plain `go test` replays too).
+FUZZTIME ?= 5s
+FUZZ_TARGETS := FuzzParseChild:./impl/zklock FuzzValidateLockPath:./impl/zklock \
+	FuzzFrameScanner:./impl/zklock FuzzRequestPath:./impl/zklock FuzzReadFrame:./faultinject \
+	FuzzRead:./model/trace FuzzLoadRoundTrip:./checker FuzzLoadCheck:./checker
+fuzz:
+	@mkdir -p .cache; for t in $(FUZZ_TARGETS); do \
+	  name=$${t%%:*}; pkg=$${t#*:}; echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -short -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg > .cache/fuzz-$$name.log 2>&1 || { cat .cache/fuzz-$$name.log; exit 1; }; \
+	done
 
 # The checker's tests without -short: the 100k-operation history and the
 # timeout control.

@@ -79,7 +79,13 @@ func parseChild(name string) (c child, ok bool) {
 	if len(name) < seqDigits {
 		return c, false
 	}
-	seq, err := strconv.ParseInt(name[len(name)-seqDigits:], 10, 64)
+	// Ten ASCII digits, as the server writes them: ParseInt alone would
+	// also take "+000000001", a name no sequential create makes.
+	suffix := name[len(name)-seqDigits:]
+	if strings.Trim(suffix, "0123456789") != "" {
+		return c, false
+	}
+	seq, err := strconv.ParseInt(suffix, 10, 64)
 	if err != nil || seq < 0 {
 		return c, false
 	}

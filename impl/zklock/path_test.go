@@ -58,6 +58,8 @@ func TestParseChildCuratorNames(t *testing.T) {
 		{"leases", false, child{}},
 		{"lock-00000000x1", false, child{}},
 		{"lock--000000001", false, child{}},
+		{"x+000000001", false, child{}}, // found by FuzzParseChild: ParseInt takes the sign
+		{"+000000000", false, child{}},
 	}
 	for _, c := range cases {
 		got, ok := parseChild(c.name)
