@@ -46,7 +46,7 @@ func parseResults(doc string) (map[string]committedRow, error) {
 
 // rowOf renders an outcome as the row that would be committed.
 func rowOf(out outcome) committedRow {
-	r := committedRow{expected: expectation(out.cfg.model), verdict: "-", distinct: "-", generated: "-", depth: "-", trace: "-"}
+	r := committedRow{expected: expectation(out.cfg.Model), verdict: "-", distinct: "-", generated: "-", depth: "-", trace: "-"}
 	if res := out.res; res != nil {
 		r.verdict = verdictText(out)
 		r.distinct = fmt.Sprint(res.DistinctStates)
@@ -66,7 +66,7 @@ func compareResults(committed map[string]committedRow, outs []outcome, all bool)
 	var diffs []string
 	ran := map[string]bool{}
 	for _, out := range outs {
-		id := out.cfg.id()
+		id := out.cfg.ID()
 		ran[id] = true
 		want, ok := committed[id]
 		if !ok {

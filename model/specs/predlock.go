@@ -3,7 +3,7 @@ package specs
 import (
 	"fmt"
 
-	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
@@ -24,7 +24,7 @@ var predLockSpecs = map[string]struct {
 	"BlindFairSpec": {predlock.BlindRetry, true},
 }
 
-func loadPredLock(module string, m tlc.Model) (Instance, error) {
+func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 	specName, err := specOf(m)
 	if err != nil {
 		return nil, err

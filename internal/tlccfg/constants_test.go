@@ -1,4 +1,4 @@
-package tlc
+package tlccfg
 
 import (
 	"reflect"
@@ -19,7 +19,7 @@ INIT Init
 NEXT Next
 INVARIANT TypeOK
 `
-	m, err := ParseModel([]byte(cfg))
+	m, err := Parse([]byte(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ INVARIANT TypeOK
 		t.Error("a substitution is not a value")
 	}
 
-	m, err = ParseModel([]byte("\\* expect: pass\nSPECIFICATION Spec\nCHECK_DEADLOCK FALSE\nSYMMETRY Perms\n"))
+	m, err = Parse([]byte("\\* expect: pass\nSPECIFICATION Spec\nCHECK_DEADLOCK FALSE\nSYMMETRY Perms\n"))
 	if err != nil || m.CheckDeadlock || len(m.Unsupported) != 1 {
 		t.Errorf("%+v, %v", m, err)
 	}
@@ -64,7 +64,7 @@ func TestParseModelBadConstants(t *testing.T) {
 		"CONSTANTS X = \"open",
 		"CHECK_DEADLOCK MAYBE",
 	} {
-		if _, err := ParseModel([]byte("\\* expect: pass\n" + body + "\n")); err == nil {
+		if _, err := Parse([]byte("\\* expect: pass\n" + body + "\n")); err == nil {
 			t.Errorf("ParseModel accepted %q", body)
 		}
 	}

@@ -1,4 +1,4 @@
-package tlc
+package tlccfg
 
 import (
 	"fmt"
