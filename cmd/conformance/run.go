@@ -22,7 +22,6 @@ type config = tlccfg.Config
 // discover reads every config in dir.
 func discover(dir string) ([]config, error) { return tlccfg.Discover(dir) }
 
-
 // row is the comparison of one config.
 type row struct {
 	cfg      config

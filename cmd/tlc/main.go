@@ -234,7 +234,6 @@ func neverTaken(outs []outcome) []string {
 	return msgs
 }
 
-
 // runner runs configs with one TLC jar.
 type runner struct {
 	o   options

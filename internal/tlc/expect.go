@@ -18,7 +18,6 @@ type (
 // ParseModel is tlccfg.Parse.
 func ParseModel(cfg []byte) (Model, error) { return tlccfg.Parse(cfg) }
 
-
 // Check compares a TLC result with the model's expectation. It returns nil
 // when they agree, and otherwise an error saying every way they disagree:
 //   - TLC reported an error (parse, semantic, configuration, evaluation);
