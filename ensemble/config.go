@@ -72,7 +72,10 @@ type Config struct {
 	// (and so overriding) the ones this package writes.
 	ExtraConfig []string
 	// Detached starts servers in their own session without a parent-death
-	// signal, so they outlive the process that started them.
+	// signal, so they outlive the process that started them. A detached
+	// ensemble's servers reach each other directly, not through link
+	// proxies (those could not outlive this process): its links cannot be
+	// cut, and Partition and the like return ErrNoLinks.
 	Detached bool
 }
 
