@@ -3,6 +3,7 @@ package ensemble
 import (
 	"bufio"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -85,8 +86,14 @@ func TestPeersConnectOnlyThroughProxies(t *testing.T) {
 		}
 		n := directPeerConns(t, e)
 		t.Logf("rewrite %v: %d direct connections between servers", rewrite, n)
+		proxy := "127.0.0.1:" + strconv.Itoa(e.links.port(0, 1, portQuorum))
 		if err := e.Stop(); err != nil {
 			t.Fatal(err)
+		}
+		// Stop leaves no proxy listening.
+		if c, err := net.Dial("tcp", proxy); err == nil {
+			c.Close()
+			t.Errorf("a link proxy still listens at %s after Stop", proxy)
 		}
 		if rewrite && n != 0 {
 			t.Errorf("%d connections bypass the proxies", n)
