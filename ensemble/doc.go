@@ -12,7 +12,11 @@
 //
 // Faults are injected at the process level: Kill (SIGKILL), Pause and Resume
 // (SIGSTOP and SIGCONT) and Restart (same ports, same data directory, so the
-// server rejoins with its state). Network faults live in package faultinject.
+// server rejoins with its state), and between servers: in a multi-server
+// ensemble that is not detached, each server reaches its peers through
+// proxies of this process, so CutLink, Partition, Isolate and HealAll can cut
+// and heal the network between any two servers (see Partition). Faults
+// between clients and servers live in package faultinject.
 //
 // Servers started by a non-detached Ensemble die with the Go process that
 // started them, even if it is killed, so a crashed test binary leaves no JVM

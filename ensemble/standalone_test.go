@@ -20,6 +20,7 @@ func TestConfigErrors(t *testing.T) {
 		{Servers: -1},
 		{Servers: 256},
 		{TickTime: time.Microsecond},
+		{SyncLimit: -1},
 		{ExtraConfig: []string{"no equals sign"}},
 		{Version: "3.7"},
 		{Version: "3.9.4"},
@@ -69,6 +70,10 @@ func TestStandaloneLifecycle(t *testing.T) {
 	}
 	if l, err := e.Leader(ctx); err != nil || l != 0 {
 		t.Fatalf("Leader() = %d, %v", l, err)
+	}
+	// One server has no links to cut.
+	if err := e.Isolate(0); !errors.Is(err, ensemble.ErrNoLinks) || e.HasLinks() {
+		t.Fatalf("Isolate on a standalone server: %v (HasLinks %v), want ErrNoLinks", err, e.HasLinks())
 	}
 	if err := e.Kill(0); err != nil {
 		t.Fatal(err)

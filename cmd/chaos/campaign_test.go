@@ -134,3 +134,46 @@ func TestCampaignExternalWithKillCmd(t *testing.T) {
 		t.Errorf("no server paused through --kill-cmd: %+v", r.Faults)
 	}
 }
+
+// linkKinds are the faults that cut links between servers.
+var linkKinds = []faultKind{faultIsolateLeader, faultSplitMinority, faultBridge, faultFlap}
+
+// Every link fault is injected on the real ensemble, without error, and
+// healed: no link is cut and one leader serves when the campaign ends.
+func TestCampaignLinkFaultsInjectedAndHealed(t *testing.T) {
+	e := ensembletest.RequireLocal(t)
+	code, r := runCampaign(t, "--duration", "50s", "--seed", "21", "--faults", joinKinds(linkKinds),
+		"--fault-interval", "2s", "--clients", "4", "--locks", "2", "--rw-ratio", "0")
+	t.Logf("exit %d, verdict %s, %d operations checked", code, r.Verdict, r.Check.Operations)
+	for _, k := range linkKinds {
+		if injected(r, k) == 0 {
+			t.Errorf("%s not injected: %+v", k, r.FaultCounts)
+		}
+	}
+	for _, ev := range r.Faults {
+		if ev.Error != "" {
+			t.Errorf("fault %d (%s %s): %s", ev.Index, ev.Kind, ev.Target, ev.Error)
+		}
+		if ev.Skipped == "" && ev.Target == "" {
+			t.Errorf("fault %d (%s) injected without a target", ev.Index, ev.Kind)
+		}
+	}
+	if cut := e.CutLinks(); cut != nil {
+		t.Errorf("links still cut after the campaign: %v", cut)
+	}
+	if code == exitSetup || code == exitUndecided {
+		t.Errorf("campaign could not finish: exit %d, errors %v", code, r.Errors)
+	}
+}
+
+// The zk.Lock control is still caught when partitions join its decisive
+// fault: they neither hide the overlap nor keep the campaign from judging.
+// (Partitions alone rarely expire a zk.Lock holder's session: its client
+// moves to a server of the majority within the session timeout.)
+func TestCampaignZkLockIsFlaggedUnderPartitions(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "20s", "--seed", "5", "--lock", "zk",
+		"--faults", "blackhole-holder,"+joinKinds(linkKinds), "--fault-interval", "2s", "--clients", "4", "--locks", "2")
+	if code != exitViolation {
+		t.Fatalf("--lock=zk control under partitions: exit %d, want %d (verdict %s, faults %+v)", code, exitViolation, r.Verdict, r.FaultCounts)
+	}
+}

@@ -27,8 +27,17 @@ type cluster interface {
 	// Pause stops server i (SIGSTOP) for d, continues it and waits until the
 	// ensemble is healthy.
 	Pause(ctx context.Context, i int, d time.Duration) error
-	// Heal brings every server back and waits for a healthy ensemble.
+	// Heal brings every server back, heals every link between servers and
+	// waits for a healthy ensemble.
 	Heal(ctx context.Context) error
+	// Partition sets the links between servers: two servers stay joined
+	// only if a group holds both (see ensemble.Ensemble.Partition).
+	Partition(groups ...[]int) error
+	// CutLink and HealLink cut and heal the link between servers i and j.
+	CutLink(i, j int) error
+	HealLink(i, j int) error
+	// HealLinks heals every link and waits until the ensemble is healthy.
+	HealLinks(ctx context.Context) error
 	// Describe says what the cluster is, for the report.
 	Describe() string
 	// Close releases the cluster; with a non-empty dir, server logs worth
@@ -62,7 +71,22 @@ func startLocal(ctx context.Context) (*localCluster, error) {
 func (l *localCluster) Addrs() []string { return l.e.Addrs() }
 
 func (l *localCluster) Describe() string {
-	return fmt.Sprintf("local %d-node ensemble, ZooKeeper %s (tickTime %v) at %s", l.e.Size(), l.e.Version(), ensemble.DefaultTickTime, strings.Join(l.e.Addrs(), ","))
+	return fmt.Sprintf("local %d-node ensemble, ZooKeeper %s (tickTime %v, syncLimit %d) at %s", l.e.Size(), l.e.Version(), l.e.TickTime(), l.e.SyncLimit(), strings.Join(l.e.Addrs(), ","))
+}
+
+func (l *localCluster) Partition(groups ...[]int) error { return l.e.Partition(groups...) }
+func (l *localCluster) CutLink(i, j int) error          { return l.e.CutLink(i, j) }
+func (l *localCluster) HealLink(i, j int) error         { return l.e.HealLink(i, j) }
+
+// HealLinks heals on its own context, like bringBack: a partition that has
+// begun is healed even when the campaign is interrupted.
+func (l *localCluster) HealLinks(ctx context.Context) error {
+	if err := l.e.HealAll(); err != nil {
+		return err
+	}
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), healTimeout)
+	defer cancel()
+	return l.e.WaitHealthy(hctx)
 }
 
 func (l *localCluster) Roles(ctx context.Context) (int, []int, error) {
@@ -248,6 +272,15 @@ func (x *externalCluster) Heal(ctx context.Context) error {
 }
 
 func (x *externalCluster) Close(string) error { return nil }
+
+// errNoLinks: an external ensemble's links between servers are not ours to
+// cut (config.validate refuses the link faults with --servers).
+var errNoLinks = errors.New("cutting links between servers needs the local ensemble")
+
+func (x *externalCluster) Partition(...[]int) error            { return errNoLinks }
+func (x *externalCluster) CutLink(int, int) error              { return errNoLinks }
+func (x *externalCluster) HealLink(int, int) error             { return errNoLinks }
+func (x *externalCluster) HealLinks(ctx context.Context) error { return x.Heal(ctx) }
 
 // sleepCtx sleeps for d or until ctx ends; it reports whether d passed.
 func sleepCtx(ctx context.Context, d time.Duration) bool {

@@ -208,6 +208,9 @@ func (c *config) validate() error {
 		if len(sf) > 0 && !strings.Contains(c.KillCmd, "{addr}") && !strings.Contains(c.KillCmd, "{host}") && !strings.Contains(c.KillCmd, "{port}") {
 			return fmt.Errorf("--kill-cmd names no server: use {addr}, {host} or {port}")
 		}
+		if lf := linkFaults(c.Faults); len(lf) > 0 {
+			return fmt.Errorf("--servers cannot inject %s: cutting links between servers needs the local ensemble's proxies (exclude them with --faults)", joinKinds(lf))
+		}
 	}
 	c.RWLocks = rwLocks(c.Locks, c.RWRatio)
 	return nil
@@ -231,8 +234,11 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, usageHead)
 	for _, f := range allFaults {
 		where := ""
-		if f.server {
+		switch {
+		case f.server:
 			where = " [server]"
+		case f.links:
+			where = " [local ensemble]"
 		}
 		fmt.Fprintf(w, "  %-17s %s%s\n", f.kind, f.help, where)
 	}

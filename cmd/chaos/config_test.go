@@ -48,6 +48,7 @@ func TestBadInputExits2WithOneLine(t *testing.T) {
 		{"server faults without kill-cmd", []string{"--servers", "127.0.0.1:1"}, "cannot inject kill-follower,kill-leader,pause-server"},
 		{"pause-server without signal", []string{"--servers", "127.0.0.1:1", "--faults", "pause-server", "--kill-cmd", "pkill -f {port}"}, "{signal}"},
 		{"kill-cmd names no server", []string{"--servers", "127.0.0.1:1", "--faults", "kill-leader", "--kill-cmd", "reboot"}, "names no server"},
+		{"link faults with servers", []string{"--servers", "127.0.0.1:1", "--faults", "sever,flap"}, "cannot inject flap"},
 		{"bad server address", []string{"--servers", "localhost"}, "not host:port"},
 		{"out is a file", []string{"--out", filepath.Join(file, "sub")}, "--out"},
 		{"out not writable", []string{"--out", "/proc/chaos-test"}, "--out"},

@@ -20,6 +20,10 @@ const (
 	faultPauseServer     faultKind = "pause-server"
 	faultFreezeClient    faultKind = "freeze-client"
 	faultLatency         faultKind = "latency"
+	faultIsolateLeader   faultKind = "isolate-leader"
+	faultSplitMinority   faultKind = "split-minority"
+	faultBridge          faultKind = "bridge"
+	faultFlap            faultKind = "flap"
 )
 
 // Roles a fault's target is chosen by, at the moment of injection.
@@ -29,26 +33,32 @@ const (
 	roleWaiter   = "waiter"   // a client blocked in Lock
 	roleLeader   = "leader"   // the ensemble's leader
 	roleFollower = "follower" // a follower
+	roleServers  = "servers"  // servers picked at random (a partition's sides)
 )
 
 // faultInfo describes a kind for --help, the schedule and the injector.
 type faultInfo struct {
 	kind   faultKind
 	server bool // hits a server process: needs the local ensemble or --kill-cmd
+	links  bool // cuts links between servers: needs the local ensemble
 	help   string
 }
 
 // allFaults lists every kind in the order --help and the report show them.
 var allFaults = []faultInfo{
-	{faultSever, false, "close every connection of one client's session (it reconnects and keeps its session)"},
-	{faultBlackholeHolder, false, "blackhole a lease holder's connections past the session timeout (its session expires)"},
-	{faultBlackholeWaiter, false, "blackhole a client blocked in Lock past the session timeout"},
-	{faultCutCreate, false, "let a client's next create reach the server, then cut the connection before the reply"},
-	{faultKillLeader, true, "kill -9 the leader, then restart it and wait for a healthy ensemble"},
-	{faultKillFollower, true, "kill -9 a follower, then restart it and wait for a healthy ensemble"},
-	{faultPauseServer, true, "SIGSTOP the leader or a follower past syncLimit, then SIGCONT"},
-	{faultFreezeClient, false, "freeze a lease holder's process past its session timeout (a GC pause), then let it go on"},
-	{faultLatency, false, "add latency to every frame of one client's connections for a few seconds"},
+	{faultSever, false, false, "close every connection of one client's session (it reconnects and keeps its session)"},
+	{faultBlackholeHolder, false, false, "blackhole a lease holder's connections past the session timeout (its session expires)"},
+	{faultBlackholeWaiter, false, false, "blackhole a client blocked in Lock past the session timeout"},
+	{faultCutCreate, false, false, "let a client's next create reach the server, then cut the connection before the reply"},
+	{faultKillLeader, true, false, "kill -9 the leader, then restart it and wait for a healthy ensemble"},
+	{faultKillFollower, true, false, "kill -9 a follower, then restart it and wait for a healthy ensemble"},
+	{faultPauseServer, true, false, "SIGSTOP the leader or a follower past syncLimit, then SIGCONT"},
+	{faultFreezeClient, false, false, "freeze a lease holder's process past its session timeout (a GC pause), then let it go on"},
+	{faultLatency, false, false, "add latency to every frame of one client's connections for a few seconds"},
+	{faultIsolateLeader, false, true, "cut the leader off from every other server past the session timeout, then heal"},
+	{faultSplitMinority, false, true, "cut a random minority of the servers off from the rest past the session timeout, then heal"},
+	{faultBridge, false, true, "split the servers into two halves that share one server (Jepsen's bridge), then heal"},
+	{faultFlap, false, true, "cut and heal the link between the leader and a follower every few hundred ms for a few seconds"},
 }
 
 func lookupFault(k faultKind) (faultInfo, bool) {
@@ -106,6 +116,17 @@ func serverFaults(ks []faultKind) []faultKind {
 	var out []faultKind
 	for _, k := range ks {
 		if f, _ := lookupFault(k); f.server {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// linkFaults returns the kinds in ks that cut links between servers.
+func linkFaults(ks []faultKind) []faultKind {
+	var out []faultKind
+	for _, k := range ks {
+		if f, _ := lookupFault(k); f.links {
 			out = append(out, k)
 		}
 	}

@@ -97,6 +97,20 @@ func (in *injector) inject(ctx context.Context, i int, f plannedFault) faultEven
 		if err != nil {
 			ev.Error = err.Error()
 		}
+	case faultIsolateLeader, faultSplitMinority, faultBridge, faultFlap:
+		plan, err := in.planLinks(ctx, f)
+		if err != nil {
+			ev.Skipped = err.Error()
+			return ev
+		}
+		ev.Target = plan.target
+		mon.setCurrent(fmt.Sprintf("%s %s", f.Kind, ev.Target))
+		call := rec.Now()
+		ev.Detail, err = in.linkFault(ctx, f, plan)
+		fault(string(f.Kind), ev.Target, call, rec.Now())
+		if err != nil {
+			ev.Error = err.Error()
+		}
 	default:
 		c := in.pickClient(ctx, f)
 		if c == nil {
@@ -207,22 +221,31 @@ func (in *injector) pickClient(ctx context.Context, f plannedFault) *client {
 
 // pickServer finds the leader, or picks a follower by the schedule's Pick.
 func (in *injector) pickServer(ctx context.Context, f plannedFault) (int, error) {
+	leader, followers, err := in.roles(ctx)
+	if err != nil {
+		return -1, fmt.Errorf("no %s found: %v", f.Role, err)
+	}
+	if f.Role == roleLeader {
+		return leader, nil
+	}
+	return followers[int(f.Pick%uint32(len(followers)))], nil
+}
+
+// roles waits up to 10 s for a leader and at least one follower.
+func (in *injector) roles(ctx context.Context) (int, []int, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		leader, followers, err := in.clu.Roles(rctx)
 		cancel()
-		if err == nil {
-			if f.Role == roleLeader {
-				return leader, nil
-			}
-			if len(followers) > 0 {
-				return followers[int(f.Pick%uint32(len(followers)))], nil
-			}
+		if err == nil && len(followers) == 0 {
 			err = fmt.Errorf("no follower")
 		}
+		if err == nil {
+			return leader, followers, nil
+		}
 		if time.Now().After(deadline) || !sleepCtx(ctx, 250*time.Millisecond) {
-			return -1, fmt.Errorf("no %s found: %v", f.Role, err)
+			return -1, nil, err
 		}
 	}
 }

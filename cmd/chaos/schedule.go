@@ -19,7 +19,7 @@ type plannedFault struct {
 	Role     string        // how the target is chosen: roleHolder, roleLeader, ...
 	Pick     uint32        // which of the candidates, modulo their number
 	Duration time.Duration // how long the fault lasts (0: an instant)
-	Delay    time.Duration // latency only: added to every frame
+	Delay    time.Duration // latency: added to every frame; flap: how long each cut and each heal lasts
 }
 
 // scheduleParams are the inputs a schedule depends on: the same parameters
@@ -95,6 +95,22 @@ func makeSchedule(p scheduleParams) []plannedFault {
 		case faultLatency:
 			f.Delay = between(20*time.Millisecond, 250*time.Millisecond)
 			f.Duration = between(2*time.Second, 5*time.Second)
+		case faultIsolateLeader, faultSplitMinority:
+			f.Role = roleServers
+			if k == faultIsolateLeader {
+				f.Role = roleLeader
+			}
+			// Long enough for the cut-off servers to stop serving, the
+			// sessions of their clients to expire on the majority and the
+			// next holder to be granted while the old one may still believe.
+			f.Duration = between(T*3/2+time.Second, T*5/2+time.Second)
+		case faultBridge:
+			f.Role = roleServers
+			f.Duration = between(T, 2*T)
+		case faultFlap:
+			f.Role = roleLeader
+			f.Delay = between(100*time.Millisecond, 500*time.Millisecond)
+			f.Duration = between(2*time.Second, 5*time.Second)
 		}
 		out = append(out, f)
 		at += between(p.Interval/2, p.Interval*3/2)
@@ -118,7 +134,10 @@ func (f plannedFault) String() string {
 	if f.Duration > 0 {
 		s += " for " + fmtDur(f.Duration)
 	}
-	if f.Delay > 0 {
+	switch {
+	case f.Kind == faultFlap:
+		s += " cut/heal every " + fmtDur(f.Delay)
+	case f.Delay > 0:
 		s += " +" + fmtDur(f.Delay) + "/frame"
 	}
 	return s

@@ -88,6 +88,16 @@ func TestScheduleDurations(t *testing.T) {
 				if f.Delay <= 0 || f.Duration <= 0 {
 					t.Errorf("seed %d: latency %+v", seed, f)
 				}
+			case faultIsolateLeader, faultSplitMinority:
+				// Past the session timeout, so that sessions of the cut-off
+				// side expire while the partition lasts.
+				if f.Duration < T*3/2+time.Second {
+					t.Errorf("seed %d: %s for %v only", seed, f.Kind, f.Duration)
+				}
+			case faultFlap:
+				if f.Delay < 100*time.Millisecond || f.Delay > 500*time.Millisecond || f.Duration < 4*f.Delay {
+					t.Errorf("seed %d: flap %+v does not flap every few hundred ms", seed, f)
+				}
 			}
 		}
 	}
