@@ -47,12 +47,13 @@ const (
 // client is one application process of the campaign: one session at a time,
 // through its own fault-injecting proxies, frozen by its own gate.
 type client struct {
-	name string
-	w    *workload
-	set  *faultinject.Set
-	gate gate
-	rng  *rand.Rand // the workload's choices; only the client's goroutine uses it
-	seq  int        // makes written values unique
+	name  string
+	w     *workload
+	set   *faultinject.Set
+	gate  gate
+	rng   *rand.Rand // the workload's choices; only the client's goroutine uses it
+	seq   int        // makes written values unique
+	index int        // i of c<i+1>
 
 	mu    sync.Mutex
 	state clientState
@@ -61,10 +62,11 @@ type client struct {
 
 func newClient(w *workload, i int, set *faultinject.Set) *client {
 	return &client{
-		name: fmt.Sprintf("c%d", i+1),
-		w:    w,
-		set:  set,
-		rng:  rand.New(rand.NewPCG(uint64(w.cfg.Seed), uint64(i+1))),
+		name:  fmt.Sprintf("c%d", i+1),
+		w:     w,
+		set:   set,
+		rng:   rand.New(rand.NewPCG(uint64(w.cfg.Seed), uint64(i+1))),
+		index: i,
 	}
 }
 
@@ -215,6 +217,22 @@ func (c *client) critical(ctx context.Context, t *tenure) {
 		c.gate.pass()
 		c.read(t)
 	}
+	// An idle holder sends nothing but the session's pings: if those are
+	// answered by a server cut off from the leader, only the loss timer's
+	// rule stands between it and a second holder.
+	if d := c.w.cfg.IdleHold; d > 0 && !t.ended() && ctx.Err() == nil {
+		c.think(ctx, t.done, d/2, d)
+	}
+}
+
+// addrs are the servers the client's sessions may use: all of them, or with
+// --pin the one it is pinned to (client i to server i mod N).
+func (c *client) addrs() []string {
+	all := c.set.Addrs()
+	if !c.w.cfg.Pin || len(all) == 0 {
+		return all
+	}
+	return all[c.index%len(all) : c.index%len(all)+1]
 }
 
 // write writes a fresh value to both registers of the lease's lock. It

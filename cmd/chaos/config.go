@@ -31,6 +31,8 @@ type config struct {
 	Lock           string        `json:"lock"`
 	NoFence        bool          `json:"no_fence"`
 	Control        string        `json:"control,omitempty"`
+	Pin            bool          `json:"pin,omitempty"`
+	IdleHold       time.Duration `json:"-"`
 	Out            string        `json:"out"`
 	Servers        []string      `json:"servers,omitempty"` // empty: start a local ensemble
 	KillCmd        string        `json:"kill_cmd,omitempty"`
@@ -48,14 +50,19 @@ type configJSON struct {
 	FaultInterval  string `json:"fault_interval"`
 	SessionTimeout string `json:"session_timeout"`
 	CheckTimeout   string `json:"check_timeout"`
+	IdleHold       string `json:"idle_hold,omitempty"`
 }
 
 type plainConfig config // config without its JSON methods
 
 // MarshalJSON writes the config as configJSON.
 func (c *config) MarshalJSON() ([]byte, error) {
+	idle := ""
+	if c.IdleHold > 0 {
+		idle = c.IdleHold.String()
+	}
 	return json.Marshal(configJSON{(*plainConfig)(c), c.Duration.String(), c.FaultInterval.String(),
-		c.SessionTimeout.String(), c.CheckTimeout.String()})
+		c.SessionTimeout.String(), c.CheckTimeout.String(), idle})
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote.
@@ -67,7 +74,10 @@ func (c *config) UnmarshalJSON(b []byte) error {
 	for _, d := range []struct {
 		s   string
 		dst *time.Duration
-	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}} {
+	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}, {v.IdleHold, &c.IdleHold}} {
+		if d.s == "" && d.dst == &c.IdleHold {
+			continue // omitted when zero
+		}
 		var err error
 		if *d.dst, err = time.ParseDuration(d.s); err != nil {
 			return err
@@ -121,6 +131,8 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.StringVar(&c.Lock, "lock", lockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
 	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
+	fs.BoolVar(&c.Pin, "pin", false, "each client talks to one server only (client i to server i mod N), as behind a fixed address: on a partition it stays on its side")
+	fs.DurationVar(&c.IdleHold, "idle-hold", 0, "end every critical section with an idle hold of up to this long, only watching for the lease's loss (an idle holder sends nothing but pings)")
 	fs.StringVar(&c.Out, "out", "", "output folder, created; must be empty if it exists (default ./out/chaos-<timestamp>)")
 	servers := fs.String("servers", "", "comma list host:port of an existing ensemble (default: start a local 3-node ensemble)")
 	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")
@@ -182,6 +194,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("--fault-interval %v: at least 500ms", c.FaultInterval)
 	case c.SessionTimeout < time.Second || c.SessionTimeout > time.Minute:
 		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
+	case c.IdleHold < 0:
+		return fmt.Errorf("--idle-hold %v: must not be negative", c.IdleHold)
 	case c.CheckTimeout <= 0:
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:

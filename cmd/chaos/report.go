@@ -280,6 +280,12 @@ func replayCommand(c *config) string {
 	if c.NoFence {
 		args = append(args, "--no-fence")
 	}
+	if c.Pin {
+		args = append(args, "--pin")
+	}
+	if c.IdleHold > 0 {
+		args = append(args, "--idle-hold "+c.IdleHold.String())
+	}
 	if len(c.Servers) > 0 {
 		args = append(args, "--servers "+strings.Join(c.Servers, ","))
 	}

@@ -35,7 +35,7 @@ func (nopLogger) Printf(string, ...any) {}
 // connect opens the client's connection through its proxies and waits for
 // its first session.
 func (w *zkWorker) connect(ctx context.Context) error {
-	conn, events, err := zk.Connect(w.set.Addrs(), w.w.cfg.SessionTimeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
+	conn, events, err := zk.Connect(w.addrs(), w.w.cfg.SessionTimeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
 	if err != nil {
 		return err
 	}
