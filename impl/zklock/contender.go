@@ -335,16 +335,26 @@ func (c *contender) cancel() {
 func (c *contender) removeOwnNodes(ctx context.Context) error {
 	s := c.l.s
 	if c.inflight != nil {
-		r, err := await(ctx, s, c.inflight)
-		if err != nil && !transient(err) {
-			return err
+		// The result is taken from the channel only once: a clean-up left to
+		// the background must not wait on it again (it would wait until the
+		// session ends).
+		var r result[string]
+		select {
+		case r = <-c.inflight:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.done:
+			return s.Err()
 		}
 		c.inflight = nil
-		if err == nil {
-			c.name = path.Base(r)
-		} else {
+		switch err := s.classify(r.err); {
+		case err == nil:
+			c.name = path.Base(r.v)
+		case transient(err):
 			c.ambiguous = true
 		}
+		// Any other error (NoNode, NoAuth, ...) is the server's answer:
+		// the create made nothing.
 	}
 	if !c.ambiguous {
 		if c.name == "" {
