@@ -145,14 +145,7 @@ func TestGuardAfterForeignSetData(t *testing.T) {
 // leaves no goroutine behind while the session lives on.
 func TestCancelledFailedCreateNoLeak(t *testing.T) {
 	a := admin(t)
-	lock := lockPath(t)
-	if _, err := a.Create("/zklock-test", nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
-		t.Fatal(err)
-	}
-	if _, err := a.Create(lock, nil, 0, zk.WorldACL(zk.PermRead|zk.PermDelete)); err != nil {
-		t.Fatal(err)
-	}
-	defer a.Delete(lock, -1)
+	lock := forbidden(t, a)
 	// The tracer cancels each Lock as it starts, so the create is always
 	// in flight when the cancellation is seen.
 	var mu sync.Mutex

@@ -53,14 +53,23 @@ type Session struct {
 	closeCalled bool
 }
 
-// NewSession connects to the ensemble and waits, as long as ctx allows, for
-// the server to grant a session.
+// NewSession connects to the ensemble and waits for the server to grant a
+// session: as long as ctx allows, but never longer than the larger of the
+// session timeout asked for and DefaultSessionTimeout (10 s), after which it
+// returns ErrNoServer (nothing listens at the addresses, or nothing answers).
+//
+// servers are "host:port" addresses, or comma-separated connect strings
+// ("h1:2181,h2:2181"). A chroot suffix ("h1:2181,h2:2181/app") is refused
+// at once with ErrChroot. A drift margin (WithDriftMargin) not below the
+// session timeout asked for, or below the one the server negotiated, is
+// refused with ErrInvalidArgument.
 func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*Session, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	if len(servers) == 0 {
-		return nil, fmt.Errorf("%w: no servers", ErrInvalidArgument)
+	servers, err := connectServers(servers)
+	if err != nil {
+		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
 	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default()}
 	for _, o := range opts {
@@ -70,6 +79,10 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		if err := o(&cfg); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.margin >= cfg.timeout {
+		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the session timeout %v",
+			ErrInvalidArgument, cfg.margin, cfg.timeout)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: new session: %w", err)
@@ -93,15 +106,25 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	}
 	s.conn, s.events = conn, events
 	go s.monitor()
+	bound := time.NewTimer(connectBound(cfg))
+	defer bound.Stop()
 	select {
 	case <-s.established:
 	case <-ctx.Done():
 		s.Close()
 		return nil, fmt.Errorf("zklock: new session: %w", ctx.Err())
+	case <-bound.C:
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session with %v: %w within %v", servers, ErrNoServer, connectBound(cfg))
 	case <-s.done:
 		err := s.Err()
 		s.Close()
 		return nil, err
+	}
+	if t := s.Timeout(); cfg.margin >= t {
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the negotiated session timeout %v",
+			ErrInvalidArgument, cfg.margin, t)
 	}
 	for _, a := range cfg.auth {
 		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
