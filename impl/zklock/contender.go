@@ -14,7 +14,8 @@ import (
 // nodes are made.
 type lockCore struct {
 	s    *Session
-	path string
+	path string // on the server: under the session's chroot
+	name string // as the user gave it
 	acl  []zk.ACL
 	data []byte
 }
@@ -38,7 +39,7 @@ func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, err
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: %s: %w", lockPath, err)
 	}
-	return &lockCore{s: s, path: lockPath, acl: cfg.acl, data: cfg.data}, nil
+	return &lockCore{s: s, path: s.abs(lockPath), name: lockPath, acl: cfg.acl, data: cfg.data}, nil
 }
 
 // cancelGrace is how long a failed acquisition waits, past its context, for
@@ -413,7 +414,9 @@ func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
 // container nodes, which the server removes once they are empty.
 func (l *lockCore) ensureParents(ctx context.Context) error {
 	s := l.s
-	for i := 1; i <= len(l.path); i++ {
+	// The chroot itself is not ours to create: ZooKeeper's clients expect
+	// it to exist.
+	for i := len(s.chroot) + 1; i <= len(l.path); i++ {
 		if i < len(l.path) && l.path[i] != '/' {
 			continue
 		}

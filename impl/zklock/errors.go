@@ -47,12 +47,10 @@ var (
 	// ErrInvalidArgument: a nil session, context or option value, no server
 	// address, or a drift margin not below the session timeout.
 	ErrInvalidArgument = errors.New("zklock: invalid argument")
-	// ErrChroot: a connect string with a chroot suffix ("h1:2181,h2:2181/app"),
-	// which this package refuses rather than ignore: go-zookeeper v1.0.4 does
-	// not support one, and locks taken outside the chroot would not exclude
-	// clients that use it. It is an ErrInvalidArgument too. Name the full
-	// lock path instead ("/app/locks/x").
-	ErrChroot = fmt.Errorf("%w: chroot in the connect string not supported", ErrInvalidArgument)
+	// ErrChroot: a chroot in the connect string that is not one valid
+	// absolute path after the last address ("h1:2181/app,h2:2181", or
+	// "h1:2181,h2:2181/app/"). It is an ErrInvalidArgument too.
+	ErrChroot = fmt.Errorf("%w: chroot in the connect string", ErrInvalidArgument)
 	// ErrNoServer: NewSession got no session from any server within its
 	// bound (see NewSession): nothing listens there, or nothing answers.
 	ErrNoServer = errors.New("zklock: no server granted a session")

@@ -15,46 +15,53 @@ import (
 
 func TestConnectServers(t *testing.T) {
 	good := []struct {
-		in   []string
-		want []string
+		in     []string
+		want   []string
+		chroot string
 	}{
-		{[]string{"h1:2181", "h2:2181"}, []string{"h1:2181", "h2:2181"}},
-		{[]string{"h1:2181,h2:2181,h3:2181"}, []string{"h1:2181", "h2:2181", "h3:2181"}},
-		{[]string{" h1:2181 , h2:2181,", "h3:2181"}, []string{"h1:2181", "h2:2181", "h3:2181"}},
+		{[]string{"h1:2181", "h2:2181"}, []string{"h1:2181", "h2:2181"}, ""},
+		{[]string{"h1:2181,h2:2181,h3:2181"}, []string{"h1:2181", "h2:2181", "h3:2181"}, ""},
+		{[]string{" h1:2181 , h2:2181,", "h3:2181"}, []string{"h1:2181", "h2:2181", "h3:2181"}, ""},
+		{[]string{"h1:2181,h2:2181,h3:2181/app"}, []string{"h1:2181", "h2:2181", "h3:2181"}, "/app"}, // as Java clients write it
+		{[]string{"h1:2181", "h2:2181", "h3:2181/app/x"}, []string{"h1:2181", "h2:2181", "h3:2181"}, "/app/x"},
+		{[]string{"h1:2181/app"}, []string{"h1:2181"}, "/app"},
+		{[]string{"h1:2181,h2:2181/"}, []string{"h1:2181", "h2:2181"}, ""},
 	}
 	for _, c := range good {
-		got, err := connectServers(c.in)
-		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("connectServers(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		got, chroot, err := connectServers(c.in)
+		if err != nil || !slices.Equal(got, c.want) || chroot != c.chroot {
+			t.Errorf("connectServers(%q) = %q, %q, %v; want %q, %q", c.in, got, chroot, err, c.want, c.chroot)
 		}
 	}
-	chroot := [][]string{
-		{"h1:2181,h2:2181,h3:2181/app"},          // as Java clients write it
-		{"h1:2181", "h2:2181", "h3:2181/app"},    // the last element carries it
-		{"h1:2181/app", "h2:2181", "h3:2181"},    // on one address only
-		{"h1:2181/", "h2:2181"},                  // an empty chroot is still one
-		{"h1:2181,h2:2181/app/locks", "h3:2181"}, // deeper
+	bad := [][]string{
+		{"h1:2181/app", "h2:2181", "h3:2181"}, // on one address, not the last
+		{"h1:2181/app,h2:2181"},
+		{"h1:2181/a,h2:2181/a"},  // on each address
+		{"h1:2181,h2:2181/app/"}, // trailing slash
+		{"h1:2181,h2:2181/a//b"}, // empty segment
+		{"h1:2181,/app"},         // no address before it
+		{"h1:2181,h2:2181/zookeeper"},
 	}
-	for _, in := range chroot {
-		if _, err := connectServers(in); !errors.Is(err, ErrChroot) || !errors.Is(err, ErrInvalidArgument) {
+	for _, in := range bad {
+		if _, _, err := connectServers(in); !errors.Is(err, ErrChroot) || !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("connectServers(%q) = %v, want ErrChroot", in, err)
 		}
 	}
 	for _, in := range [][]string{nil, {}, {""}, {",", " "}} {
-		if _, err := connectServers(in); !errors.Is(err, ErrInvalidArgument) {
+		if _, _, err := connectServers(in); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("connectServers(%q) = %v, want ErrInvalidArgument", in, err)
 		}
 	}
 }
 
-// A chroot is refused at once, even with a context that never ends and a
-// server that is really there; a comma-separated connect string connects.
+// A misplaced chroot is refused at once, even with a context that never
+// ends and servers that are really there; a comma-separated connect string
+// connects.
 func TestNewSessionConnectString(t *testing.T) {
 	servers := ensembletest.Require(t)
 	for _, in := range [][]string{
-		{strings.Join(servers, ",") + "/app"},
-		append(append([]string(nil), servers[:len(servers)-1]...), servers[len(servers)-1]+"/app"),
 		append([]string{servers[0] + "/app"}, servers[1:]...),
+		{servers[0] + "/app," + strings.Join(servers[1:], ",")},
 	} {
 		s, err := NewSession(context.Background(), in)
 		if !errors.Is(err, ErrChroot) {

@@ -93,11 +93,12 @@ func (l *Lease) Err() error {
 // an earlier holder.
 func (l *Lease) Token() int64 { return l.token }
 
-// Node is the full path of the lease's lock node.
+// Node is the full path of the lease's lock node (relative to the
+// session's chroot).
 func (l *Lease) Node() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.node
+	return l.s.relative(l.node)
 }
 
 // Mode is "exclusive" for a Mutex lease, else "read" or "write".
@@ -252,6 +253,7 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 	if err := checkOps(ops); err != nil {
 		return nil, fmt.Errorf("zklock: guard %s: %w", l.Node(), err)
 	}
+	ops = l.s.chrooted(ops)
 	for {
 		l.mu.Lock()
 		werr := l.awaitSettled(ctx)
@@ -274,6 +276,11 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 		}
 		if len(res) > 0 {
 			res = res[1:]
+		}
+		for i := range res {
+			if res[i].String != "" {
+				res[i].String = l.s.relative(res[i].String)
+			}
 		}
 		if err != nil {
 			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
@@ -368,4 +375,45 @@ func baseName(p string) string {
 		}
 	}
 	return p
+}
+
+// chrooted copies Guard's ops with the chroot prefixed to their paths
+// (checkOps has vetted them), leaving the caller's requests as they were.
+func (s *Session) chrooted(ops []any) []any {
+	if s.chroot == "" {
+		return ops
+	}
+	out := make([]any, len(ops))
+	for i, op := range ops {
+		switch o := op.(type) {
+		case *zk.CreateRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		case *zk.SetDataRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		case *zk.DeleteRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		case *zk.CheckVersionRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		}
+	}
+	return out
+}
+
+// abs puts a path under the session's chroot.
+func (s *Session) abs(p string) string {
+	if s.chroot == "" {
+		return p
+	}
+	if p == "/" {
+		return s.chroot
+	}
+	return s.chroot + p
 }
