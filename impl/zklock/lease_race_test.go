@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/faultinject"
 )
 
 // raceRuns is how many times each race below is run: the interleavings
@@ -202,4 +203,59 @@ func cleanups() int {
 		}
 	}
 	return n
+}
+
+// A Downgrade whose multi the server applied but whose reply was lost, and
+// whose context then ended before it could find out, leaves a lease that
+// still holds (Guard adopts the read node) and an Unlock that leaves nothing.
+func TestDowngradeOutcomeUnknown(t *testing.T) {
+	c := newClient(t, "c")
+	skipTraceCheck(t, "a Downgrade adopted by Guard is not traced")
+	a := admin(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	unknown := 0
+	for i := 0; i < 5; i++ {
+		lock := fmt.Sprintf("%s-%d", lockPath(t), i)
+		rw, _ := NewRWMutex(c.Session, lock)
+		lease, err := rw.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := c.net.CutAfterRequest(faultinject.OpMulti)
+		dctx, cancel := context.WithCancel(ctx)
+		derr := make(chan error, 1)
+		go func() { derr <- lease.Downgrade(dctx) }()
+		if _, err := cut.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+		// Keep the client from learning the outcome before its context ends.
+		c.net.BlackholeUntilHealed()
+		cancel()
+		err = <-derr
+		c.net.Heal()
+		if err != nil {
+			unknown++
+		}
+		var gerr error
+		for {
+			// A Guard sent on the healing connection may see it close.
+			_, gerr = lease.Guard(ctx, &zk.CheckVersionRequest{Path: lock, Version: -1})
+			if !transient(gerr) {
+				break
+			}
+		}
+		if gerr != nil {
+			t.Fatalf("run %d: Guard after a Downgrade that returned %v: %v", i, err, gerr)
+		}
+		if lease.Err() != nil || lease.Mode() != "read" {
+			t.Fatalf("run %d: Err %v, Mode %s; want a held read lease", i, lease.Err(), lease.Mode())
+		}
+		if err := lease.Unlock(ctx); err != nil {
+			t.Fatalf("run %d: Unlock = %v", i, err)
+		}
+		if left := synced(t, a, lock); len(left) != 0 {
+			t.Fatalf("run %d: nodes %v left", i, left)
+		}
+	}
+	t.Logf("%d of 5 Downgrades ended with their outcome unknown", unknown)
 }
