@@ -59,14 +59,16 @@
 // # Connecting
 //
 // NewSession takes "host:port" addresses or comma-separated connect
-// strings. A chroot suffix is refused with ErrChroot rather than ignored;
-// no server granting a session within a bound is ErrNoServer.
+// strings, with a chroot suffix as ZooKeeper defines it ("h1:2181,h2:2181/app"):
+// every path is sent under the chroot and reported relative to it. A
+// misplaced chroot is ErrChroot; no server granting a session within a
+// bound is ErrNoServer.
 //
 // # Errors
 //
 // Every error matches one of the Err* values with errors.Is. Bad input (an
 // invalid path, data over MaxNodeData, a nil session or context, a closed
-// session, a second Unlock, a chroot) returns a typed error and leaves
+// session, a second Unlock, a misplaced chroot) returns a typed error and leaves
 // nothing on the server. A server's NoAuth reply is ErrNoAuth, which
 // matches zk.ErrNoAuth too. Nothing in this package panics.
 package zklock
