@@ -142,11 +142,20 @@ func TestGuardAfterForeignSetData(t *testing.T) {
 }
 
 // A Lock cancelled while its create is in flight, whose create then fails
-// (here NoAuth: the lock path forbids creating children), cleans up and
-// leaves no goroutine behind while the session lives on.
+// (NoAuth: the lock path forbids creating children; NoNode: its parent is
+// missing), cleans up and leaves no goroutine behind while the session
+// lives on.
 func TestCancelledFailedCreateNoLeak(t *testing.T) {
 	a := admin(t)
-	lock := forbidden(t, a)
+	for name, lock := range map[string]string{
+		"NoAuth": forbidden(t, a),
+		"NoNode": lockPath(t) + "/missing/lock",
+	} {
+		t.Run(name, func(t *testing.T) { cancelFailedCreates(t, a, lock) })
+	}
+}
+
+func cancelFailedCreates(t *testing.T, a *ensembletest.Client, lock string) {
 	// The tracer cancels each Lock as it starts, so the create is always
 	// in flight when the cancellation is seen.
 	var mu sync.Mutex
