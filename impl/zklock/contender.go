@@ -14,7 +14,8 @@ import (
 // nodes are made.
 type lockCore struct {
 	s    *Session
-	path string
+	path string // on the server: under the session's chroot
+	name string // as the user gave it
 	acl  []zk.ACL
 	data []byte
 }
@@ -38,7 +39,7 @@ func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, err
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: %s: %w", lockPath, err)
 	}
-	return &lockCore{s: s, path: lockPath, acl: cfg.acl, data: cfg.data}, nil
+	return &lockCore{s: s, path: s.abs(lockPath), name: lockPath, acl: cfg.acl, data: cfg.data}, nil
 }
 
 // cancelGrace is how long a failed acquisition waits, past its context, for
@@ -335,16 +336,26 @@ func (c *contender) cancel() {
 func (c *contender) removeOwnNodes(ctx context.Context) error {
 	s := c.l.s
 	if c.inflight != nil {
-		r, err := await(ctx, s, c.inflight)
-		if err != nil && !transient(err) {
-			return err
+		// The result is taken from the channel only once: a clean-up left to
+		// the background must not wait on it again (it would wait until the
+		// session ends).
+		var r result[string]
+		select {
+		case r = <-c.inflight:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.done:
+			return s.Err()
 		}
 		c.inflight = nil
-		if err == nil {
-			c.name = path.Base(r)
-		} else {
+		switch err := s.classify(r.err); {
+		case err == nil:
+			c.name = path.Base(r.v)
+		case transient(err):
 			c.ambiguous = true
 		}
+		// Any other error (NoNode, NoAuth, ...) is the server's answer:
+		// the create made nothing.
 	}
 	if !c.ambiguous {
 		if c.name == "" {
@@ -403,7 +414,9 @@ func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
 // container nodes, which the server removes once they are empty.
 func (l *lockCore) ensureParents(ctx context.Context) error {
 	s := l.s
-	for i := 1; i <= len(l.path); i++ {
+	// The chroot itself is not ours to create: ZooKeeper's clients expect
+	// it to exist.
+	for i := len(s.chroot) + 1; i <= len(l.path); i++ {
 		if i < len(l.path) && l.path[i] != '/' {
 			continue
 		}

@@ -48,10 +48,27 @@
 // tokens lower than the highest it has seen, or write to ZooKeeper through
 // Lease.Guard, which applies the writes only if the lock node still exists.
 //
+// # Races on one Lease
+//
+// Unlock, Downgrade and Guard may be called concurrently on one Lease. The
+// Lease is one state machine (holding, downgrading, releasing, ended), and
+// every path ends with its lock node deleted or handed over to the read
+// node of a Downgrade, never left behind; see Lease for what each call
+// returns when they race.
+//
+// # Connecting
+//
+// NewSession takes "host:port" addresses or comma-separated connect
+// strings, with a chroot suffix as ZooKeeper defines it ("h1:2181,h2:2181/app"):
+// every path is sent under the chroot and reported relative to it. A
+// misplaced chroot is ErrChroot; no server granting a session within a
+// bound is ErrNoServer.
+//
 // # Errors
 //
 // Every error matches one of the Err* values with errors.Is. Bad input (an
 // invalid path, data over MaxNodeData, a nil session or context, a closed
-// session, a second Unlock) returns a typed error and leaves nothing on the
-// server. Nothing in this package panics.
+// session, a second Unlock, a misplaced chroot) returns a typed error and leaves
+// nothing on the server. A server's NoAuth reply is ErrNoAuth, which
+// matches zk.ErrNoAuth too. Nothing in this package panics.
 package zklock

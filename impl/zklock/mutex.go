@@ -55,7 +55,7 @@ func (m *Mutex) Contenders(ctx context.Context) ([]string, error) {
 }
 
 // Path is the lock path.
-func (m *Mutex) Path() string { return m.core.path }
+func (m *Mutex) Path() string { return m.core.name }
 
 func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	if ctx == nil {
@@ -68,7 +68,7 @@ func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	q := queue(names)
 	out := make([]string, len(q))
 	for i, c := range q {
-		out[i] = path.Join(l.path, c.name)
+		out[i] = path.Join(l.name, c.name)
 	}
 	return slices.Clip(out), nil
 }

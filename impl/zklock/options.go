@@ -47,7 +47,10 @@ func WithSessionTimeout(d time.Duration) SessionOption {
 // WithDriftMargin sets how long before the negotiated timeout (counted from
 // the send of the last acknowledged request) the session is declared lost.
 // It absorbs clock-rate drift and scheduling delay in this process; the
-// default is one fifth of the negotiated timeout.
+// default is one fifth of the negotiated timeout. A margin at or above the
+// session timeout would declare the session lost at once: NewSession
+// refuses it with ErrInvalidArgument, against the timeout asked for and
+// against the one the server negotiated.
 func WithDriftMargin(d time.Duration) SessionOption {
 	return func(c *sessionConfig) error {
 		if d < 0 {

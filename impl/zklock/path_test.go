@@ -60,6 +60,13 @@ func TestParseChildCuratorNames(t *testing.T) {
 		{"lock--000000001", false, child{}},
 		{"x+000000001", false, child{}}, // found by FuzzParseChild: ParseInt takes the sign
 		{"+000000000", false, child{}},
+		{"lock-+000000001", false, child{}},
+		// Not contenders: children whose names merely end in digits, such as
+		// a lock path nested under this one.
+		{"job-0000000001", false, child{}},
+		{"orders0000000042", false, child{}},
+		{"0000000042", false, child{}},
+		{"_c_" + u + "-job-0000000001", false, child{}},
 	}
 	for _, c := range cases {
 		got, ok := parseChild(c.name)

@@ -68,7 +68,7 @@ func (rw *RWMutex) Contenders(ctx context.Context) ([]string, error) {
 }
 
 // Path is the lock path.
-func (rw *RWMutex) Path() string { return rw.core.path }
+func (rw *RWMutex) Path() string { return rw.core.name }
 
 // RLocker is a Locker whose Lock takes a read lease, for LockAll.
 func (rw *RWMutex) RLocker() Locker { return readLocker{rw} }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,7 @@ type Session struct {
 	events <-chan zk.Event
 	wire   *wire
 	cfg    sessionConfig
+	chroot string // prefixed to every path this package sends ("" for none)
 	log    *slog.Logger
 
 	established chan struct{} // closed when the server first gave us a session
@@ -53,14 +55,27 @@ type Session struct {
 	closeCalled bool
 }
 
-// NewSession connects to the ensemble and waits, as long as ctx allows, for
-// the server to grant a session.
+// NewSession connects to the ensemble and waits for the server to grant a
+// session: as long as ctx allows, but never longer than the larger of the
+// session timeout asked for and DefaultSessionTimeout (10 s), after which it
+// returns ErrNoServer (nothing listens at the addresses, or nothing answers).
+//
+// servers are "host:port" addresses, or comma-separated connect strings
+// ("h1:2181,h2:2181"), with at most one chroot suffix after the last
+// address, as ZooKeeper defines it ("h1:2181,h2:2181/app"; given as a list,
+// its last element carries it). Every path this package sends is then
+// under the chroot, which must exist, and the paths it reports (Path, Node,
+// Contenders, Guard's created paths) are relative to it; Conn and trace
+// events are not chrooted. A chroot anywhere else is refused with ErrChroot. A drift margin (WithDriftMargin) not below the
+// session timeout asked for, or below the one the server negotiated, is
+// refused with ErrInvalidArgument.
 func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*Session, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	if len(servers) == 0 {
-		return nil, fmt.Errorf("%w: no servers", ErrInvalidArgument)
+	servers, chroot, err := connectServers(servers)
+	if err != nil {
+		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
 	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default()}
 	for _, o := range opts {
@@ -70,6 +85,10 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		if err := o(&cfg); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.margin >= cfg.timeout {
+		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the session timeout %v",
+			ErrInvalidArgument, cfg.margin, cfg.timeout)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: new session: %w", err)
@@ -82,6 +101,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		stopped:     make(chan struct{}),
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
+		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	s.wire = &wire{obs: s, writes: cfg.tracer != nil}
@@ -93,15 +113,25 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	}
 	s.conn, s.events = conn, events
 	go s.monitor()
+	bound := time.NewTimer(connectBound(cfg))
+	defer bound.Stop()
 	select {
 	case <-s.established:
 	case <-ctx.Done():
 		s.Close()
 		return nil, fmt.Errorf("zklock: new session: %w", ctx.Err())
+	case <-bound.C:
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session with %v: %w within %v", servers, ErrNoServer, connectBound(cfg))
 	case <-s.done:
 		err := s.Err()
 		s.Close()
 		return nil, err
+	}
+	if t := s.Timeout(); cfg.margin >= t {
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the negotiated session timeout %v",
+			ErrInvalidArgument, cfg.margin, t)
 	}
 	for _, a := range cfg.auth {
 		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
@@ -150,6 +180,23 @@ func (s *Session) ID() int64 {
 	return s.id
 }
 
+// Chroot is the chroot of the connect string, "" for none.
+func (s *Session) Chroot() string { return s.chroot }
+
+// relative strips the chroot from a path this package read from the server.
+func (s *Session) relative(p string) string {
+	if s.chroot == "" {
+		return p
+	}
+	if r, ok := strings.CutPrefix(p, s.chroot); ok && (r == "" || r[0] == '/') {
+		if r == "" {
+			return "/"
+		}
+		return r
+	}
+	return p
+}
+
 // Timeout is the session timeout the server agreed to.
 func (s *Session) Timeout() time.Duration {
 	s.mu.Lock()
@@ -158,7 +205,8 @@ func (s *Session) Timeout() time.Duration {
 }
 
 // Conn is the underlying go-zookeeper connection, for other ZooKeeper work.
-// Do not Close it: Close the Session.
+// Do not Close it: Close the Session. It does not apply the chroot of the
+// connect string: prefix paths with Chroot yourself.
 func (s *Session) Conn() *zk.Conn { return s.conn }
 
 // margin is how long before the server may expire us that we give up.

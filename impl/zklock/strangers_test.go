@@ -14,11 +14,12 @@ import (
 
 // Strangers in the lock path: anyone with write access to it can create
 // children. What zklock promises (README, "Strangers in the lock path"):
-// a child whose name does not end in ten digits is not a contender and is
-// ignored by Lock, RLock and Contenders; a child whose name does end in ten
-// digits is a contender whoever made it, so a stranger's node that sorts
-// ahead of us is waited for (never overtaken, never granted beside) until
-// it goes, and Contenders shows it so that an operator can find it.
+// a child whose name is not a lock marker (lock-, __READ__, __WRIT__)
+// followed by ten digits is not a contender and is ignored by Lock, RLock
+// and Contenders; a child whose name is one is a contender whoever made
+// it, so a stranger's node that sorts ahead of us is waited for (never
+// overtaken, never granted beside) until it goes, and Contenders shows it
+// so that an operator can find it.
 // Contenders returns full paths.
 
 // strangerNames are children no zklock or Curator client makes.
@@ -28,7 +29,9 @@ var strangerNames = []string{
 	"_c_not-a-uuid-lock-", // protected prefix, no sequence
 	"lock-00000000x1",     // a letter among the digits
 	"x+000000001",         // a sign before the digits
-	"_c_0f8e8a7e-2b1c-4d3e-9f00-123456789abc-lease-", // another recipe's marker, no sequence
+	"_c_0f8e8a7e-2b1c-4d3e-9f00-123456789abc-lease-",           // another recipe's marker, no sequence
+	"_c_0f8e8a7e-2b1c-4d3e-9f00-123456789abc-lease-0000000000", // another recipe's marker with one
+	"job-0000000001", // digits without a lock marker
 	strings.Repeat("z", 200),
 }
 
@@ -146,13 +149,12 @@ func TestManyStrangers(t *testing.T) {
 // contender and sorting first blocks the queue, as any holder would: Lock
 // waits for it (its context ends, and it leaves nothing behind), TryLock
 // says ErrLocked, Contenders lists it first; once it is deleted the lock is
-// granted. A stranger sorting after us (an 11-digit suffix whose last ten
-// digits are large) does not block.
+// granted. A stranger sorting after us does not block.
 func TestStrangerThatLooksLikeAContender(t *testing.T) {
 	skipTraceCheck(t, "a stranger's node that the model never created is in the queue")
 	a := admin(t)
 	lock := lockPath(t)
-	first, behind := "lock-0000000000", "lock-99999999999"
+	first, behind := "lock-0000000000", "lock-9999999999"
 	createStrangers(t, a, lock, []string{first, behind})
 	c := newClient(t, "c")
 	m, err := NewMutex(c.Session, lock)
