@@ -79,7 +79,8 @@ func (c *campaign) setup(ctx context.Context) (err error) {
 	// zklock's session reports the timeout the servers granted; the faults'
 	// lengths are planned from the one asked for, so they must agree.
 	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	probe, err := zklock.NewSession(pctx, addrs, zklock.WithSessionTimeout(c.cfg.SessionTimeout), zklock.WithLogger(quietLog))
+	timing := zklock.WithEnsembleTiming(c.clu.Timing())
+	probe, err := zklock.NewSession(pctx, addrs, zklock.WithSessionTimeout(c.cfg.SessionTimeout), timing, zklock.WithLogger(quietLog))
 	cancel()
 	if err != nil {
 		return fmt.Errorf("connecting to %v: %w", addrs, err)
@@ -95,7 +96,7 @@ func (c *campaign) setup(ctx context.Context) (err error) {
 		return err
 	}
 	c.root = fmt.Sprintf("/zklock-chaos/%s-%d", time.Now().Format("20060102-150405"), uint64(c.cfg.Seed)%1000000)
-	c.w = &workload{cfg: c.cfg, rec: checker.NewRecorder(checker.NewClock()), mon: newMonitor(), timeout: granted}
+	c.w = &workload{cfg: c.cfg, rec: checker.NewRecorder(checker.NewClock()), mon: newMonitor(), timeout: granted, timing: timing}
 	mk := []string{"/zklock-chaos", c.root, c.root + "/locks", c.root + "/data"}
 	for i := 0; i < c.cfg.Locks; i++ {
 		rw := i >= c.cfg.Locks-c.cfg.RWLocks

@@ -11,6 +11,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/impl/zklock"
 )
 
 // lockPath is one contended lock and the two registers its critical sections
@@ -31,8 +32,9 @@ type workload struct {
 	mon     *monitor
 	excl    []*lockPath
 	rw      []*lockPath
-	timeout time.Duration // the session timeout the servers granted
-	traces  *traceFile    // zklock's protocol steps; nil for --lock=zk
+	timeout time.Duration        // the session timeout the servers granted
+	timing  zklock.SessionOption // the servers' tickTime and syncLimit, for zklock's loss rule
+	traces  *traceFile           // zklock's protocol steps; nil for --lock=zk
 }
 
 // Client states, which decide the roles a fault can target.

@@ -38,6 +38,9 @@ type cluster interface {
 	HealLink(i, j int) error
 	// HealLinks heals every link and waits until the ensemble is healthy.
 	HealLinks(ctx context.Context) error
+	// Timing is the servers' tickTime and syncLimit, which zklock's loss
+	// rule needs (zklock.WithEnsembleTiming).
+	Timing() (tickTime time.Duration, syncLimit int)
 	// Describe says what the cluster is, for the report.
 	Describe() string
 	// Close releases the cluster; with a non-empty dir, server logs worth
@@ -58,10 +61,10 @@ type localCluster struct {
 	owned bool
 }
 
-func startLocal(ctx context.Context) (*localCluster, error) {
+func startLocal(ctx context.Context, syncLimit int) (*localCluster, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	e, err := ensemble.Start(ctx, ensemble.Config{})
+	e, err := ensemble.Start(ctx, ensemble.Config{SyncLimit: syncLimit})
 	if err != nil {
 		return nil, fmt.Errorf("starting a local ensemble: %w", err)
 	}
@@ -69,6 +72,8 @@ func startLocal(ctx context.Context) (*localCluster, error) {
 }
 
 func (l *localCluster) Addrs() []string { return l.e.Addrs() }
+
+func (l *localCluster) Timing() (time.Duration, int) { return l.e.TickTime(), l.e.SyncLimit() }
 
 func (l *localCluster) Describe() string {
 	return fmt.Sprintf("local %d-node ensemble, ZooKeeper %s (tickTime %v, syncLimit %d) at %s", l.e.Size(), l.e.Version(), l.e.TickTime(), l.e.SyncLimit(), strings.Join(l.e.Addrs(), ","))
@@ -156,13 +161,15 @@ func (l *localCluster) Close(keepLogsIn string) error {
 // externalCluster is an ensemble the campaign did not start (--servers).
 // Server faults go through the operator's --kill-cmd.
 type externalCluster struct {
-	addrs   []string
-	killCmd string
+	addrs     []string
+	killCmd   string
+	tickTime  time.Duration // as the operator says (--tick-time, --sync-limit)
+	syncLimit int
 }
 
 // openExternal checks that every server answers before the campaign starts.
-func openExternal(ctx context.Context, addrs []string, killCmd string) (*externalCluster, error) {
-	x := &externalCluster{addrs: addrs, killCmd: killCmd}
+func openExternal(ctx context.Context, addrs []string, killCmd string, tickTime time.Duration, syncLimit int) (*externalCluster, error) {
+	x := &externalCluster{addrs: addrs, killCmd: killCmd, tickTime: tickTime, syncLimit: syncLimit}
 	for i, a := range addrs {
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		_, err := srvr(pctx, a)
@@ -183,6 +190,8 @@ func srvr(ctx context.Context, addr string) (ensemble.Stat, error) {
 }
 
 func (x *externalCluster) Addrs() []string { return x.addrs }
+
+func (x *externalCluster) Timing() (time.Duration, int) { return x.tickTime, x.syncLimit }
 
 func (x *externalCluster) Describe() string {
 	return "external ensemble at " + strings.Join(x.addrs, ",")

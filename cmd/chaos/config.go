@@ -32,6 +32,8 @@ type config struct {
 	NoFence        bool          `json:"no_fence"`
 	Control        string        `json:"control,omitempty"`
 	Pin            bool          `json:"pin,omitempty"`
+	TickTime       time.Duration `json:"-"`
+	SyncLimit      int           `json:"sync_limit,omitempty"`
 	IdleHold       time.Duration `json:"-"`
 	Out            string        `json:"out"`
 	Servers        []string      `json:"servers,omitempty"` // empty: start a local ensemble
@@ -51,6 +53,7 @@ type configJSON struct {
 	SessionTimeout string `json:"session_timeout"`
 	CheckTimeout   string `json:"check_timeout"`
 	IdleHold       string `json:"idle_hold,omitempty"`
+	TickTime       string `json:"tick_time"`
 }
 
 type plainConfig config // config without its JSON methods
@@ -62,7 +65,7 @@ func (c *config) MarshalJSON() ([]byte, error) {
 		idle = c.IdleHold.String()
 	}
 	return json.Marshal(configJSON{(*plainConfig)(c), c.Duration.String(), c.FaultInterval.String(),
-		c.SessionTimeout.String(), c.CheckTimeout.String(), idle})
+		c.SessionTimeout.String(), c.CheckTimeout.String(), idle, c.TickTime.String()})
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote.
@@ -74,7 +77,7 @@ func (c *config) UnmarshalJSON(b []byte) error {
 	for _, d := range []struct {
 		s   string
 		dst *time.Duration
-	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}, {v.IdleHold, &c.IdleHold}} {
+	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}, {v.IdleHold, &c.IdleHold}, {v.TickTime, &c.TickTime}} {
 		if d.s == "" && d.dst == &c.IdleHold {
 			continue // omitted when zero
 		}
@@ -136,7 +139,9 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.StringVar(&c.Out, "out", "", "output folder, created; must be empty if it exists (default ./out/chaos-<timestamp>)")
 	servers := fs.String("servers", "", "comma list host:port of an existing ensemble (default: start a local 3-node ensemble)")
 	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")
-	fs.DurationVar(&c.SessionTimeout, "session-timeout", 3*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this")
+	fs.DurationVar(&c.SessionTimeout, "session-timeout", 5*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this, and it must exceed a fifth of itself plus (syncLimit+1) x tickTime (zklock's loss rule)")
+	fs.DurationVar(&c.TickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), which zklock's loss rule needs")
+	fs.IntVar(&c.SyncLimit, "sync-limit", 5, "the servers' syncLimit: with --servers as their zoo.cfg says; for the local ensemble, the value it is started with")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
 	fs.IntVar(&c.TraceBudget, "trace-budget", 5_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
@@ -194,6 +199,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("--fault-interval %v: at least 500ms", c.FaultInterval)
 	case c.SessionTimeout < time.Second || c.SessionTimeout > time.Minute:
 		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
+	case c.SyncLimit < 1 || c.TickTime <= 0:
+		return fmt.Errorf("--sync-limit %d, --tick-time %v: must be positive", c.SyncLimit, c.TickTime)
 	case c.IdleHold < 0:
 		return fmt.Errorf("--idle-hold %v: must not be negative", c.IdleHold)
 	case c.CheckTimeout <= 0:

@@ -155,7 +155,7 @@ func TestConfigJSONIsReadable(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["duration"] != "1m30s" || m["session_timeout"] != "3s" || m["clients"] != float64(5) {
+	if m["duration"] != "1m30s" || m["session_timeout"] != "5s" || m["clients"] != float64(5) {
 		t.Errorf("config in the report: %s", b)
 	}
 	var back config

@@ -91,10 +91,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 	case opt.ensemble != nil:
 		clu = &localCluster{e: opt.ensemble}
 	case len(cfg.Servers) > 0:
-		clu, err = openExternal(ctx, cfg.Servers, cfg.KillCmd)
+		clu, err = openExternal(ctx, cfg.Servers, cfg.KillCmd, cfg.TickTime, cfg.SyncLimit)
 	default:
 		fmt.Fprintln(notes, "chaos: starting a local 3-node ensemble...")
-		clu, err = startLocal(ctx)
+		clu, err = startLocal(ctx, cfg.SyncLimit)
 	}
 	if err != nil {
 		out.discard()

@@ -283,6 +283,12 @@ func replayCommand(c *config) string {
 	if c.Pin {
 		args = append(args, "--pin")
 	}
+	if c.SyncLimit != 5 {
+		args = append(args, fmt.Sprintf("--sync-limit %d", c.SyncLimit))
+	}
+	if len(c.Servers) > 0 {
+		args = append(args, "--tick-time "+c.TickTime.String())
+	}
 	if c.IdleHold > 0 {
 		args = append(args, "--idle-hold "+c.IdleHold.String())
 	}

@@ -9,7 +9,7 @@ import (
 
 func params(seed int64, kinds []faultKind) scheduleParams {
 	return scheduleParams{Seed: seed, Kinds: kinds, Duration: 3 * time.Minute, Interval: 6 * time.Second,
-		SessionTimeout: 3 * time.Second}
+		SessionTimeout: 5 * time.Second}
 }
 
 func TestScheduleIsDeterministic(t *testing.T) {

@@ -55,7 +55,7 @@ func (w *zklockWorker) ensureSession(ctx context.Context) bool {
 	w.gate.pass()
 	sctx, cancel := context.WithTimeout(ctx, 3*w.w.timeout)
 	defer cancel()
-	s, err := zklock.NewSession(sctx, w.addrs(), zklock.WithSessionTimeout(w.w.cfg.SessionTimeout),
+	s, err := zklock.NewSession(sctx, w.addrs(), zklock.WithSessionTimeout(w.w.cfg.SessionTimeout), w.w.timing,
 		zklock.WithLogger(quietLog), zklock.WithTracer(w.w.traces.tracer(w.name)))
 	if err != nil {
 		w.think(ctx, nil, 200*time.Millisecond, 500*time.Millisecond)

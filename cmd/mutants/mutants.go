@@ -84,4 +84,27 @@ var mutants = []mutant{
 		Replace: `		_ = j`,
 		Killers: []string{"TestRWWriterExclusion"},
 	},
+	{
+		Name: "trust-follower-pings",
+		Why:  "every acknowledged request restarts the loss clock, pings answered by a follower cut off from the leader included (the rule before SessionTiming.tla)",
+		File: "impl/zklock/lossclock.go",
+		Find: `	if sync {
+		c.prove(sent.Add(-c.lag))
+	}`,
+		Replace: `	if sent.After(c.base) {
+		c.base = sent
+	}`,
+		Killers: []string{"TestFollowerCutOffFromLeader", "TestLossClock"},
+	},
+	{
+		Name: "grant-ignores-deadline",
+		Why:  "the grant, a local step, trusts a listing made before a pause longer than the session (a stale token)",
+		File: "impl/zklock/contender.go",
+		Find: `	if err := s.checkDeadline(); err != nil {
+		return nil, err
+	}
+	lease := newLease(c)`,
+		Replace: `	lease := newLease(c)`,
+		Killers: []string{"TestGrantChecksDeadlineSynchronously", "TestPauseBetweenListingAndGrant"},
+	},
 }

@@ -31,7 +31,7 @@ func TestChroot(t *testing.T) {
 	asString := []string{strings.Join(servers, ",") + root}
 	var chrooted []*Session
 	for _, in := range [][]string{asList, asString} {
-		s, err := NewSession(ctx, in, WithSessionTimeout(longTimeout))
+		s, err := NewSession(ctx, in, WithSessionTimeout(longTimeout), timing())
 		if err != nil {
 			t.Fatalf("NewSession(%q): %v", in, err)
 		}
@@ -41,7 +41,7 @@ func TestChroot(t *testing.T) {
 		}
 		chrooted = append(chrooted, s)
 	}
-	plain, err := NewSession(ctx, servers, WithSessionTimeout(longTimeout))
+	plain, err := NewSession(ctx, servers, WithSessionTimeout(longTimeout), timing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestChrootMissing(t *testing.T) {
 	a := admin(t)
 	ctx := ctxFor(t, time.Minute)
 	root := lockPath(t)
-	s, err := NewSession(ctx, []string{strings.Join(servers, ",") + root}, WithSessionTimeout(longTimeout))
+	s, err := NewSession(ctx, []string{strings.Join(servers, ",") + root}, WithSessionTimeout(longTimeout), timing())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -278,6 +278,13 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The grant is a local step: the listing that showed us first and the
+	// stat that gave the token may be long past (a paused process), and the
+	// monitor may not have run since. Past the loss deadline another client
+	// may hold the lock with a newer token: no lease then.
+	if err := s.checkDeadline(); err != nil {
+		return nil, err
+	}
 	lease := newLease(c)
 	if err := s.addLease(lease); err != nil {
 		return nil, err

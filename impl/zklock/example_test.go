@@ -14,10 +14,14 @@ import (
 // servers is the test ensemble; in your service, the ensemble's addresses.
 func servers() []string { return ensembletest.Servers() }
 
+// timing is the test ensemble's tickTime and syncLimit; in your service,
+// your servers' zoo.cfg values (ZooKeeper ships with 2 s and 5).
+func timing() zklock.SessionOption { return zklock.WithEnsembleTiming(ensembletest.Timing()) }
+
 func ExampleMutex() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(4*time.Second))
+	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(8*time.Second), timing())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,7 +62,7 @@ func ExampleMutex() {
 func ExampleRWMutex() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := zklock.NewSession(ctx, servers())
+	s, err := zklock.NewSession(ctx, servers(), timing())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -94,7 +98,7 @@ func ExampleRWMutex() {
 func ExampleLockAll() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := zklock.NewSession(ctx, servers())
+	s, err := zklock.NewSession(ctx, servers(), timing())
 	if err != nil {
 		log.Fatal(err)
 	}

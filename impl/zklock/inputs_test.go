@@ -71,7 +71,7 @@ func TestNewSessionConnectString(t *testing.T) {
 			t.Fatalf("NewSession(%q) = %v, want ErrChroot", in, err)
 		}
 	}
-	s, err := NewSession(ctxFor(t, time.Minute), []string{strings.Join(servers, ",")}, WithSessionTimeout(longTimeout))
+	s, err := NewSession(ctxFor(t, time.Minute), []string{strings.Join(servers, ",")}, WithSessionTimeout(longTimeout), timing())
 	if err != nil {
 		t.Fatalf("NewSession with a comma-separated connect string: %v", err)
 	}
@@ -95,7 +95,7 @@ func TestNewSessionNothingListens(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		s, err := NewSession(context.Background(), addrs, WithSessionTimeout(shortTimeout))
+		s, err := NewSession(context.Background(), addrs, WithSessionTimeout(shortTimeout), timing())
 		if s != nil {
 			s.Close()
 		}
@@ -131,7 +131,7 @@ func TestDriftMarginAboveTimeout(t *testing.T) {
 			t.Fatalf("NewSession with a drift margin not below the timeout = %v, want ErrInvalidArgument", err)
 		}
 	}
-	s, err := NewSession(ctx, servers, WithSessionTimeout(longTimeout), WithDriftMargin(time.Second))
+	s, err := NewSession(ctx, servers, WithSessionTimeout(longTimeout), WithDriftMargin(time.Second), timing())
 	if err != nil {
 		t.Fatalf("a margin below the timeout: %v", err)
 	}

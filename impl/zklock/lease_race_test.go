@@ -168,7 +168,7 @@ func cancelFailedCreates(t *testing.T, a *ensembletest.Client, lock string) {
 		}
 	}
 	ctx := ctxFor(t, time.Minute)
-	s, err := NewSession(ctx, ensembletest.Require(t), WithSessionTimeout(longTimeout), WithTracer(tracer))
+	s, err := NewSession(ctx, ensembletest.Require(t), WithSessionTimeout(longTimeout), WithTracer(tracer), timing())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,5 +46,8 @@ func connectServers(servers []string) (addrs []string, chroot string, err error)
 // connectBound is how long NewSession waits for a first session at most,
 // whatever its context allows: go-zookeeper retries dialing forever.
 func connectBound(cfg sessionConfig) time.Duration {
-	return max(cfg.timeout, DefaultSessionTimeout)
+	return max(cfg.timeout, minConnectBound)
 }
+
+// minConnectBound is the shortest wait for a first session.
+const minConnectBound = 10 * time.Second

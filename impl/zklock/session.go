@@ -48,7 +48,8 @@ type Session struct {
 	mu          sync.Mutex
 	id          int64
 	timeout     time.Duration // negotiated
-	lastHeard   time.Time     // send time of the last acknowledged request
+	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
+	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
 	err         error
 	how         string // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
@@ -77,7 +78,8 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	if err != nil {
 		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
-	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default()}
+	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default(),
+		tickTime: DefaultTickTime, syncLimit: DefaultSyncLimit}
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -101,6 +103,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		stopped:     make(chan struct{}),
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
+		kick:        make(chan struct{}, 1),
 		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
@@ -133,6 +136,12 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the negotiated session timeout %v",
 			ErrInvalidArgument, cfg.margin, t)
 	}
+	if err := s.checkRoom(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.wg.Add(1)
+	go s.heartbeat()
 	for _, a := range cfg.auth {
 		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
 			s.Close()
@@ -224,21 +233,15 @@ func (s *Session) monitor() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for running := true; running; {
-		s.mu.Lock()
-		live := s.id != 0
-		deadline := s.lastHeard.Add(s.timeout - s.margin())
-		s.mu.Unlock()
-		if live {
-			wait := time.Until(deadline)
-			if wait <= 0 {
-				s.lose(fmt.Errorf("%w: nothing acknowledged for %v of a %v session", ErrSessionLost,
-					s.Timeout()-s.margin(), s.Timeout()), ResultTimer)
-				break
-			}
-			timer.Reset(wait)
+		if err := s.checkDeadline(); err != nil {
+			break
+		}
+		if deadline, live := s.deadline(); live {
+			timer.Reset(time.Until(deadline))
 		}
 		select {
 		case <-timer.C:
+		case <-s.kick:
 		case <-established:
 			established = nil
 		case <-s.done:
@@ -295,7 +298,7 @@ func (s *Session) beginOp() error {
 
 func (s *Session) endOp() { s.ops.Done() }
 
-// heard, connected and expired are the wire's reports (wireObserver).
+// acked, connected and expired are the wire's reports (wireObserver).
 
 // sawZxid keeps the highest zxid seen: ZooKeeper never shows a session a
 // lower one than it has seen, so it places each reply in the ensemble's
@@ -309,10 +312,10 @@ func (s *Session) sawZxid(zxid int64) {
 	}
 }
 
-func (s *Session) heard(sent time.Time) {
+func (s *Session) acked(sent, at time.Time, sync bool) {
 	s.mu.Lock()
-	if sent.After(s.lastHeard) {
-		s.lastHeard = sent
+	if s.clock != nil {
+		s.clock.acked(sent, at, sync)
 	}
 	s.mu.Unlock()
 }
@@ -321,18 +324,28 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 	s.mu.Lock()
 	switch {
 	case s.id == 0:
-		s.id, s.timeout, s.lastHeard = id, timeout, sent
+		s.id, s.timeout = id, timeout
+		s.clock = newLossClock(s.cfg.syncLag(), sent)
 		s.mu.Unlock()
 		close(s.established)
 	case s.id != id:
 		s.mu.Unlock()
 		s.expired()
 	default:
+		// A reattach: the server revalidated the session with the leader
+		// before answering, on the stream a sync takes. The timeout may
+		// have been renegotiated: a shorter one moves the deadline earlier,
+		// so the monitor must look again now, not at the old deadline.
+		shorter := timeout < s.timeout
 		s.timeout = timeout
-		if sent.After(s.lastHeard) {
-			s.lastHeard = sent
-		}
+		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
+		if shorter {
+			select {
+			case s.kick <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
