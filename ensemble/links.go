@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Server-to-server links. In a multi-server ensemble that is not detached,
@@ -238,8 +239,7 @@ func (p *linkProxy) handle(c net.Conn) {
 	if !p.gate.wait(p.t.done) {
 		return
 	}
-	var d net.Dialer
-	up, err := d.Dial("tcp", p.t.target(p.to, p.kind))
+	up, err := p.dialPeer()
 	if err != nil {
 		return // the peer is down: the dialer sees its connection closed
 	}
@@ -257,6 +257,37 @@ func (p *linkProxy) handle(c net.Conn) {
 	go func() { defer wg.Done(); p.pump(up, c) }()
 	go func() { defer wg.Done(); p.pump(c, up) }()
 	wg.Wait()
+}
+
+// peerPatience is how long a proxy keeps dialing a peer port that refuses.
+// The dialer's connection is already accepted, so without it a port that is
+// not bound yet would look to the dialer like a connection that broke after
+// it was made. ZooKeeper answers the two differently: a follower refused by
+// the leader it just elected retries at once, but one whose connection
+// breaks gives up on that leader and starts a new election, and the leader,
+// waiting for followers that never come, gives up after initLimit ticks:
+// elections that take 5 to 20 s instead of under one. A new leader opens its
+// quorum port a few milliseconds after it wins, well within the patience;
+// a peer that is really down costs its dialers this long before they see
+// the connection closed.
+const peerPatience = time.Second
+
+// dialPeer connects to the peer's port, retrying refusals for up to
+// peerPatience or until the table closes.
+func (p *linkProxy) dialPeer() (net.Conn, error) {
+	give := time.Now().Add(peerPatience)
+	for {
+		var d net.Dialer
+		up, err := d.Dial("tcp", p.t.target(p.to, p.kind))
+		if err == nil || time.Now().After(give) {
+			return up, err
+		}
+		select {
+		case <-p.t.done:
+			return nil, ErrStopped
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // pump copies src to dst, waiting at the gate before every write, and

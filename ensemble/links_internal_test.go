@@ -119,3 +119,60 @@ func TestLinkCutHoldsBytesAndConnections(t *testing.T) {
 	}
 	c2.Close()
 }
+
+// A peer port bound a moment after the dialer connected (a leader opens its
+// quorum port just after it wins the election) is reached, not closed on the
+// dialer; the control, a port never bound, is closed once the patience runs
+// out.
+func TestLinkWaitsForAPortBoundLate(t *testing.T) {
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := free.Addr().(*net.TCPAddr).Port
+	free.Close()
+	never, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	neverPort := never.Addr().(*net.TCPAddr).Port
+	never.Close()
+	lt, err := newLinkTable(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lt.close()
+	lt.setTargets([]serverPorts{{}, {quorum: port}, {quorum: neverPort}})
+
+	c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(lt.port(0, 1, portQuorum)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "early\n")
+	time.Sleep(peerPatience / 4)
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Skipf("the freed port was taken meanwhile: %v", err)
+	}
+	defer ln.Close()
+	go func() {
+		s, err := ln.Accept()
+		if err == nil {
+			defer s.Close()
+			io.Copy(s, s)
+		}
+	}()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	readLine(t, bufio.NewReader(c), "early\n")
+
+	d, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(lt.port(0, 2, portQuorum)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := d.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("a port never bound: read %d bytes, %v; want the connection closed (EOF)", n, err)
+	}
+}

@@ -107,4 +107,17 @@ var mutants = []mutant{
 		Replace: `	lease := newLease(c)`,
 		Killers: []string{"TestGrantChecksDeadlineSynchronously", "TestPauseBetweenListingAndGrant"},
 	},
+	{
+		Name: "timer-not-rearmed",
+		Why:  "a shorter timeout renegotiated on reconnect is stored, but the loss timer sleeps on towards the old deadline",
+		File: "impl/zklock/session.go",
+		Find: `		if shorter {
+			select {
+			case s.kick <- struct{}{}:
+			default:
+			}
+		}`,
+		Replace: `		_ = shorter`,
+		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
+	},
 }

@@ -231,3 +231,29 @@ func TestGrantChecksDeadlineSynchronously(t *testing.T) {
 		t.Fatalf("Lock past the deadline: %v, want ErrSessionLost", err)
 	}
 }
+
+// TestRenegotiatedTimeoutRearmsTheTimer: a reconnect may come back with a
+// shorter negotiated timeout, which moves the loss deadline earlier; the
+// monitor, asleep towards the old deadline, must look again at once. Here
+// the old deadline is an hour away and the new one has passed: the session
+// must end now, not in an hour.
+func TestRenegotiatedTimeoutRearmsTheTimer(t *testing.T) {
+	c := newClient(t, "c")
+	c.mu.Lock()
+	id, real := c.id, c.timeout
+	c.timeout = 5 * time.Hour
+	c.clock.base = time.Now().Add(-time.Minute)
+	c.mu.Unlock()
+	c.kick <- struct{}{} // the monitor now sleeps towards base + 4 h
+	eventually(t, "the monitor took the kick", 10*time.Second, func() bool { return len(c.kick) == 0 })
+	time.Sleep(100 * time.Millisecond) // and went back to sleep
+	c.connected(time.Now().Add(-time.Hour), id, real)
+	select {
+	case <-c.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the session outlived its renegotiated deadline: the loss timer kept the old one")
+	}
+	if !errors.Is(c.Err(), ErrSessionLost) {
+		t.Fatalf("session ended with %v, want ErrSessionLost", c.Err())
+	}
+}

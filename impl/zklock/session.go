@@ -29,6 +29,7 @@ type Session struct {
 	log    *slog.Logger
 
 	established chan struct{} // closed when the server first gave us a session
+	ready       chan struct{} // closed when NewSession accepted the negotiated timeout
 	done        chan struct{} // closed when the session is lost or closed
 	stopped     chan struct{} // closed when the connection is torn down
 	life        context.Context
@@ -99,6 +100,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		cfg:         cfg,
 		log:         cfg.logger,
 		established: make(chan struct{}),
+		ready:       make(chan struct{}),
 		done:        make(chan struct{}),
 		stopped:     make(chan struct{}),
 		leases:      make(map[*Lease]struct{}),
@@ -140,6 +142,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		s.Close()
 		return nil, err
 	}
+	close(s.ready)
 	s.wg.Add(1)
 	go s.heartbeat()
 	for _, a := range cfg.auth {
@@ -229,21 +232,25 @@ func (s *Session) margin() time.Duration {
 // monitor runs the loss timer, then tears the connection down.
 func (s *Session) monitor() {
 	defer close(s.stopped)
-	established := s.established
+	// The loss timer starts once NewSession accepted the negotiated
+	// timeout: a session it refuses is closed, not reported lost.
+	ready := s.ready
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for running := true; running; {
-		if err := s.checkDeadline(); err != nil {
-			break
-		}
-		if deadline, live := s.deadline(); live {
-			timer.Reset(time.Until(deadline))
+		if ready == nil {
+			if err := s.checkDeadline(); err != nil {
+				break
+			}
+			if deadline, live := s.deadline(); live {
+				timer.Reset(time.Until(deadline))
+			}
 		}
 		select {
 		case <-timer.C:
 		case <-s.kick:
-		case <-established:
-			established = nil
+		case <-ready:
+			ready = nil
 		case <-s.done:
 			running = false
 		}
