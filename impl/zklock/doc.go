@@ -6,7 +6,8 @@
 // read/write lock; each Lock returns a Lease, which holds until Unlock or
 // until it is lost, and carries a fencing Token.
 //
-//	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"})
+//	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"},
+//		zklock.WithEnsembleTiming(2*time.Second, 5)) // the servers' tickTime, syncLimit
 //	m, err := zklock.NewMutex(s, "/locks/orders")
 //	lease, err := m.Lock(ctx)
 //	defer lease.Unlock(ctx)
@@ -35,12 +36,19 @@
 //
 // go-zookeeper keeps no expiry timer and, after an expiry, silently opens a
 // new session. A Session tracks exactly one ZooKeeper session and ends for
-// good when the server says it expired, or when nothing sent in the last
-// negotiated-timeout-minus-drift-margin has been acknowledged: from that
-// instant the server may expire it and another client may be granted the
-// lock. Every Lease of the session then ends (Done closes; Err matches
-// ErrLockLost and the session's reason). Connection loss alone ends nothing:
-// the client reconnects within the session and the leases hold.
+// good when the server says it expired, or at its loss deadline: the
+// negotiated timeout minus the drift margin after the newest request the
+// leader is proven to have heard of. From that instant the server may
+// expire it and another client may be granted the lock. An acknowledgement
+// alone is no proof (a follower cut off from the leader answers for up to
+// syncLimit ticks); a sync is, for requests acknowledged at least
+// (syncLimit+1) ticks before the sync was sent, so the session sends one
+// every quarter of the room its timeout leaves (WithEnsembleTiming gives it
+// the servers' timing; spec/tla/SessionTiming.tla is the rule TLC checks).
+// Every Lease of the session then ends (Done closes; Err matches
+// ErrLockLost and the session's reason), and every grant checks the
+// deadline first. Connection loss alone ends nothing: the client
+// reconnects within the session and the leases hold.
 //
 // A process paused for longer than the session timeout cannot notice that
 // its lease ended before it touches the resource again. No lock can prevent

@@ -56,7 +56,8 @@ func WithSessionTimeout(d time.Duration) SessionOption {
 }
 
 // WithDriftMargin sets how long before the negotiated timeout (counted from
-// the send of the last acknowledged request) the session is declared lost.
+// the send of the newest request the leader is proven to have heard of; see
+// WithEnsembleTiming) the session is declared lost.
 // It absorbs clock-rate drift and scheduling delay in this process; the
 // default is one fifth of the negotiated timeout. A margin at or above the
 // session timeout would declare the session lost at once: NewSession
