@@ -78,7 +78,7 @@ var mutants = []mutant{
 		Name: "reader-ignores-writers",
 		Why:  "a reader holds whatever is ahead of it in the queue",
 		File: "impl/zklock/kind.go",
-		Find: `		if q[j].kind != kindRead {
+		Find: `		if q[j].kind != ModeRead {
 			return false, q[j]
 		}`,
 		Replace: `		_ = j`,

@@ -93,7 +93,7 @@ func TestChroot(t *testing.T) {
 	if err := w.Downgrade(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if path.Dir(w.Node()) != "/locks/rw" || w.Mode() != "read" {
+	if path.Dir(w.Node()) != "/locks/rw" || w.Mode() != ModeRead {
 		t.Fatalf("after Downgrade: Node %q, Mode %s", w.Node(), w.Mode())
 	}
 	if err := w.Unlock(ctx); err != nil {

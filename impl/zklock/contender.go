@@ -48,7 +48,7 @@ func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, err
 const cancelGrace = time.Second
 
 // acquire queues for the lock and waits for its turn (try: does not wait).
-func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease, error) {
+func (l *lockCore) acquire(ctx context.Context, kind Mode, try bool) (*Lease, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
@@ -82,7 +82,7 @@ func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease
 // contender is one acquisition: one uuid, and at most one node.
 type contender struct {
 	l    *lockCore
-	kind lockKind
+	kind Mode
 	uuid string
 
 	name      string                  // our node, once known

@@ -78,5 +78,14 @@
 // invalid path, data over MaxNodeData, a nil session or context, a closed
 // session, a second Unlock, a misplaced chroot) returns a typed error and leaves
 // nothing on the server. A server's NoAuth reply is ErrNoAuth, which
-// matches zk.ErrNoAuth too. Nothing in this package panics.
+// matches zk.ErrNoAuth too.
+//
+// Nothing this package receives from outside the program (the servers'
+// replies, other clients' node names, paths and data given by users) can
+// make it panic. A nil *Session, *Mutex, *RWMutex, *Lease or *MultiLease is
+// a programming error: every call that takes a context, and Lease.Check,
+// returns ErrInvalidArgument for it, so that the nil result of a failed
+// constructor fails cleanly where it is used; Path returns ""; the other
+// accessors (Done, Err, Token, Node, Mode, ID, ...) panic, as methods on a
+// nil pointer do in the standard library.
 package zklock

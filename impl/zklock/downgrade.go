@@ -32,7 +32,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	l.mu.Lock()
 	werr := l.awaitSettled(ctx)
 	from, kind, err := l.node, l.kind, l.err
-	if werr == nil && err == nil && kind == kindWrite {
+	if werr == nil && err == nil && kind == ModeWrite {
 		l.st, l.settled = stateDowngrading, make(chan struct{})
 	}
 	l.mu.Unlock()
@@ -41,7 +41,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 		return fmt.Errorf("zklock: downgrade %s: %w", from, werr)
 	case err != nil:
 		return fmt.Errorf("zklock: downgrade %s: %w: %w", from, ErrNotHeld, err)
-	case kind != kindWrite:
+	case kind != ModeWrite:
 		return fmt.Errorf("zklock: downgrade %s: %w (a %s lease)", from, ErrNotWriteLease, kind)
 	}
 	to, err := l.readNodeFor(from)
@@ -52,7 +52,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	sent := l.s.now()
 	done, err := l.downgrade(ctx, from, to)
 	if done {
-		l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: kindRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid, wrote: to})
+		l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: ModeRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid, wrote: to})
 		return l.settle(to, true, nil)
 	}
 	if errors.Is(err, zk.ErrNoNode) {
@@ -78,7 +78,7 @@ func (l *Lease) settle(to string, done bool, err error) error {
 	defer l.mu.Unlock()
 	switch {
 	case done:
-		l.node, l.alt, l.version, l.kind = to, "", 0, kindRead
+		l.node, l.alt, l.version, l.kind = to, "", 0, ModeRead
 	case to != "":
 		l.alt = to
 	}

@@ -2,6 +2,7 @@ package zklock_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -121,4 +122,37 @@ func ExampleLockAll() {
 	// exclusive
 	// exclusive
 	// read
+}
+
+// A multi of your own that applies only while the lease holds: Check's
+// operation first, then your writes.
+func ExampleLease_Check() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(8*time.Second), timing())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	m, err := zklock.NewMutex(s, "/example/check")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	check, err := lease.Check()
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = s.Conn().Multi(check, &zk.CreateRequest{Path: "/example-check-done", Acl: zk.WorldACL(zk.PermAll)})
+	fmt.Println("applied:", err == nil)
+	lease.Unlock(ctx)
+	_, err = lease.Check()
+	fmt.Println(errors.Is(err, zklock.ErrNotHeld))
+	s.Conn().Delete("/example-check-done", -1)
+	// Output:
+	// applied: true
+	// true
 }

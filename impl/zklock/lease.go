@@ -40,7 +40,7 @@ type Lease struct {
 	mu      sync.Mutex
 	st      leaseState
 	settled chan struct{} // while downgrading: closed when the Downgrade settles
-	kind    lockKind
+	kind    Mode
 	node    string // full path of our lock node (Downgrade replaces it)
 	alt     string // a read node a Downgrade that failed may yet have made: Unlock deletes it, Guard adopts it
 	version int32  // its data version, checked by Guard
@@ -48,6 +48,7 @@ type Lease struct {
 	err     error // nil while held
 	unlock  bool  // Unlock was called (a second one is ErrNotHeld)
 	done    chan struct{}
+	onEnd   []func() // called once done is closed (MultiLease)
 }
 
 // leaseState is where a Lease is in its life (see Lease).
@@ -101,11 +102,12 @@ func (l *Lease) Node() string {
 	return l.s.relative(l.node)
 }
 
-// Mode is "exclusive" for a Mutex lease, else "read" or "write".
-func (l *Lease) Mode() string {
+// Mode is ModeExclusive for a Mutex lease, else ModeRead or ModeWrite (a
+// write lease becomes ModeRead when Downgrade succeeds).
+func (l *Lease) Mode() Mode {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.kind.String()
+	return l.kind
 }
 
 // end closes a lease that is still held (holding or downgrading) as lost,
@@ -118,8 +120,30 @@ func (l *Lease) end(reason error) bool {
 	}
 	l.err = reason
 	l.st = stateEnded
-	close(l.done)
+	l.closeDone()
 	return true
+}
+
+// closeDone closes done and calls the onDone functions; l.mu is held.
+func (l *Lease) closeDone() {
+	close(l.done)
+	for _, f := range l.onEnd {
+		f()
+	}
+	l.onEnd = nil
+}
+
+// onDone calls f once Done is closed, at once if it is already. f runs
+// with the lease's lock held: it must be quick and must not call the lease.
+func (l *Lease) onDone(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	select {
+	case <-l.done:
+		f()
+	default:
+		l.onEnd = append(l.onEnd, f)
+	}
 }
 
 // awaitSettled waits, with l.mu held on entry and on return, until no
@@ -170,7 +194,7 @@ func (l *Lease) Unlock(ctx context.Context) error {
 		return fmt.Errorf("zklock: unlock %s: %w", node, lost)
 	}
 	l.st, l.err = stateReleasing, ErrReleased
-	close(l.done)
+	l.closeDone()
 	settled := l.settled
 	l.mu.Unlock()
 	l.s.removeLease(l)
@@ -289,6 +313,28 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 	}
 }
 
+// Check returns the operation that holds only while this lease holds: a
+// check of our lock node at its current data version, the one Guard puts
+// first in its multi. Put it first in a multi of your own on Session.Conn
+// (its path is the node's full path, the chroot included, as Conn expects)
+// and the multi applies as a whole only if the lock node still stands, so
+// no write of yours lands after the lock was lost. If the multi fails on
+// the check (zk.ErrNoNode, zk.ErrBadVersion), the lease may have ended, or
+// moved to a read node with a Downgrade, or someone set data on our node:
+// call Check again, which returns an error matching ErrNotHeld once the
+// lease has ended, or use Guard, which does all that for you.
+func (l *Lease) Check() (*zk.CheckVersionRequest, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%w: nil lease", ErrInvalidArgument)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return nil, fmt.Errorf("zklock: check %s: %w: %w", l.s.relative(l.node), ErrNotHeld, l.err)
+	}
+	return &zk.CheckVersionRequest{Path: l.node, Version: l.version}, nil
+}
+
 // recheck looks at our node after Guard's check failed on it: nil means
 // the lease still holds (the node moved with a Downgrade, or only its data
 // version changed) and Guard may try again.
@@ -325,7 +371,7 @@ func (l *Lease) recheck(ctx context.Context, node string, version int32) error {
 	case err == nil && st.EphemeralOwner == l.s.ID():
 		l.mu.Lock()
 		if l.node == node {
-			l.node, l.alt, l.version, l.kind = alt, "", st.Version, kindRead
+			l.node, l.alt, l.version, l.kind = alt, "", st.Version, ModeRead
 		}
 		l.mu.Unlock()
 		return nil

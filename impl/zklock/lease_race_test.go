@@ -98,7 +98,7 @@ func TestGuardRacingDowngrade(t *testing.T) {
 		if gerr != nil || derr != nil {
 			t.Fatalf("run %d: Guard racing Downgrade = %v, Downgrade = %v; want both nil", i, gerr, derr)
 		}
-		if lease.Err() != nil || lease.Mode() != "read" {
+		if lease.Err() != nil || lease.Mode() != ModeRead {
 			t.Fatalf("run %d: after the race Err = %v, Mode = %s; want a held read lease", i, lease.Err(), lease.Mode())
 		}
 		if err := lease.Unlock(ctx); err != nil {
@@ -256,7 +256,7 @@ func TestDowngradeOutcomeUnknown(t *testing.T) {
 		if gerr != nil {
 			t.Fatalf("run %d: Guard after a Downgrade that returned %v: %v", i, err, gerr)
 		}
-		if lease.Err() != nil || lease.Mode() != "read" {
+		if lease.Err() != nil || lease.Mode() != ModeRead {
 			t.Fatalf("run %d: Err %v, Mode %s; want a held read lease", i, lease.Err(), lease.Mode())
 		}
 		if err := lease.Unlock(ctx); err != nil {

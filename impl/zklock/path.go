@@ -69,7 +69,7 @@ func newUUID() (string, error) {
 type child struct {
 	name string
 	seq  int64
-	kind lockKind
+	kind Mode
 	uuid string // empty for nodes not made in protected mode
 }
 
@@ -95,11 +95,11 @@ func parseChild(name string) (c child, ok bool) {
 	c = child{name: name, seq: seq}
 	switch {
 	case strings.HasSuffix(head, mutexMarker[1:]):
-		c.kind = kindExclusive
+		c.kind = ModeExclusive
 	case strings.HasSuffix(head, readMarker[1:]):
-		c.kind = kindRead
+		c.kind = ModeRead
 	case strings.HasSuffix(head, writeMarker[1:]):
-		c.kind = kindWrite
+		c.kind = ModeWrite
 	default:
 		return child{}, false
 	}
