@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // The grant is a local step: the listing that shows a client first and the
@@ -49,7 +50,7 @@ func pauseChild() int {
 	tick, syncLimit := ensembletest.Timing()
 	var once sync.Once
 	tracer := func(ev TraceEvent) {
-		if ev.Action == ActListChildren && ev.Result == ResultGrant {
+		if ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultGrant {
 			once.Do(func() {
 				// The parent stops the whole process (SIGSTOP) once it
 				// reads this, and lets this step go on after SIGCONT.
