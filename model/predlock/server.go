@@ -57,8 +57,8 @@ func (s *State) OwnNodeExists(c int) bool {
 func (s *State) Overdue(c int) bool { return !s.LiveC(c) }
 
 // knownToken is KnownToken(c, z): the token c knows once its node is known
-// (the create reply's Stat, or the listing that found the node): z, except
-// with GrantReread, where the token is only read at Grant.
+// (at CreateOk or FindOwnNode; a czxid never changes): z, except with
+// GrantReread, where the token is only read at Grant.
 func (sp *Spec) knownToken(s *State, c, z int) []int {
 	if sp.GrantRule == GrantReread {
 		return s.Token

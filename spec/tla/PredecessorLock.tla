@@ -50,14 +50,13 @@ ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, Fencing} \subseteq BOO
 (*              of the own node, whose czxid is the token; only a holder   *)
 (*              pauses.  The protocol as first specified.                  *)
 (*   "local"    the grant is a local step, as in impl/zklock: the token is *)
-(*              the czxid known since the node became known (create reply, *)
-(*              the listing of FindOwnNode), and the grant checks nothing; *)
-(*              a client may pause in every state but "idle".  The         *)
-(*              implementation before the grant checked its loss deadline  *)
-(*              (must fail TokensIncrease).                                *)
+(*              the czxid known since the node became known (KnownToken),  *)
+(*              and the grant checks nothing; a client may pause in every  *)
+(*              state but "idle".  The implementation before the grant     *)
+(*              checked its loss deadline (must fail TokensIncrease).      *)
 (*   "checked"  as "local", but the grant is refused once the client's     *)
-(*              loss deadline has passed (impl/zklock deadline.go          *)
-(*              checkDeadline, called in the grant path); see Overdue.     *)
+(*              loss deadline has passed (impl/zklock contender.grant      *)
+(*              calls Session.checkDeadline, deadline.go); see Overdue.    *)
 (***************************************************************************)
 GrantRules == {"reread", "local", "checked"}
 ASSUME GrantRule \in GrantRules
@@ -170,9 +169,10 @@ ZkChange(del, add, ws) ==
         /\ inbox' = [d \in Clients |->
                         inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
 
-\* The token as the client knows it once its node is known: the czxid comes
-\* with the create reply (Create2's Stat) or the listing that finds the node.
-\* With GrantRule "reread" the client learns it only at Grant.
+\* The token as the client knows it once its node is known.  impl/zklock
+\* reads the node's stat with its first listing (pipelined), or in
+\* FindOwnNode; a czxid never changes, so the spec takes it at CreateOk and
+\* FindOwnNode.  With GrantRule "reread" the client learns it only at Grant.
 KnownToken(c, z) == IF GrantRule = "reread" THEN token ELSE [token EXCEPT ![c] = z]
 
 \* Reset of a client's per-request state.
