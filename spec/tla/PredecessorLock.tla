@@ -36,7 +36,7 @@ CONSTANTS
     MaxFaults,      \* budget of fault steps (see Fault below)
     WithExpiry,     \* server-side session expiry and the client's loss timer
     WithReplyLoss,  \* the reply of a create may be lost
-    WithPause,      \* a holder's process may pause
+    WithPause,      \* a process may pause: a holder's ("reread"), any non-idle one's
     WithCancel,     \* a request's context may end while it acquires
     Fencing,        \* the resource rejects writes with a token below the highest seen
     GrantRule       \* how a client that is first becomes the holder, see GrantRules
