@@ -1,4 +1,4 @@
-package main
+package validate
 
 import (
 	"bufio"
@@ -11,11 +11,11 @@ import (
 	"github.com/zklock/zklock/model/trace"
 )
 
-// traceFile records the protocol steps of every zklock session of the
+// TraceFile records the protocol steps of every zklock session of the
 // campaign in trace.jsonl, in model/trace's format, as they happen: at the
 // end the whole trace is replayed in the model of the specs, so a campaign
 // checks the steps the clients took as well as what their histories show.
-type traceFile struct {
+type TraceFile struct {
 	mu     sync.Mutex
 	f      *os.File
 	w      *bufio.Writer
@@ -23,18 +23,19 @@ type traceFile struct {
 	err    error
 }
 
-func newTraceFile(path string) (*traceFile, error) {
+// NewTraceFile creates the trace file at path.
+func NewTraceFile(path string) (*TraceFile, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	return &traceFile{f: f, w: bufio.NewWriter(f)}, nil
+	return &TraceFile{f: f, w: bufio.NewWriter(f)}, nil
 }
 
-// tracer is a client's zklock.Tracer. A client's sessions are told apart
+// Tracer is a client's zklock.Tracer. A client's sessions are told apart
 // by their ids: each is a client of the model.
-// A nil traceFile traces nothing.
-func (t *traceFile) tracer(client string) zklock.Tracer {
+// A nil TraceFile traces nothing.
+func (t *TraceFile) Tracer(client string) zklock.Tracer {
 	if t == nil {
 		return nil
 	}
@@ -58,8 +59,8 @@ func (t *traceFile) tracer(client string) zklock.Tracer {
 	}
 }
 
-// close flushes the file; later events are dropped.
-func (t *traceFile) close() error {
+// Close flushes the file; later events are dropped.
+func (t *TraceFile) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.f == nil {
@@ -75,17 +76,18 @@ func (t *traceFile) close() error {
 	return t.err
 }
 
-// traceSummary is report.json's account of the trace validation.
-type traceSummary struct {
+// TraceSummary is report.json's account of the trace validation.
+type TraceSummary struct {
 	Verdict  trace.Verdict `json:"verdict"`
 	Events   int           `json:"events"`
 	Sessions int           `json:"sessions"`
-	Locks    []traceLock   `json:"locks"`
+	Locks    []TraceLock   `json:"locks"`
 	Elapsed  string        `json:"elapsed"`
 	Report   string        `json:"report,omitempty"` // trace-check.txt, when not valid
 }
 
-type traceLock struct {
+// TraceLock is the validation of one lock path's steps.
+type TraceLock struct {
 	Lock     string        `json:"lock"`
 	Spec     string        `json:"spec"`
 	Events   int           `json:"events"`
@@ -94,39 +96,50 @@ type traceLock struct {
 	Faults   int           `json:"fault_steps"` // unobservable fault steps the order found needed
 }
 
-// validateTrace replays trace.jsonl in the model.
-func (c *campaign) validateTrace() *traceSummary {
-	f, err := os.Open(c.out.file("trace.jsonl"))
+// TraceCheck is where ValidateTrace finds the trace and writes its report,
+// and whom it tells.
+type TraceCheck struct {
+	File   func(name string) string         // the path of a file in the campaign's output folder
+	Budget int                              // search states per lock (--trace-budget)
+	Note   func(format string, args ...any) // progress, for people
+	Fail   func(format string, args ...any) // what went wrong, for the report
+}
+
+// ValidateTrace replays trace.jsonl in the model; on a verdict other than
+// valid it writes trace-check.txt. It returns nil if the trace could not be
+// read or replayed, after telling c.Fail why.
+func ValidateTrace(c TraceCheck) *TraceSummary {
+	f, err := os.Open(c.File("trace.jsonl"))
 	if err != nil {
-		c.fail("reading the trace back: %v", err)
+		c.Fail("reading the trace back: %v", err)
 		return nil
 	}
 	evs, err := trace.Read(f)
 	f.Close()
 	if err != nil {
-		c.fail("reading the trace back: %v", err)
+		c.Fail("reading the trace back: %v", err)
 		return nil
 	}
-	fmt.Fprintf(c.stderr, "chaos: replaying %d trace events in the model...\n", len(evs))
+	c.Note("chaos: replaying %d trace events in the model...\n", len(evs))
 	start := time.Now()
-	rep, err := trace.Validate(evs, trace.Options{Budget: c.cfg.TraceBudget})
+	rep, err := trace.Validate(evs, trace.Options{Budget: c.Budget})
 	if err != nil {
-		c.fail("validating the trace: %v", err)
+		c.Fail("validating the trace: %v", err)
 		return nil
 	}
 	sessions := map[string]bool{}
 	for _, e := range evs {
 		sessions[e.Client] = true
 	}
-	s := &traceSummary{Verdict: rep.Verdict, Events: len(evs), Sessions: len(sessions),
+	s := &TraceSummary{Verdict: rep.Verdict, Events: len(evs), Sessions: len(sessions),
 		Elapsed: time.Since(start).Round(time.Millisecond).String()}
 	for _, l := range rep.Locks {
-		s.Locks = append(s.Locks, traceLock{Lock: l.Lock, Spec: l.Spec, Events: l.Events, Verdict: l.Verdict,
+		s.Locks = append(s.Locks, TraceLock{Lock: l.Lock, Spec: l.Spec, Events: l.Events, Verdict: l.Verdict,
 			Explored: l.Explored, Faults: len(l.Faults)})
 	}
 	if rep.Verdict != trace.Valid {
-		if err := os.WriteFile(c.out.file("trace-check.txt"), []byte(rep.String()), 0o644); err != nil {
-			c.fail("writing trace-check.txt: %v", err)
+		if err := os.WriteFile(c.File("trace-check.txt"), []byte(rep.String()), 0o644); err != nil {
+			c.Fail("writing trace-check.txt: %v", err)
 		} else {
 			s.Report = "trace-check.txt"
 		}
