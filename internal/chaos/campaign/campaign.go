@@ -57,7 +57,10 @@ type Campaign struct {
 // nothing left in --out.
 type SetupError struct{ Err error }
 
+// Error is the failure's message, as Err says it.
 func (e *SetupError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *SetupError) Unwrap() error { return e.Err }
 
 // Errors returns what went wrong after set-up, for the report.
