@@ -2,7 +2,6 @@ package validate
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"sync"
 	"time"
