@@ -146,7 +146,7 @@ chaos-short:
 	@$(call control,zk-lock-3.9,ZKLOCK_ZK=3.9 $(CHAOS) --lock=zk --faults blackhole-holder)
 	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
 	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
-	ZKLOCK_REPORT_PASS=out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=out/verify/control-zk-lock/report.html \
+	ZKLOCK_REPORT_PASS=$(CURDIR)/out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=$(CURDIR)/out/verify/control-zk-lock/report.html \
 	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./internal/chaos/report
 
 # control NAME,COMMAND: a 20-second campaign that must be flagged (exit 1).

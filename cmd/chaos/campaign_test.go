@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,10 +112,14 @@ func TestCampaignZkLockIsFlagged(t *testing.T) {
 // Here the command finds the server's process by its listening port and
 // signals it; pause-server needs nothing to bring the server back.
 func TestCampaignExternalWithKillCmd(t *testing.T) {
-	servers := ensembletest.RequireLocal(t).Addrs()
+	e := ensembletest.RequireLocal(t)
+	servers := e.Addrs()
 	out := filepath.Join(t.TempDir(), "out")
 	killCmd := `kill -{signal} $(ss -ltnpH "sport = :{port}" | sed -E 's/.*pid=([0-9]+).*/\1/')`
+	// An operator's ensemble: its timing comes from the flags, as its
+	// zoo.cfg says.
 	args := []string{"--quiet", "--out", out, "--duration", "10s", "--seed", "3", "--servers", strings.Join(servers, ","),
+		"--tick-time", e.TickTime().String(), "--sync-limit", strconv.Itoa(e.SyncLimit()),
 		"--faults", "pause-server,sever", "--fault-interval", "2s", "--kill-cmd", killCmd}
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, &stdout, &stderr, options{})

@@ -39,16 +39,7 @@ func (t *traceFile) tracer(client string) zklock.Tracer {
 		return nil
 	}
 	return func(ev zklock.TraceEvent) {
-		e := trace.Event{
-			Client: fmt.Sprintf("%s/%x", client, ev.Session), Session: ev.Session, Lock: ev.Lock,
-			Action: ev.Action, Request: ev.Request, Kind: ev.Kind, Node: ev.Node, Target: ev.Target,
-			Result: ev.Result, Children: ev.Children, Token: ev.Token, Start: ev.Start.UnixNano(),
-			Zxid: ev.Zxid, ZxidLow: ev.ZxidLow, ZxidHigh: ev.ZxidHigh,
-		}
-		if !ev.Pending {
-			end := ev.Time.UnixNano()
-			e.End = &end
-		}
+		e := ev.Record(client)
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if t.f != nil && t.err == nil {

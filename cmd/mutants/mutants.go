@@ -19,7 +19,7 @@ var mutants = []mutant{
 		Why:  "after a wake-up, carry on as if our node were still queued (go-zookeeper's zk.Lock: double grant after expiry)",
 		File: "impl/zklock/contender.go",
 		Find: `		if me < 0 {
-			c.traceList(ResultMissing, "", q)`,
+			c.traceList(traceevent.ResultMissing, "", q)`,
 		Replace: `		if me < 0 {
 			seq, _ := parseChild(c.name)
 			me = 0
@@ -29,7 +29,7 @@ var mutants = []mutant{
 			q = append(q[:me], append([]child{seq}, q[me:]...)...)
 		}
 		if me < 0 {
-			c.traceList(ResultMissing, "", q)`,
+			c.traceList(traceevent.ResultMissing, "", q)`,
 		Killers: []string{"TestWaiterSessionExpires"},
 	},
 	{
@@ -37,9 +37,9 @@ var mutants = []mutant{
 		Why:  "take a watch notification as the grant, without listing the queue again",
 		File: "impl/zklock/contender.go",
 		Find: `		case <-fired:
-			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})`,
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})`,
 		Replace: `		case <-fired:
-			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
 			return c.grant(ctx)`,
 		Killers: []string{"TestMutualExclusion", "TestCancelWhileWaiting"},
 	},

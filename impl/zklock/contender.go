@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // lockCore is what Mutex and RWMutex share: the lock path and how its
@@ -70,7 +72,7 @@ func (l *lockCore) acquire(ctx context.Context, kind Mode, try bool) (*Lease, er
 		return nil, err
 	}
 	c := &contender{l: l, kind: kind, uuid: uuid}
-	c.trace(TraceEvent{Action: ActRequestLock})
+	c.trace(TraceEvent{Action: traceevent.RequestLock})
 	lease, err := c.run(ctx, try)
 	if err != nil {
 		c.cancel()
@@ -95,7 +97,13 @@ type contender struct {
 	ambiguous bool                    // a create may have happened that we never saw
 }
 
-func (c *contender) trace(ev TraceEvent) {
+// trace reports a step of the acquisition: its lock, request, kind and
+// node are filled in.
+func (c *contender) trace(ev TraceEvent) { c.traceWrite(ev, "") }
+
+// traceWrite reports a step of the acquisition whose write named path
+// (see Session.traceWrite).
+func (c *contender) traceWrite(ev TraceEvent, path string) {
 	if c.l.s.cfg.tracer == nil {
 		return
 	}
@@ -103,7 +111,7 @@ func (c *contender) trace(ev TraceEvent) {
 	if ev.Node == "" {
 		ev.Node = c.name
 	}
-	c.l.s.trace(ev)
+	c.l.s.traceWrite(ev, path)
 }
 
 func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
@@ -116,7 +124,7 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 			return nil, err
 		}
 		if me < 0 {
-			c.traceList(ResultMissing, "", q)
+			c.traceList(traceevent.ResultMissing, "", q)
 			c.name = ""
 			if serr := c.l.s.Err(); serr != nil {
 				return nil, serr
@@ -125,10 +133,10 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 		}
 		grant, wait := decide(q, me, c.kind)
 		if grant {
-			c.traceList(ResultGrant, "", q)
+			c.traceList(traceevent.ResultGrant, "", q)
 			return c.grant(ctx)
 		}
-		c.traceList(ResultWait, wait.name, q)
+		c.traceList(traceevent.ResultWait, wait.name, q)
 		if try {
 			return nil, ErrLocked
 		}
@@ -141,7 +149,7 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 		}
 		select {
 		case <-fired:
-			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.l.s.done:
@@ -178,7 +186,7 @@ func (c *contender) create(ctx context.Context) error {
 		switch err := s.classify(r.err); {
 		case err == nil:
 			c.name = path.Base(r.v)
-			c.trace(TraceEvent{Action: ActCreateOk, Start: sent.at, ZxidLow: sent.zxid, wrote: prefix})
+			c.traceWrite(TraceEvent{Action: traceevent.CreateOk, Start: sent.at, ZxidLow: sent.zxid}, prefix)
 			return nil
 		case errors.Is(err, zk.ErrNoNode):
 			if err := c.l.ensureParents(ctx); err != nil {
@@ -186,7 +194,7 @@ func (c *contender) create(ctx context.Context) error {
 			}
 		case transient(err):
 			c.ambiguous = true
-			c.trace(TraceEvent{Action: ActCreateReplyLost, Start: sent.at})
+			c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
 			found, err := c.findOwnNode(ctx)
 			if err != nil || found {
 				return err
@@ -222,11 +230,11 @@ func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 		}
 		if st.EphemeralOwner == s.ID() {
 			c.name, c.stat, c.ambiguous = ch.name, st, false
-			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name, Start: sent.at, ZxidLow: sent.zxid})
+			c.trace(TraceEvent{Action: traceevent.FindOwnNode, Result: traceevent.ResultFound, Target: ch.name, Start: sent.at, ZxidLow: sent.zxid})
 			return true, nil
 		}
 	}
-	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent, Start: sent.at, ZxidLow: sent.zxid})
+	c.trace(TraceEvent{Action: traceevent.FindOwnNode, Result: traceevent.ResultAbsent, Start: sent.at, ZxidLow: sent.zxid})
 	return false, nil
 }
 
@@ -289,7 +297,7 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}
-	c.trace(TraceEvent{Action: ActGrant, Token: lease.token, Start: c.listed.at})
+	c.trace(TraceEvent{Action: traceevent.Grant, Token: lease.token, Start: c.listed.at})
 	return lease, nil
 }
 
@@ -306,10 +314,10 @@ func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, 
 	})
 	switch {
 	case err == nil:
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists, Start: sent.at, ZxidLow: sent.zxid})
+		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultExists, Start: sent.at, ZxidLow: sent.zxid})
 		return fired, nil
 	case errors.Is(err, zk.ErrNoNode):
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone, Start: sent.at, ZxidLow: sent.zxid})
+		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultGone, Start: sent.at, ZxidLow: sent.zxid})
 		return nil, nil
 	case transient(err):
 		var b backoff
@@ -325,13 +333,13 @@ func (c *contender) cancel() {
 	s := c.l.s
 	sent := s.now()
 	if c.name == "" && c.inflight == nil && !c.ambiguous {
-		c.trace(TraceEvent{Action: ActCancel, Start: sent.at})
+		c.trace(TraceEvent{Action: traceevent.Cancel, Start: sent.at})
 		return
 	}
 	ctx, stop := context.WithTimeout(s.life, cancelGrace)
 	defer stop()
 	err := c.removeOwnNodes(ctx)
-	c.trace(TraceEvent{Action: ActCancel, Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil, wrote: c.deleted})
+	c.traceWrite(TraceEvent{Action: traceevent.Cancel, Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}, c.deleted)
 	if err == nil || s.Err() != nil {
 		return
 	}
@@ -439,7 +447,7 @@ func (l *lockCore) ensureParents(ctx context.Context) error {
 }
 
 // traceList reports a listing; the names are copied only when traced.
-func (c *contender) traceList(result, target string, q []child) {
+func (c *contender) traceList(result traceevent.Result, target string, q []child) {
 	if c.l.s.cfg.tracer == nil {
 		return
 	}
@@ -447,6 +455,6 @@ func (c *contender) traceList(result, target string, q []child) {
 	for i, ch := range q {
 		names[i] = ch.name
 	}
-	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names,
+	c.trace(TraceEvent{Action: traceevent.ListChildren, Result: result, Target: target, Children: names,
 		Start: c.listed.at, ZxidLow: c.listed.zxid, Zxid: c.pzxid})
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // deadline is when the session must be taken for lost (see lossClock);
@@ -35,7 +37,7 @@ func (s *Session) checkDeadline() error {
 	timeout, margin, lag := s.timeout, s.margin(), s.cfg.syncLag()
 	s.mu.Unlock()
 	s.lose(fmt.Errorf("%w: no sync in the last %v of a %v session proved the leader still heard from us (sync lag %v)",
-		ErrSessionLost, timeout-margin, timeout, lag), ResultTimer)
+		ErrSessionLost, timeout-margin, timeout, lag), traceevent.ResultTimer)
 	return s.Err()
 }
 

@@ -20,7 +20,9 @@
 //
 // The protocol is the one specified in spec/tla/PredecessorLock.tla and
 // spec/tla/SharedLock.tla; trace events (WithTracer) carry the spec's action
-// names. Each acquisition creates an EPHEMERAL_SEQUENTIAL node named the way
+// names, package github.com/zklock/zklock/traceevent's Action constants,
+// and TraceEvent.Record writes one as a line of the trace files
+// model/trace replays in the Go model of the specs. Each acquisition creates an EPHEMERAL_SEQUENTIAL node named the way
 // Apache Curator names them, `_c_<uuid>-lock-<seq>` (read/write:
 // `_c_<uuid>-__READ__<seq>`, `_c_<uuid>-__WRIT__<seq>`), so Go and Java
 // processes can contend on one path. The queue is ordered by sequence

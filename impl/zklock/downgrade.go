@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Downgrade turns a write lease into a read lease without letting anyone
@@ -52,7 +54,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	sent := l.s.now()
 	done, err := l.downgrade(ctx, from, to)
 	if done {
-		l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: ModeRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid, wrote: to})
+		l.s.traceWrite(TraceEvent{Action: traceevent.Downgrade, Lock: l.lock, Request: l.uuid, Kind: ModeRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid}, to)
 		return l.settle(to, true, nil)
 	}
 	if errors.Is(err, zk.ErrNoNode) {

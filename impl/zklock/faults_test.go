@@ -10,6 +10,7 @@ import (
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Test 6: the server creates our node but the reply never reaches us. Lock
@@ -54,11 +55,11 @@ func TestCreateReplyLost(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Lock after a lost create reply: %v", err)
 			}
-			if n := c.trace.count(action(ActCreateReplyLost)); n != 1 {
+			if n := c.trace.count(action(traceevent.CreateReplyLost)); n != 1 {
 				t.Fatalf("%d CreateReplyLost steps, want 1; trace:\n%s", n, c.trace.dump())
 			}
 			c.trace.waitFor(t, "own node found", time.Second, func(ev TraceEvent) bool {
-				return ev.Action == ActFindOwnNode && ev.Result == ResultFound
+				return ev.Action == traceevent.FindOwnNode && ev.Result == traceevent.ResultFound
 			})
 			if got := nodes(t, a, lock); len(got) != 1 || got[0] != path.Base(lease.Node()) {
 				t.Fatalf("nodes %v while holding, want exactly our %s", got, path.Base(lease.Node()))
@@ -266,7 +267,7 @@ func TestWaiterSessionExpires(t *testing.T) {
 		w1.trace.waitFor(t, "w1 queued", time.Minute, waiting)
 		p2 := lockAsync(ctx, m2.Lock)
 		w2.trace.waitFor(t, "w2 queued", time.Minute, waiting)
-		w1node := w1.trace.waitFor(t, "w1's node", time.Second, action(ActCreateOk)).Node
+		w1node := w1.trace.waitFor(t, "w1's node", time.Second, action(traceevent.CreateOk)).Node
 		if err := a.Delete(lock+"/"+w1node, -1); err != nil {
 			t.Fatal(err)
 		}

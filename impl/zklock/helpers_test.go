@@ -17,6 +17,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Session timeouts the tests ask for. The test ensemble ticks every 500 ms
@@ -183,13 +184,13 @@ func (l *traceLog) dump() string {
 	return b.String()
 }
 
-func action(name string) func(TraceEvent) bool {
+func action(name traceevent.Action) func(TraceEvent) bool {
 	return func(ev TraceEvent) bool { return ev.Action == name }
 }
 
 // waiting matches the event after which a contender sleeps until notified.
 func waiting(ev TraceEvent) bool {
-	return ev.Action == ActWatchPredecessor && ev.Result == ResultExists
+	return ev.Action == traceevent.WatchPredecessor && ev.Result == traceevent.ResultExists
 }
 
 // admin is a plain go-zookeeper connection for looking at the server side.

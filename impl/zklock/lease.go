@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Lease is one tenure of a lock: from the grant until Unlock, or until the
@@ -245,8 +247,8 @@ func (l *Lease) release(ctx context.Context) error {
 	}
 	// An unconfirmed delete may still take effect (in the background, or
 	// before the session ended): its outcome is left open.
-	l.s.trace(TraceEvent{Action: ActRelease, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
-		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil, wrote: node})
+	l.s.traceWrite(TraceEvent{Action: traceevent.Release, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
+		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}, node)
 	if err != nil {
 		return fmt.Errorf("zklock: unlock: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // raceRuns is how many times each race below is run: the interleavings
@@ -161,7 +162,7 @@ func cancelFailedCreates(t *testing.T, a *ensembletest.Client, lock string) {
 	var mu sync.Mutex
 	var cancel context.CancelFunc
 	tracer := func(ev TraceEvent) {
-		if ev.Action == ActRequestLock {
+		if ev.Action == traceevent.RequestLock {
 			mu.Lock()
 			cancel()
 			mu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // The grant is a local step: the listing that shows a client first and the
@@ -49,7 +50,7 @@ func pauseChild() int {
 	tick, syncLimit := ensembletest.Timing()
 	var once sync.Once
 	tracer := func(ev TraceEvent) {
-		if ev.Action == ActListChildren && ev.Result == ResultGrant {
+		if ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultGrant {
 			once.Do(func() {
 				// The parent stops the whole process (SIGSTOP) once it
 				// reads this, and lets this step go on after SIGCONT.
@@ -114,7 +115,7 @@ func TestPauseBetweenListingAndGrant(t *testing.T) {
 		k.thaw(t)
 	}
 	for i, k := range kids {
-		got := k.result()
+		got := k.result(t)
 		if leases[i] == nil {
 			t.Errorf("child %d: the other client was not granted while the child was frozen", i)
 			continue
@@ -185,8 +186,16 @@ func (k *pausedChild) thaw(t *testing.T) {
 	}
 }
 
-// result is what the child's Lock returned.
-func (k *pausedChild) result() string {
+// result is what the child's Lock returned. A child still running long
+// after its Lock's own two-minute context must have ended is stuck: it is
+// sent SIGQUIT, whose goroutine dump lands in the test log, and the test
+// fails instead of hanging until go test's timeout.
+func (k *pausedChild) result(t *testing.T) string {
+	stuck := time.AfterFunc(3*time.Minute, func() {
+		t.Errorf("child %d still running 3 minutes after thaw: its goroutines follow", k.cmd.Process.Pid)
+		k.cmd.Process.Signal(syscall.SIGQUIT)
+	})
+	defer stuck.Stop()
 	var said []string
 	for k.lines.Scan() {
 		said = append(said, k.lines.Text())

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Session is one ZooKeeper session and everything held through it. It is
@@ -52,7 +54,7 @@ type Session struct {
 	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
 	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
 	err         error
-	how         string // how the session ended: a LearnExpiry result
+	how         traceevent.Result // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
 	closeCalled bool
 }
@@ -168,7 +170,7 @@ func (s *Session) Close() error {
 	if again {
 		return ErrClosed
 	}
-	s.lose(ErrClosed, ResultClosed)
+	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
 	s.wg.Wait()
 	return nil
@@ -260,17 +262,19 @@ func (s *Session) monitor() {
 	// handshake that would otherwise wait for many timeouts.
 	s.conn.Close()
 	s.wire.shut()
-	for range s.events {
+	if !drain(s.events, connCloseWait) {
+		s.log.Warn("zklock: go-zookeeper's connection did not stop; its goroutine is abandoned",
+			"session", fmt.Sprintf("0x%x", s.ID()), "waited", connCloseWait)
 	}
 	s.ops.Wait()
 	s.mu.Lock()
 	how, at := s.how, s.lostAt
 	s.mu.Unlock()
-	s.trace(TraceEvent{Action: ActLearnExpiry, Result: how, Start: at})
+	s.trace(TraceEvent{Action: traceevent.LearnExpiry, Result: how, Start: at})
 }
 
 // lose ends the session once, with its reason, and ends every lease.
-func (s *Session) lose(cause error, how string) {
+func (s *Session) lose(cause error, how traceevent.Result) {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
@@ -287,7 +291,7 @@ func (s *Session) lose(cause error, how string) {
 	for l := range leases {
 		l.end(lockLost(cause))
 	}
-	if how != ResultClosed {
+	if how != traceevent.ResultClosed {
 		s.log.Warn("zklock: session lost", "session", fmt.Sprintf("0x%x", s.ID()), "err", cause)
 	}
 }
@@ -356,7 +360,7 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 	}
 }
 
-func (s *Session) expired() { s.lose(ErrSessionExpired, ResultExpired) }
+func (s *Session) expired() { s.lose(ErrSessionExpired, traceevent.ResultExpired) }
 
 func (s *Session) addLease(l *Lease) error {
 	s.mu.Lock()
@@ -390,7 +394,12 @@ func (s *Session) heldLeases(path string) []*Lease {
 // trace reports a step. LearnExpiry is the session's last: a step finishing
 // after it (a delete left to the background) belongs to a session the
 // client has abandoned, and the spec's client has moved on.
-func (s *Session) trace(ev TraceEvent) {
+func (s *Session) trace(ev TraceEvent) { s.traceWrite(ev, "") }
+
+// traceWrite reports a step whose write named path (a create's prefix, a
+// delete's node): the wire reported the write's zxid, which the step
+// carries as its Zxid.
+func (s *Session) traceWrite(ev TraceEvent, path string) {
 	t := s.cfg.tracer
 	if t == nil {
 		return
@@ -400,14 +409,14 @@ func (s *Session) trace(ev TraceEvent) {
 	if s.learned {
 		return
 	}
-	s.learned = ev.Action == ActLearnExpiry
+	s.learned = ev.Action == traceevent.LearnExpiry
 	ev.Session = s.ID()
 	ev.Time = time.Now()
 	if ev.Start.IsZero() {
 		ev.Start = ev.Time
 	}
-	z, wrote := s.writes[ev.wrote]
-	delete(s.writes, ev.wrote)
+	z, wrote := s.writes[path]
+	delete(s.writes, path)
 	switch {
 	case ev.Zxid != 0:
 		ev.ZxidLow = 0
@@ -452,4 +461,33 @@ type zkLogger struct{ l *slog.Logger }
 
 func (z zkLogger) Printf(format string, args ...any) {
 	z.l.Debug(fmt.Sprintf("zk: "+format, args...))
+}
+
+// connCloseWait bounds how long Close waits for go-zookeeper's connection
+// goroutine to stop, which it normally does within a round trip once the
+// wire is shut. go-zookeeper v1.0.4 can deadlock there: a request queued
+// as Close is called, whose write then fails, is answered three times
+// into a channel with room for two (Conn.queueRequest's "tie" answer,
+// sendData's write error, flushRequests), and the goroutine waits forever
+// on the third. It was seen once in a frozen-and-thawed client, whose
+// Close then never returned. Waiting longer cannot help; Close returns
+// and that one goroutine of the library is left behind, logged.
+const connCloseWait = 5 * time.Second
+
+// drain reads events until the channel is closed (true) or wait has
+// passed (false). go-zookeeper never blocks on a full event channel (it
+// drops the event), so leaving it undrained cannot stall the library.
+func drain(events <-chan zk.Event, wait time.Duration) bool {
+	give := time.NewTimer(wait)
+	defer give.Stop()
+	for {
+		select {
+		case _, ok := <-events:
+			if !ok {
+				return true
+			}
+		case <-give.C:
+			return false
+		}
+	}
 }

@@ -92,7 +92,7 @@ func TestRandomWalksLong(t *testing.T) {
 	rapid.Check(t, keepsInvariants)
 	t.Logf("steps taken by action: %v", taken)
 	for _, a := range predlock.ActionNames[:predlock.ActListChildrenWatchParent] {
-		if taken[a] == 0 {
+		if taken[string(a)] == 0 {
 			t.Errorf("no walk took %s", a)
 		}
 	}

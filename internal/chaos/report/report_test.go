@@ -146,9 +146,14 @@ func TestBrowserRendersReports(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			t.Fatal(err)
+		// go test runs in the package directory: a relative path from
+		// the Makefile is relative to the repository's root.
+		abs := path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(repoRoot(t), path)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			t.Fatalf("%s: %v", tc.env, err)
 		}
 		dom := runBrowser(t, browser, "--dump-dom", "file://"+abs)
 		wantVerdict := `id="verdict" class="verdict v-pass"`
