@@ -184,10 +184,10 @@ var mutants = []mutant{
 		Name: "close-returns-early",
 		Why:  "Close marks the session lost and returns while its connection is still being torn down and its calls are still running",
 		File: "impl/zklock/session.go",
-		Find: `	s.lose(ErrClosed, ResultClosed)
+		Find: `	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
 	s.wg.Wait()`,
-		Replace: `	s.lose(ErrClosed, ResultClosed)`,
+		Replace: `	s.lose(ErrClosed, traceevent.ResultClosed)`,
 		Killers: []string{"TestCloseStopsEveryGoroutine"},
 	},
 	{
