@@ -154,9 +154,11 @@ control = echo "control $(1): must be flagged"; \
 	$(2) --duration 20s --clients 4 --locks 2 --quiet --out out/verify/control-$(1); rc=$$?; \
 	if [ $$rc -ne 1 ]; then echo "control $(1) was not flagged (exit $$rc)"; exit 1; fi
 
-# cmd/chaos's own tests: bad input, schedules, and short campaigns with controls.
+# The chaos campaigns' own tests: bad input and short campaigns with controls
+# (cmd/chaos), schedules, the workload's parts, the nemesis, the checks and
+# the report (internal/chaos).
 chaos-tests:
-	$(GO) test -count=1 ./cmd/chaos/...
+	$(GO) test -count=1 ./cmd/chaos/... ./internal/chaos/...
 
 ## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
 ## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md).

@@ -11,13 +11,15 @@ import (
 	"testing"
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/internal/chaos/report"
+	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 func TestMain(m *testing.M) { os.Exit(ensembletest.Main(m)) }
 
 // runCampaign runs a campaign on the test binary's ensemble and returns its
 // exit status and report.
-func runCampaign(t *testing.T, args ...string) (int, *report) {
+func runCampaign(t *testing.T, args ...string) (int, *report.Report) {
 	t.Helper()
 	e := ensembletest.RequireLocal(t)
 	out := filepath.Join(t.TempDir(), "out")
@@ -28,7 +30,7 @@ func runCampaign(t *testing.T, args ...string) (int, *report) {
 	if err != nil {
 		t.Fatalf("no report: %v", err)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("report.json: %v", err)
 	}
@@ -41,7 +43,7 @@ func runCampaign(t *testing.T, args ...string) (int, *report) {
 	return code, &r
 }
 
-func injected(r *report, k faultKind) int {
+func injected(r *report.Report, k schedule.Kind) int {
 	for _, f := range r.FaultCounts {
 		if f.Kind == k {
 			return f.Injected
@@ -59,7 +61,7 @@ func TestCampaignZklockPasses(t *testing.T) {
 	if r.Check == nil || r.Check.Operations < 500 {
 		t.Errorf("too little was checked: %+v", r.Check)
 	}
-	if injected(r, faultFreezeClient)+injected(r, faultBlackholeHolder) == 0 {
+	if injected(r, schedule.FreezeClient)+injected(r, schedule.BlackholeHolder) == 0 {
 		t.Errorf("no holder fault injected: %+v", r.FaultCounts)
 	}
 	if r.Trace == nil || r.Trace.Verdict != "valid" || r.Trace.Events < 500 || len(r.Trace.Locks) != 3 {
@@ -131,23 +133,23 @@ func TestCampaignExternalWithKillCmd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	if injected(&r, faultPauseServer) == 0 {
+	if injected(&r, schedule.PauseServer) == 0 {
 		t.Errorf("no server paused through --kill-cmd: %+v", r.Faults)
 	}
 }
 
 // linkKinds are the faults that cut links between servers.
-var linkKinds = []faultKind{faultIsolateLeader, faultSplitMinority, faultBridge, faultFlap}
+var linkKinds = []schedule.Kind{schedule.IsolateLeader, schedule.SplitMinority, schedule.Bridge, schedule.Flap}
 
 // Every link fault is injected on the real ensemble, without error, and
 // healed: no link is cut and one leader serves when the campaign ends.
 func TestCampaignLinkFaultsInjectedAndHealed(t *testing.T) {
 	e := ensembletest.RequireLocal(t)
-	code, r := runCampaign(t, "--duration", "50s", "--seed", "21", "--faults", joinKinds(linkKinds),
+	code, r := runCampaign(t, "--duration", "50s", "--seed", "21", "--faults", schedule.JoinKinds(linkKinds),
 		"--fault-interval", "2s", "--clients", "4", "--locks", "2", "--rw-ratio", "0")
 	t.Logf("exit %d, verdict %s, %d operations checked", code, r.Verdict, r.Check.Operations)
 	for _, k := range linkKinds {
@@ -177,7 +179,7 @@ func TestCampaignLinkFaultsInjectedAndHealed(t *testing.T) {
 // moves to a server of the majority within the session timeout.)
 func TestCampaignZkLockIsFlaggedUnderPartitions(t *testing.T) {
 	code, r := runCampaign(t, "--duration", "20s", "--seed", "5", "--lock", "zk",
-		"--faults", "blackhole-holder,"+joinKinds(linkKinds), "--fault-interval", "2s", "--clients", "4", "--locks", "2")
+		"--faults", "blackhole-holder,"+schedule.JoinKinds(linkKinds), "--fault-interval", "2s", "--clients", "4", "--locks", "2")
 	if code != exitViolation {
 		t.Fatalf("--lock=zk control under partitions: exit %d, want %d (verdict %s, faults %+v)", code, exitViolation, r.Verdict, r.FaultCounts)
 	}

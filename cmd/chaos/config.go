@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,84 +9,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/workload"
 )
-
-// Lock implementations a campaign can run.
-const (
-	lockZklock = "zklock" // this project's library: the campaign must pass
-	lockZk     = "zk"     // go-zookeeper's zk.Lock: a control the checker must catch
-)
-
-// config is a campaign's validated command line.
-type config struct {
-	Duration       time.Duration `json:"duration"`
-	Clients        int           `json:"clients"`
-	Locks          int           `json:"locks"`
-	RWRatio        float64       `json:"rw_ratio"`
-	RWLocks        int           `json:"rw_locks"` // how many of the lock paths are read/write locks
-	Seed           int64         `json:"seed"`
-	Faults         []faultKind   `json:"faults"`
-	FaultInterval  time.Duration `json:"fault_interval"`
-	Lock           string        `json:"lock"`
-	NoFence        bool          `json:"no_fence"`
-	Control        string        `json:"control,omitempty"`
-	Pin            bool          `json:"pin,omitempty"`
-	TickTime       time.Duration `json:"-"`
-	SyncLimit      int           `json:"sync_limit,omitempty"`
-	IdleHold       time.Duration `json:"-"`
-	Out            string        `json:"out"`
-	Servers        []string      `json:"servers,omitempty"` // empty: start a local ensemble
-	KillCmd        string        `json:"kill_cmd,omitempty"`
-	SessionTimeout time.Duration `json:"session_timeout"`
-	CheckTimeout   time.Duration `json:"check_timeout"`
-	TraceBudget    int           `json:"trace_budget"` // search states per lock when the trace is replayed in the model
-	Quiet          bool          `json:"quiet"`
-}
-
-// configJSON is config in report.json, with durations as Go duration
-// strings, for people to read.
-type configJSON struct {
-	*plainConfig
-	Duration       string `json:"duration"`
-	FaultInterval  string `json:"fault_interval"`
-	SessionTimeout string `json:"session_timeout"`
-	CheckTimeout   string `json:"check_timeout"`
-	IdleHold       string `json:"idle_hold,omitempty"`
-	TickTime       string `json:"tick_time"`
-}
-
-type plainConfig config // config without its JSON methods
-
-// MarshalJSON writes the config as configJSON.
-func (c *config) MarshalJSON() ([]byte, error) {
-	idle := ""
-	if c.IdleHold > 0 {
-		idle = c.IdleHold.String()
-	}
-	return json.Marshal(configJSON{(*plainConfig)(c), c.Duration.String(), c.FaultInterval.String(),
-		c.SessionTimeout.String(), c.CheckTimeout.String(), idle, c.TickTime.String()})
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote.
-func (c *config) UnmarshalJSON(b []byte) error {
-	v := configJSON{plainConfig: (*plainConfig)(c)}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	for _, d := range []struct {
-		s   string
-		dst *time.Duration
-	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}, {v.IdleHold, &c.IdleHold}, {v.TickTime, &c.TickTime}} {
-		if d.s == "" && d.dst == &c.IdleHold {
-			continue // omitted when zero
-		}
-		var err error
-		if *d.dst, err = time.ParseDuration(d.s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 const usageHead = `usage: chaos [flags]
 
@@ -120,10 +46,10 @@ Flags:
 
 // parseConfig parses and validates the command line. A nil config with a nil
 // error means --help was asked for and printed to stdout.
-func parseConfig(args []string, stdout io.Writer) (*config, error) {
+func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported in one line by the caller
-	c := &config{}
+	c := &campaign.Config{}
 	fs.DurationVar(&c.Duration, "duration", 3*time.Minute, "how long the workload runs (faults are planned inside it)")
 	fs.IntVar(&c.Clients, "clients", 5, "client sessions, each through its own proxies")
 	fs.IntVar(&c.Locks, "locks", 3, "lock paths contended for")
@@ -131,7 +57,7 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.Int64Var(&c.Seed, "seed", 0, "seed of the fault schedule and of the workload's choices (default: random, printed)")
 	faults := fs.String("faults", "all", "faults to inject: all, none, or a comma list of the names above")
 	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
-	fs.StringVar(&c.Lock, "lock", lockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
+	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
 	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
 	fs.BoolVar(&c.Pin, "pin", false, "each client talks to one server only (client i to server i mod N), as behind a fixed address: on a partition it stays on its side")
@@ -162,11 +88,11 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	if !set["seed"] {
 		c.Seed = rand.Int64()
 	}
-	if c.Lock == lockZk && !set["rw-ratio"] {
+	if c.Lock == workload.LockZk && !set["rw-ratio"] {
 		c.RWRatio = 0 // zk.Lock has no read/write lock
 	}
 	var err error
-	if c.Faults, err = parseFaults(*faults); err != nil {
+	if c.Faults, err = schedule.ParseKinds(*faults); err != nil {
 		return nil, err
 	}
 	if *servers != "" {
@@ -181,11 +107,12 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	if c.Out == "" {
 		c.Out = "out/chaos-" + time.Now().Format("20060102-150405")
 	}
-	return c, c.validate()
+	return c, validateConfig(c)
 }
 
-// validate rejects values out of range and combinations that cannot work.
-func (c *config) validate() error {
+// validateConfig rejects values out of range and combinations that cannot work, and
+// sets c.RWLocks.
+func validateConfig(c *campaign.Config) error {
 	switch {
 	case c.Duration < 5*time.Second:
 		return fmt.Errorf("--duration %v: at least 5s", c.Duration)
@@ -207,9 +134,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:
 		return fmt.Errorf("--trace-budget %d: must be positive", c.TraceBudget)
-	case c.Lock != lockZklock && c.Lock != lockZk:
+	case c.Lock != workload.LockZklock && c.Lock != workload.LockZk:
 		return fmt.Errorf("--lock %q: zklock or zk", c.Lock)
-	case c.Lock == lockZk && c.RWRatio > 0:
+	case c.Lock == workload.LockZk && c.RWRatio > 0:
 		return fmt.Errorf("--lock=zk with --rw-ratio %v: go-zookeeper has no read/write lock", c.RWRatio)
 	case c.RWRatio > 0 && c.RWRatio < 1 && c.Locks < 2:
 		return fmt.Errorf("--rw-ratio %v needs --locks >= 2 (a path is either exclusive or read/write)", c.RWRatio)
@@ -217,20 +144,20 @@ func (c *config) validate() error {
 		return fmt.Errorf("--kill-cmd needs --servers (the local ensemble is killed directly)")
 	}
 	if len(c.Servers) > 0 {
-		sf := serverFaults(c.Faults)
+		sf := schedule.ServerKinds(c.Faults)
 		if len(sf) > 0 && c.KillCmd == "" {
-			return fmt.Errorf("--servers without --kill-cmd cannot inject %s (exclude them with --faults)", joinKinds(sf))
+			return fmt.Errorf("--servers without --kill-cmd cannot inject %s (exclude them with --faults)", schedule.JoinKinds(sf))
 		}
 		for _, k := range sf {
-			if k == faultPauseServer && !strings.Contains(c.KillCmd, "{signal}") {
+			if k == schedule.PauseServer && !strings.Contains(c.KillCmd, "{signal}") {
 				return fmt.Errorf("pause-server with --servers needs {signal} in --kill-cmd (STOP, then CONT)")
 			}
 		}
 		if len(sf) > 0 && !strings.Contains(c.KillCmd, "{addr}") && !strings.Contains(c.KillCmd, "{host}") && !strings.Contains(c.KillCmd, "{port}") {
 			return fmt.Errorf("--kill-cmd names no server: use {addr}, {host} or {port}")
 		}
-		if lf := linkFaults(c.Faults); len(lf) > 0 {
-			return fmt.Errorf("--servers cannot inject %s: cutting links between servers needs the local ensemble's proxies (exclude them with --faults)", joinKinds(lf))
+		if lf := schedule.LinkKinds(c.Faults); len(lf) > 0 {
+			return fmt.Errorf("--servers cannot inject %s: cutting links between servers needs the local ensemble's proxies (exclude them with --faults)", schedule.JoinKinds(lf))
 		}
 	}
 	c.RWLocks = rwLocks(c.Locks, c.RWRatio)
@@ -253,15 +180,15 @@ func rwLocks(locks int, ratio float64) int {
 
 func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, usageHead)
-	for _, f := range allFaults {
+	for _, f := range schedule.All {
 		where := ""
 		switch {
-		case f.server:
+		case f.Server:
 			where = " [server]"
-		case f.links:
+		case f.Links:
 			where = " [local ensemble]"
 		}
-		fmt.Fprintf(w, "  %-17s %s%s\n", f.kind, f.help, where)
+		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
 	}
 	fmt.Fprint(w, usageTail)
 	fs.SetOutput(w)

@@ -9,6 +9,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
 // Bad input must fail fast: exit status 2, one line on stderr, nothing on
@@ -93,9 +97,9 @@ func TestHelpDocumentsEveryFlagAndFault(t *testing.T) {
 		t.Fatalf("--help: exit %d, stderr %q", code, stderr.String())
 	}
 	help := stdout.String()
-	for _, f := range allFaults {
-		if !strings.Contains(help, string(f.kind)) {
-			t.Errorf("--help does not mention fault %s", f.kind)
+	for _, f := range schedule.All {
+		if !strings.Contains(help, string(f.Kind)) {
+			t.Errorf("--help does not mention fault %s", f.Kind)
 		}
 	}
 	for _, flag := range []string{"duration", "clients", "locks", "rw-ratio", "seed", "faults", "fault-interval",
@@ -111,7 +115,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Faults) != len(allFaults) || c.Lock != lockZklock || c.NoFence || c.RWLocks != 1 {
+	if len(c.Faults) != len(schedule.All) || c.Lock != workload.LockZklock || c.NoFence || c.RWLocks != 1 {
 		t.Errorf("defaults: %+v", c)
 	}
 	c, err = parseConfig([]string{"--lock=zk", "--out", t.TempDir()}, nil)
@@ -125,7 +129,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := faultsArg(c.Faults); got != "latency,sever" {
+	if got := schedule.KindsArg(c.Faults); got != "latency,sever" {
 		t.Errorf("--faults latency,sever parsed as %s", got)
 	}
 }
@@ -158,7 +162,7 @@ func TestConfigJSONIsReadable(t *testing.T) {
 	if m["duration"] != "1m30s" || m["session_timeout"] != "5s" || m["clients"] != float64(5) {
 		t.Errorf("config in the report: %s", b)
 	}
-	var back config
+	var back campaign.Config
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}

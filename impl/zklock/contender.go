@@ -181,6 +181,11 @@ func (c *contender) create(ctx context.Context) error {
 			c.inflight = ch
 			return ctx.Err()
 		case <-s.done:
+			// The session ended with the create sent: it may still reach
+			// the leader and commit before our session is closed or
+			// expired, and the node, if any, goes with the session.
+			c.ambiguous = true
+			c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
 			return s.Err()
 		}
 		switch err := s.classify(r.err); {
@@ -334,6 +339,14 @@ func (c *contender) cancel() {
 	sent := s.now()
 	if c.name == "" && c.inflight == nil && !c.ambiguous {
 		c.trace(TraceEvent{Action: traceevent.Cancel, Start: sent.at})
+		return
+	}
+	if how := s.endedHow(); how != "" {
+		// The session has ended: we delete nothing (our calls would fail);
+		// the server deletes the session's nodes when it closes or expires
+		// it, which may be later than now. The result says so, so that the
+		// trace is not read as a delete done now.
+		c.trace(TraceEvent{Action: traceevent.Cancel, Result: how, Start: sent.at})
 		return
 	}
 	ctx, stop := context.WithTimeout(s.life, cancelGrace)

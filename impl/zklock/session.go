@@ -273,6 +273,17 @@ func (s *Session) monitor() {
 	s.trace(TraceEvent{Action: traceevent.LearnExpiry, Result: how, Start: at})
 }
 
+// endedHow is how the session ended (a LearnExpiry result), "" while it
+// lives.
+func (s *Session) endedHow() traceevent.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		return ""
+	}
+	return s.how
+}
+
 // lose ends the session once, with its reason, and ends every lease.
 func (s *Session) lose(cause error, how traceevent.Result) {
 	s.mu.Lock()

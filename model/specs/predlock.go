@@ -50,7 +50,11 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		WithCancel:    r.bool("WithCancel"),
 		Fencing:       r.bool("Fencing"),
 	}
+	rule := r.str("GrantRule")
 	if err := r.done(); err != nil {
+		return nil, err
+	}
+	if k.GrantRule, err = predlock.ParseGrantRule(rule); err != nil {
 		return nil, err
 	}
 	sp, err := predlock.New(k, which.variant)

@@ -152,9 +152,9 @@ func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, lo
 }
 
 // constants reads a config's CONSTANTS: each name in ints must be a
-// natural number, each in bools TRUE or FALSE, and clients a set of model
-// values; a constant the module does not declare, or a missing one, is an
-// error. The clients are returned in TLC's order (sorted by name).
+// natural number, each in bools TRUE or FALSE, each in strs a string, and
+// clients a set of model values; a constant the module does not declare,
+// or a missing one, is an error. The clients are returned in TLC's order (sorted by name).
 type constReader struct {
 	m    tlccfg.Model
 	used map[string]bool
@@ -193,6 +193,20 @@ func (r *constReader) bool(name string) bool {
 		r.err = fmt.Errorf("specs: constant %s = %s: want TRUE or FALSE", name, v)
 	}
 	return v == "TRUE"
+}
+
+// str reads a string constant ("reread"), returned without its quotes.
+func (r *constReader) str(name string) string {
+	v, ok := r.get(name)
+	if !ok {
+		return ""
+	}
+	inner, found := strings.CutPrefix(v, `"`)
+	inner, found2 := strings.CutSuffix(inner, `"`)
+	if (!found || !found2) && r.err == nil {
+		r.err = fmt.Errorf("specs: constant %s = %s: want a string", name, v)
+	}
+	return inner
 }
 
 // modelValues reads a set of model values, in TLC's order (by name).

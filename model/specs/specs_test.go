@@ -149,20 +149,22 @@ func TestLoadErrors(t *testing.T) {
 		module string
 		m      tlccfg.Model
 	}{
-		"unknown module":       {"Paxos", base},
-		"unknown invariant":    {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Invariants = append(m.Invariants, "Nonsense") })},
-		"unknown property":     {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Properties = append(m.Properties, "Nonsense") })},
-		"mutant spec in base":  {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "HerdSpec" })},
-		"unknown spec":         {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "OtherSpec" })},
-		"no spec":              {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "" })},
-		"missing constant":     {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Constants = m.Constants[1:] })},
-		"extra constant":       {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Constants = append(m.Constants, tlccfg.Constant{Name: "X", Value: "1"}) })},
-		"negative bound":       {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "MaxSeq", "-1") })},
-		"bad boolean":          {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Fencing", "1") })},
-		"clients not a set":    {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Clients", "c1") })},
-		"clients not values":   {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Clients", "{1, 2}") })},
-		"unsupported symmetry": {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Unsupported = []string{"SYMMETRY"} })},
-		"no fair spec":         {"PredecessorLockHerdParent", edit(func(m *tlccfg.Model) { m.Specification = "BlindFairSpec" })},
+		"unknown module":          {"Paxos", base},
+		"unknown invariant":       {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Invariants = append(m.Invariants, "Nonsense") })},
+		"unknown property":        {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Properties = append(m.Properties, "Nonsense") })},
+		"mutant spec in base":     {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "HerdSpec" })},
+		"unknown spec":            {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "OtherSpec" })},
+		"no spec":                 {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "" })},
+		"missing constant":        {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Constants = m.Constants[1:] })},
+		"extra constant":          {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Constants = append(m.Constants, tlccfg.Constant{Name: "X", Value: "1"}) })},
+		"negative bound":          {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "MaxSeq", "-1") })},
+		"bad boolean":             {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Fencing", "1") })},
+		"grant rule not a string": {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "GrantRule", "checked") })},
+		"unknown grant rule":      {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "GrantRule", `"eager"`) })},
+		"clients not a set":       {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Clients", "c1") })},
+		"clients not values":      {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Clients", "{1, 2}") })},
+		"unsupported symmetry":    {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Unsupported = []string{"SYMMETRY"} })},
+		"no fair spec":            {"PredecessorLockHerdParent", edit(func(m *tlccfg.Model) { m.Specification = "BlindFairSpec" })},
 	} {
 		if _, err := Load(tc.module, tc.m); err == nil {
 			t.Errorf("%s: Load accepted it", name)

@@ -185,6 +185,15 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return one(t, nd.maxSeq, label)
 
 	case traceevent.Release, traceevent.Cancel:
+		if ev.Action == traceevent.Cancel && ev.Result != "" {
+			// The client's session had ended when it cancelled (the
+			// result says how): it deleted nothing, and its nodes stay
+			// until the server's ExpireSession, which may come later.
+			if pc == "idle" || pc == "hold" {
+				return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", ev.Action, name, pc)
+			}
+			return one(*s, nd.maxSeq, "(nothing: the session had ended; its nodes go with it)")
+		}
 		if se.a.live(s, c) {
 			t, why := do(ev.Action, 0)
 			if why != "" {

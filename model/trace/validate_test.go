@@ -47,6 +47,14 @@ func TestControls(t *testing.T) {
 		// the transaction that deletes its nodes commits; its Cancel,
 		// pending, never happened.
 		{file: "mutex_expired_before_nodes_go.jsonl", verdict: Valid},
+		// The session ended (its loss timer) while a create was in
+		// flight; the create committed, and the node stayed until the
+		// server closed the session, after the Cancel: a Cancel that says
+		// the session had ended deleted nothing.
+		{file: "mutex_cancel_after_session_ended.jsonl", verdict: Valid},
+		// The control: the same trace with a Cancel that does not say so
+		// claims a delete the listing after it contradicts.
+		{"mutex_cancel_deletes_late.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
 		{"mutex_seq_goes_back.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
 		// Real time allows the listing before the release; its pzxid, the
 		// release's zxid, does not.

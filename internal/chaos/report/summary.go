@@ -6,9 +6,13 @@
 // the shortest offending window drawn on its own; plus the same summary as
 // text for the terminal.
 //
-// It reads only what a campaign already wrote: the history (checker.Record,
-// one clock for operations and faults) and the checker's result. cmd/chaos
-// fills a Campaign and calls Write and Summarize.
+// The page reads only what a campaign already wrote: the history
+// (checker.Record, one clock for operations and faults) and the checker's
+// result. cmd/chaos fills a Campaign (PageOf) and calls Write and Summarize.
+//
+// The package also writes report.json (Report: the campaign's settings,
+// schedule, faults and the verdicts of package validate, for an operator or
+// a script) and the end-of-run table on the terminal (WriteTable).
 package report
 
 import (

@@ -1,6 +1,10 @@
-package main
+package workload
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/zklock/zklock/internal/chaos/monitor"
+)
 
 // memRegister is the in-process fenced resource a critical section writes to
 // beside ZooKeeper: it accepts a write only with a token at least the highest
@@ -9,7 +13,7 @@ import "sync"
 type memRegister struct {
 	name   string // register name in the history, "mem:<lock path>"
 	fenced bool
-	mon    *monitor
+	mon    *monitor.Monitor
 
 	mu      sync.Mutex
 	value   string
@@ -26,7 +30,7 @@ func (r *memRegister) write(client string, token int64, value string) bool {
 		if r.fenced {
 			return false
 		}
-		r.mon.violation("%s accepted %s's stale write (token %d < %d)", r.name, client, token, r.highest)
+		r.mon.Violation("%s accepted %s's stale write (token %d < %d)", r.name, client, token, r.highest)
 	}
 	r.highest = max(r.highest, token)
 	r.value = value

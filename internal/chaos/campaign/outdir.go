@@ -1,4 +1,4 @@
-package main
+package campaign
 
 import (
 	"errors"
@@ -8,35 +8,35 @@ import (
 	"path/filepath"
 )
 
-// outDir is the campaign's output folder. It is made (and proved writable)
+// OutDir is the campaign's output folder. It is made (and proved writable)
 // before anything slow starts, so that a bad --out fails at once; if the
-// campaign then cannot be set up, discard removes what was made, leaving
+// campaign then cannot be set up, Discard removes what was made, leaving
 // nothing half-written behind.
-type outDir struct {
-	path    string
-	created []string // folders made by prepareOut, deepest last
+type OutDir struct {
+	Path    string   // the folder, as --out names it
+	created []string // folders made by PrepareOut, deepest last
 }
 
-// prepareOut makes dir (and missing parents) and checks that files can be
+// PrepareOut makes dir (and missing parents) and checks that files can be
 // created in it. An existing dir must be empty: one campaign per folder.
-func prepareOut(dir string) (*outDir, error) {
-	o := &outDir{path: dir}
+func PrepareOut(dir string) (*OutDir, error) {
+	o := &OutDir{Path: dir}
 	if err := o.mkdirs(dir); err != nil {
-		o.discard()
+		o.Discard()
 		return nil, fmt.Errorf("--out %s: %w", dir, unwrapPath(err))
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		o.discard()
+		o.Discard()
 		return nil, fmt.Errorf("--out %s: %w", dir, unwrapPath(err))
 	}
 	if len(entries) > 0 {
-		o.discard()
+		o.Discard()
 		return nil, fmt.Errorf("--out %s: not empty (one campaign per folder)", dir)
 	}
 	probe, err := os.CreateTemp(dir, ".probe-*")
 	if err != nil {
-		o.discard()
+		o.Discard()
 		return nil, fmt.Errorf("--out %s: not writable: %w", dir, unwrapPath(err))
 	}
 	probe.Close()
@@ -45,7 +45,7 @@ func prepareOut(dir string) (*outDir, error) {
 }
 
 // mkdirs is os.MkdirAll that remembers which folders it made.
-func (o *outDir) mkdirs(dir string) error {
+func (o *OutDir) mkdirs(dir string) error {
 	st, err := os.Stat(dir)
 	if err == nil {
 		if !st.IsDir() {
@@ -68,11 +68,11 @@ func (o *outDir) mkdirs(dir string) error {
 	return nil
 }
 
-// file returns the path of name inside the folder.
-func (o *outDir) file(name string) string { return filepath.Join(o.path, name) }
+// File returns the path of name inside the folder.
+func (o *OutDir) File(name string) string { return filepath.Join(o.Path, name) }
 
-// discard removes the folders prepareOut made, if they are still empty.
-func (o *outDir) discard() {
+// Discard removes the folders PrepareOut made, if they are still empty.
+func (o *OutDir) Discard() {
 	for i := len(o.created) - 1; i >= 0; i-- {
 		os.Remove(o.created[i]) // fails, harmlessly, on a folder that is not empty
 	}

@@ -1,10 +1,8 @@
-package main
+package workload
 
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -17,7 +15,7 @@ import (
 // fenced writes through Lease.Guard, lost leases watched on Lease.Done. A lost
 // session is replaced by a new one, as zklock's documentation says to.
 type zklockWorker struct {
-	*client
+	*Client
 	wg sync.WaitGroup // Lease.Done watchers
 
 	mu   sync.Mutex      // guards sess against close from another goroutine
@@ -30,9 +28,8 @@ const tryShare = 0.2
 // acquireTimeout bounds a blocking Lock, so that waits end and are recorded.
 const acquireTimeout = 10 * time.Second
 
-var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-func (w *zklockWorker) run(ctx context.Context) {
+// Run runs rounds until ctx ends.
+func (w *zklockWorker) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		if !w.ensureSession(ctx) {
 			continue
@@ -53,29 +50,29 @@ func (w *zklockWorker) ensureSession(ctx context.Context) bool {
 		w.setSession(nil)
 	}
 	w.gate.pass()
-	sctx, cancel := context.WithTimeout(ctx, 3*w.w.timeout)
+	sctx, cancel := context.WithTimeout(ctx, 3*w.w.Timeout)
 	defer cancel()
-	s, err := zklock.NewSession(sctx, w.addrs(), zklock.WithSessionTimeout(w.w.cfg.SessionTimeout), w.w.timing,
-		zklock.WithLogger(quietLog), zklock.WithTracer(w.w.traces.tracer(w.name)))
+	s, err := zklock.NewSession(sctx, w.addrs(), zklock.WithSessionTimeout(w.w.Cfg.SessionTimeout), w.w.Timing,
+		zklock.WithLogger(QuietLog), zklock.WithTracer(w.w.tracer(w.name)))
 	if err != nil {
 		w.think(ctx, nil, 200*time.Millisecond, 500*time.Millisecond)
 		return false
 	}
 	w.setSession(s)
-	w.w.mon.sessions.Add(1)
+	w.w.Mon.Sessions.Add(1)
 	return true
 }
 
 // round is one acquisition and, if it succeeds, a critical section and a
 // release, all recorded.
-func (w *zklockWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode, try bool) {
+func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mode, try bool) {
 	sid := checker.SessionID(w.sess.ID())
 	acquire, err := w.acquirer(lp, mode, try)
 	if err != nil {
 		return // the session ended under us: the next round makes a new one
 	}
 	if !try {
-		w.setState(stateWaiting, lp.path)
+		w.setState(StateWaiting, lp.Path)
 	}
 	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
 	w.gate.pass()
@@ -84,9 +81,9 @@ func (w *zklockWorker) round(ctx context.Context, lp *lockPath, mode checker.Mod
 	w.gate.pass()
 	ret := w.now()
 	cancel()
-	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.path, Mode: mode, Call: call, Return: ret}
+	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: mode, Call: call, Return: ret}
 	if err != nil {
-		w.setState(stateIdle, "")
+		w.setState(StateIdle, "")
 		rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
 		// Failed must mean no lease and no node left to grant: TryLock found the
 		// lock busy, or our own deadline ended the wait and zklock withdrew.
@@ -101,28 +98,28 @@ func (w *zklockWorker) round(ctx context.Context, lp *lockPath, mode checker.Mod
 
 	t := &tenure{lp: lp, mode: mode, token: lease.Token(), node: lease.Node(), session: sid, acqReturn: ret,
 		done: lease.Done(), conn: w.sess.Conn()}
-	t.belief = w.w.mon.begin(w.name, lp.path, mode, t.token, call)
-	if w.w.cfg.NoFence {
-		t.zkWrite = plainWrite(w.sess.Conn(), lp.data)
+	t.belief = w.w.Mon.Begin(w.name, lp.Path, mode, t.token, call)
+	if w.w.Cfg.NoFence {
+		t.zkWrite = plainWrite(w.sess.Conn(), lp.Data)
 	} else {
-		t.zkWrite, t.guarded = guardedWrite(lease, lp.data), true
+		t.zkWrite, t.guarded = guardedWrite(lease, lp.Data), true
 	}
-	w.setState(stateHolding, lp.path)
+	w.setState(StateHolding, lp.Path)
 	w.wg.Add(1)
 	go w.watch(lease, t)
 
 	w.critical(ctx, t)
 
-	w.setState(stateIdle, "")
+	w.setState(StateIdle, "")
 	w.gate.pass()
 	call = w.now()
-	w.w.mon.end(t.belief)
-	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*w.w.timeout)
+	w.w.Mon.End(t.belief)
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*w.w.Timeout)
 	err = lease.Unlock(uctx)
 	cancel()
 	w.gate.pass()
 	ret = w.now()
-	rel := checker.Record{Kind: checker.KindRelease, Session: sid, Path: lp.path, Call: call, Return: ret,
+	rel := checker.Record{Kind: checker.KindRelease, Session: sid, Path: lp.Path, Call: call, Return: ret,
 		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node}
 	if err != nil {
 		rel.Error = err.Error()
@@ -139,9 +136,9 @@ func (w *zklockWorker) round(ctx context.Context, lp *lockPath, mode checker.Mod
 }
 
 // acquirer returns the call that takes the lease asked for.
-func (w *zklockWorker) acquirer(lp *lockPath, mode checker.Mode, try bool) (func(context.Context) (*zklock.Lease, error), error) {
-	if !lp.rw {
-		m, err := zklock.NewMutex(w.sess, lp.path)
+func (w *zklockWorker) acquirer(lp *LockPath, mode checker.Mode, try bool) (func(context.Context) (*zklock.Lease, error), error) {
+	if !lp.RW {
+		m, err := zklock.NewMutex(w.sess, lp.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +147,7 @@ func (w *zklockWorker) acquirer(lp *lockPath, mode checker.Mode, try bool) (func
 		}
 		return m.Lock, nil
 	}
-	rw, err := zklock.NewRWMutex(w.sess, lp.path)
+	rw, err := zklock.NewRWMutex(w.sess, lp.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -178,9 +175,9 @@ func (w *zklockWorker) watch(lease *zklock.Lease, t *tenure) {
 	if !errors.Is(err, zklock.ErrLockLost) {
 		return // released: the release record ends the tenure
 	}
-	w.w.mon.end(t.belief)
+	w.w.Mon.End(t.belief)
 	call := min(t.lastKnown(), ret)
-	w.add(checker.Record{Kind: checker.KindLost, Session: t.session, Path: t.lp.path, Call: call, Return: ret,
+	w.add(checker.Record{Kind: checker.KindLost, Session: t.session, Path: t.lp.Path, Call: call, Return: ret,
 		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node, Error: err.Error()})
 }
 
@@ -208,9 +205,9 @@ func (w *zklockWorker) setSession(s *zklock.Session) {
 	w.mu.Unlock()
 }
 
-// close ends the session and waits for the watchers, which end with it. It
-// may be called while run is still going: run then finds its session lost.
-func (w *zklockWorker) close() {
+// Close ends the session and waits for the watchers, which end with it. It
+// may be called while Run is still going: Run then finds its session lost.
+func (w *zklockWorker) Close() {
 	w.mu.Lock()
 	s := w.sess
 	w.mu.Unlock()

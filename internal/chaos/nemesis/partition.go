@@ -1,4 +1,4 @@
-package main
+package nemesis
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 // linkPlan is what a link fault will do: the groups of servers that stay
@@ -20,7 +22,7 @@ type linkPlan struct {
 // planLinks picks a link fault's servers. The leader is looked up now (it
 // may have changed since the schedule was drawn); everything else random
 // comes from the schedule's Pick.
-func (in *injector) planLinks(ctx context.Context, f plannedFault) (linkPlan, error) {
+func (in *Injector) planLinks(ctx context.Context, f schedule.Fault) (linkPlan, error) {
 	n := len(in.clu.Addrs())
 	if n < 3 {
 		return linkPlan{}, fmt.Errorf("%s needs at least 3 servers, have %d", f.Kind, n)
@@ -35,9 +37,9 @@ func (in *injector) planLinks(ctx context.Context, f plannedFault) (linkPlan, er
 	}
 	var p linkPlan
 	switch f.Kind {
-	case faultIsolateLeader:
+	case schedule.IsolateLeader:
 		p.groups = [][]int{{leader}, without(all, leader)}
-	case faultSplitMinority:
+	case schedule.SplitMinority:
 		// A minority of 1 to (n-1)/2 servers, consecutive from a random
 		// start: the leader is in it or not, as it happens.
 		m := 1 + int(f.Pick%uint32((n-1)/2))
@@ -49,7 +51,7 @@ func (in *injector) planLinks(ctx context.Context, f plannedFault) (linkPlan, er
 		slices.Sort(minority)
 		rest := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return slices.Contains(minority, i) })
 		p.groups = [][]int{minority, rest}
-	case faultBridge:
+	case schedule.Bridge:
 		// The bridge belongs to both halves: each half plus the bridge is a
 		// majority, and no two servers of different halves can talk.
 		b := int(f.Pick % uint32(n))
@@ -59,7 +61,7 @@ func (in *injector) planLinks(ctx context.Context, f plannedFault) (linkPlan, er
 		slices.Sort(a)
 		slices.Sort(c)
 		p.groups = [][]int{a, c}
-	case faultFlap:
+	case schedule.Flap:
 		p.link = [2]int{leader, followers[int(f.Pick%uint32(len(followers)))]}
 		p.target = serverName(p.link[0]) + "-" + serverName(p.link[1])
 		return p, nil
@@ -83,13 +85,13 @@ func without(s []int, x int) []int {
 // linkFault carries out a planned link fault for f.Duration, heals every
 // link and waits for a healthy ensemble. Clients are left where they are:
 // a client of a cut-off server sees what a real one would.
-func (in *injector) linkFault(ctx context.Context, f plannedFault, p linkPlan) (string, error) {
+func (in *Injector) linkFault(ctx context.Context, f schedule.Fault, p linkPlan) (string, error) {
 	detail := ""
 	var err error
-	if f.Kind == faultFlap {
+	if f.Kind == schedule.Flap {
 		detail, err = in.flap(ctx, f, p.link)
 	} else if err = in.clu.Partition(p.groups...); err == nil {
-		sleepCtx(ctx, f.Duration)
+		Sleep(ctx, f.Duration)
 	}
 	if herr := in.clu.HealLinks(ctx); err == nil {
 		err = herr
@@ -98,7 +100,7 @@ func (in *injector) linkFault(ctx context.Context, f plannedFault, p linkPlan) (
 }
 
 // flap cuts and heals one link, f.Delay each, until f.Duration has passed.
-func (in *injector) flap(ctx context.Context, f plannedFault, l [2]int) (string, error) {
+func (in *Injector) flap(ctx context.Context, f schedule.Fault, l [2]int) (string, error) {
 	end := time.Now().Add(f.Duration)
 	cuts := 0
 	for time.Now().Before(end) && ctx.Err() == nil {
@@ -106,11 +108,11 @@ func (in *injector) flap(ctx context.Context, f plannedFault, l [2]int) (string,
 			return "", err
 		}
 		cuts++
-		sleepCtx(ctx, f.Delay)
+		Sleep(ctx, f.Delay)
 		if err := in.clu.HealLink(l[0], l[1]); err != nil {
 			return "", err
 		}
-		sleepCtx(ctx, min(f.Delay, time.Until(end)))
+		Sleep(ctx, min(f.Delay, time.Until(end)))
 	}
 	return fmt.Sprintf("%d cuts of %v", cuts, f.Delay), nil
 }

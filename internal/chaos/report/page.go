@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bufio"
@@ -6,17 +6,19 @@ import (
 	"os"
 
 	"github.com/zklock/zklock/checker"
-	htmlreport "github.com/zklock/zklock/internal/chaos/report"
+	camp "github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
-// pageOf is the campaign as the HTML report and the summary see it.
-func pageOf(r *report, h checker.History, res *checker.Result) *htmlreport.Campaign {
+// PageOf is the campaign as the HTML report and the summary see it: r, with
+// the history h and the checker's result res (nil if it could not check).
+func PageOf(r *Report, h checker.History, res *checker.Result) *Campaign {
 	cfg := r.Config
 	fence := "fenced"
 	if cfg.NoFence {
 		fence = "not fenced"
 	}
-	c := &htmlreport.Campaign{
+	c := &Campaign{
 		Title: fmt.Sprintf("lock %s, writes %s; %d clients, %d locks (%d read/write); seed %d",
 			cfg.Lock, fence, cfg.Clients, cfg.Locks, cfg.RWLocks, r.Seed),
 		Verdict: r.Verdict, ExitCode: r.ExitCode, Started: r.Started, Elapsed: r.Elapsed,
@@ -31,7 +33,7 @@ func pageOf(r *report, h checker.History, res *checker.Result) *htmlreport.Campa
 		}
 	}
 	if t := r.Trace; t != nil {
-		c.Trace = &htmlreport.Trace{Verdict: string(t.Verdict), Steps: t.Events, Sessions: t.Sessions,
+		c.Trace = &Trace{Verdict: string(t.Verdict), Steps: t.Events, Sessions: t.Sessions,
 			Elapsed: t.Elapsed, Report: t.Report}
 	}
 	return c
@@ -39,11 +41,11 @@ func pageOf(r *report, h checker.History, res *checker.Result) *htmlreport.Campa
 
 // controlText says what a control campaign controls; empty for a campaign
 // that must pass.
-func controlText(cfg *config) string {
+func controlText(cfg *camp.Config) string {
 	switch {
 	case cfg.Control != "":
 		return cfg.Control
-	case cfg.Lock == lockZk:
+	case cfg.Lock == workload.LockZk:
 		return "go-zookeeper's zk.Lock, which grants twice after a session expiry"
 	case cfg.NoFence:
 		return "critical sections without fencing tokens"
@@ -51,14 +53,14 @@ func controlText(cfg *config) string {
 	return ""
 }
 
-// writeHTML writes report.html.
-func writeHTML(path string, page *htmlreport.Campaign) error {
+// WriteHTML writes report.html of page to path.
+func WriteHTML(path string, page *Campaign) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	if err := htmlreport.Write(w, page); err != nil {
+	if err := Write(w, page); err != nil {
 		f.Close()
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package workload
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // new session by itself after an expiry, so one connection serves the whole
 // run.
 type zkWorker struct {
-	*client
+	*Client
 	conn *zk.Conn
 
 	lastSession int64 // to count the sessions go-zookeeper opens by itself
@@ -28,14 +28,10 @@ type zkWorker struct {
 	closing bool
 }
 
-type nopLogger struct{}
-
-func (nopLogger) Printf(string, ...any) {}
-
 // connect opens the client's connection through its proxies and waits for
 // its first session.
 func (w *zkWorker) connect(ctx context.Context) error {
-	conn, events, err := zk.Connect(w.addrs(), w.w.cfg.SessionTimeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
+	conn, events, err := zk.Connect(w.addrs(), w.w.Cfg.SessionTimeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
 	if err != nil {
 		return err
 	}
@@ -56,7 +52,8 @@ func (w *zkWorker) connect(ctx context.Context) error {
 	}
 }
 
-func (w *zkWorker) run(ctx context.Context) {
+// Run runs rounds until ctx ends.
+func (w *zkWorker) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		lp, mode := w.pick() // exclusive only: --lock=zk has no read/write paths
 		w.round(ctx, lp, mode)
@@ -64,19 +61,19 @@ func (w *zkWorker) run(ctx context.Context) {
 	}
 }
 
-func (w *zkWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode) {
-	l := zk.NewLock(w.conn, lp.path, zk.WorldACL(zk.PermAll))
-	w.setState(stateWaiting, lp.path)
+func (w *zkWorker) round(ctx context.Context, lp *LockPath, mode checker.Mode) {
+	l := zk.NewLock(w.conn, lp.Path, zk.WorldACL(zk.PermAll))
+	w.setState(StateWaiting, lp.Path)
 	w.gate.pass()
 	call := w.now()
 	sid := checker.SessionID(w.conn.SessionID())
 	err := l.Lock() // no context: it waits until granted or the connection is closed
 	w.gate.pass()
 	ret := w.now()
-	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.path, Mode: mode, Call: call, Return: ret}
+	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: mode, Call: call, Return: ret}
 	if err != nil {
 		// zk.Lock may leave its node behind on an error: unknown, not failed.
-		w.setState(stateIdle, "")
+		w.setState(StateIdle, "")
 		rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
 		w.add(rec)
 		w.think(ctx, nil, 100*time.Millisecond, 300*time.Millisecond)
@@ -84,11 +81,11 @@ func (w *zkWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode) {
 	}
 	w.noteSession()
 	sid = checker.SessionID(w.conn.SessionID())
-	node, token, err := ownNode(w.conn, lp.path)
+	node, token, err := ownNode(w.conn, lp.Path)
 	if err != nil {
 		// Granted, but the node is already gone (the session expired in
 		// between): no token to act with. Record what is known and let go.
-		w.setState(stateIdle, "")
+		w.setState(StateIdle, "")
 		rec.Outcome, rec.Error = checker.OutcomeUnknown, "granted, but no node found: "+err.Error()
 		w.add(rec)
 		l.Unlock()
@@ -98,20 +95,20 @@ func (w *zkWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode) {
 	w.add(rec)
 
 	t := &tenure{lp: lp, mode: mode, token: token, node: node, session: sid, acqReturn: ret, conn: w.conn,
-		zkWrite: plainWrite(w.conn, lp.data)}
-	t.belief = w.w.mon.begin(w.name, lp.path, mode, token, call)
-	w.setState(stateHolding, lp.path)
+		zkWrite: plainWrite(w.conn, lp.Data)}
+	t.belief = w.w.Mon.Begin(w.name, lp.Path, mode, token, call)
+	w.setState(StateHolding, lp.Path)
 
 	w.critical(ctx, t)
 
-	w.setState(stateIdle, "")
+	w.setState(StateIdle, "")
 	w.gate.pass()
 	call = w.now()
-	w.w.mon.end(t.belief)
+	w.w.Mon.End(t.belief)
 	err = l.Unlock()
 	w.gate.pass()
 	ret = w.now()
-	rel := checker.Record{Kind: checker.KindRelease, Session: sid, Path: lp.path, Call: call, Return: ret,
+	rel := checker.Record{Kind: checker.KindRelease, Session: sid, Path: lp.Path, Call: call, Return: ret,
 		Outcome: checker.OutcomeOK, Token: token, Node: node}
 	if err != nil {
 		rel.Outcome, rel.Error = checker.OutcomeUnknown, err.Error()
@@ -124,7 +121,7 @@ func (w *zkWorker) round(ctx context.Context, lp *lockPath, mode checker.Mode) {
 func (w *zkWorker) noteSession() {
 	if id := w.conn.SessionID(); id != 0 && id != w.lastSession {
 		w.lastSession = id
-		w.w.mon.sessions.Add(1)
+		w.w.Mon.Sessions.Add(1)
 	}
 }
 
@@ -154,9 +151,9 @@ func ownNode(conn *zk.Conn, dir string) (string, int64, error) {
 	return best, czxid, nil
 }
 
-// close closes the connection, which is also the only way to end a Lock
+// Close closes the connection, which is also the only way to end a Lock
 // call that waits.
-func (w *zkWorker) close() {
+func (w *zkWorker) Close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.conn != nil && !w.closing {
