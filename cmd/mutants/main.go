@@ -3,9 +3,14 @@
 // be trusted to catch the bug it carries. It prints which test killed which
 // mutant and the kill rate, and exits 1 unless every mutant died.
 //
+// Every mutant's tests share one local ensemble, started here and named to
+// the test binaries by ZKLOCK_SERVERS; a killer that must kill or pause
+// servers skips against it and runs again with an ensemble of its own.
+//
 //	go run ./cmd/mutants            # the killer tests of each mutant
 //	go run ./cmd/mutants -all       # the whole impl/zklock suite per mutant
 //	go run ./cmd/mutants -only NAME
+//	go run ./cmd/mutants -shared=false  # each test binary starts its own ensemble
 //	go run ./cmd/mutants -only NAME -overlay DIR   # write its overlay, run nothing
 package main
 
@@ -21,6 +26,7 @@ func main() {
 	all := flag.Bool("all", false, "run the whole impl/zklock suite against each mutant, not only its killers")
 	only := flag.String("only", "", "run only the mutant with this name")
 	timeout := flag.Duration("timeout", 6*time.Minute, "go test -timeout for each mutant")
+	shared := flag.Bool("shared", true, "run every mutant's tests against one local ensemble (tests that kill servers get their own)")
 	overlayDir := flag.String("overlay", "", "with -only: write that mutant's overlay into this folder, print the path of its overlay.json (for go build -overlay), run nothing")
 	flag.Parse()
 	root, err := repoRoot()
@@ -31,25 +37,44 @@ func main() {
 	if *overlayDir != "" {
 		os.Exit(writeOnly(root, *only, *overlayDir))
 	}
+	if !known(*only) {
+		fmt.Fprintf(os.Stderr, "mutants: no mutant named %q\n", *only)
+		os.Exit(2)
+	}
+	env, stop := []string(nil), func() {}
+	if *shared {
+		if env, stop, err = sharedEnsemble(); err != nil {
+			fmt.Fprintln(os.Stderr, "mutants:", err)
+			os.Exit(2)
+		}
+	}
+	start := time.Now()
 	var results []outcome
 	for _, m := range mutants {
 		if *only != "" && m.Name != *only {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "mutant %s ...\n", m.Name)
-		r := run(root, m, *all, *timeout)
+		r := run(root, m, *all, *timeout, env)
 		fmt.Fprintf(os.Stderr, "mutant %s: %s\n", m.Name, r.verdict())
 		results = append(results, r)
 	}
-	if len(results) == 0 {
-		fmt.Fprintf(os.Stderr, "mutants: no mutant named %q\n", *only)
-		os.Exit(2)
-	}
+	stop()
 	killed := printTable(os.Stdout, results)
-	fmt.Printf("\nkill rate: %d/%d\n", killed, len(results))
+	fmt.Printf("\nkill rate: %d/%d in %v\n", killed, len(results), time.Since(start).Round(time.Second))
 	if killed != len(results) {
 		os.Exit(1)
 	}
+}
+
+// known says whether only names a mutant ("" names them all).
+func known(only string) bool {
+	for _, m := range mutants {
+		if only == "" || m.Name == only {
+			return true
+		}
+	}
+	return false
 }
 
 func printTable(w *os.File, rs []outcome) int {

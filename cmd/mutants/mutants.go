@@ -120,4 +120,158 @@ var mutants = []mutant{
 		Replace: `		_ = shorter`,
 		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
 	},
+	{
+		Name: "trylock-leaves-node",
+		Why:  "a TryLock that finds the lock held returns ErrLocked without deleting the node it queued: the next contender waits for a node no one will release until the session ends",
+		File: "impl/zklock/contender.go",
+		Find: `	lease, err := c.run(ctx, try)
+	if err != nil {
+		c.cancel()`,
+		Replace: `	lease, err := c.run(ctx, try)
+	if err != nil {
+		if !errors.Is(err, ErrLocked) {
+			c.cancel()
+		}`,
+		Killers: []string{"TestTryLock"},
+	},
+	{
+		Name: "cancelled-lock-keeps-node",
+		Why:  "a Lock whose context ended gives up without deleting its node, which stays queued until the session ends",
+		File: "impl/zklock/contender.go",
+		Find: `	lease, err := c.run(ctx, try)
+	if err != nil {
+		c.cancel()`,
+		Replace: `	lease, err := c.run(ctx, try)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.cancel()
+		}`,
+		Killers: []string{"TestCancelWhileWaiting"},
+	},
+	{
+		Name:    "find-own-node-by-session",
+		Why:     "after a lost create reply, take any lock node our session owns for the one the create made, not the one carrying this request's uuid: a second Lock of the session adopts the first one's node",
+		File:    "impl/zklock/contender.go",
+		Find:    `		if ch.uuid != c.uuid {`,
+		Replace: `		if ch.uuid == "" {`,
+		Killers: []string{"TestCreateReplyLostBesideOwnLease"},
+	},
+	{
+		Name:    "token-is-sequence",
+		Why:     "the fencing token is the node's sequence number, which starts again at 0 when the lock path is deleted and made again",
+		File:    "impl/zklock/lease.go",
+		Find:    `		token:   c.stat.Czxid,`,
+		Replace: `		token:   func() int64 { ch, _ := parseChild(c.name); return ch.seq }(),`,
+		Killers: []string{"TestTokenGrowsAcrossLockPathRecreation"},
+	},
+	{
+		Name:    "guard-checks-lock-path",
+		Why:     "Guard's multi checks the lock path, which outlives every holder, instead of our lock node: writes land after the lock is lost",
+		File:    "impl/zklock/lease.go",
+		Find:    `		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)`,
+		Replace: `		all := append([]any{&zk.CheckVersionRequest{Path: l.lock, Version: -1}}, ops...)`,
+		Killers: []string{"TestGuardAfterLockLost"},
+	},
+	{
+		Name:    "unlock-forgets-failed-delete",
+		Why:     "an Unlock whose context ends before the server answers says the delete goes on in the background, but drops it: the node stays until the session ends (Curator's CURATOR-678)",
+		File:    "impl/zklock/call.go",
+		Find:    `		if s.background(func(life context.Context) { s.deleteNode(life, path) }) {`,
+		Replace: `		if true {`,
+		Killers: []string{"TestUnlockDeletesInTheBackground"},
+	},
+	{
+		Name: "close-returns-early",
+		Why:  "Close marks the session lost and returns while its connection is still being torn down and its calls are still running",
+		File: "impl/zklock/session.go",
+		Find: `	s.lose(ErrClosed, traceevent.ResultClosed)
+	<-s.stopped
+	s.wg.Wait()`,
+		Replace: `	s.lose(ErrClosed, traceevent.ResultClosed)`,
+		Killers: []string{"TestCloseStopsEveryGoroutine"},
+	},
+	{
+		Name:    "writer-shares-with-readers",
+		Why:     "a writer decides like a reader: it holds once no writer is ahead of it, beside the readers",
+		File:    "impl/zklock/kind.go",
+		Find:    `	if k != ModeRead {`,
+		Replace: `	if k == ModeExclusive {`,
+		Killers: []string{"TestRWWriterExclusion"},
+	},
+	{
+		Name: "downgrade-delete-then-create",
+		Why:  "Downgrade deletes the write node, then creates the read node, in two requests: a queued writer that lists in between holds beside our read lease (Curator's CURATOR-621)",
+		File: "impl/zklock/downgrade.go",
+		Find: `			return s.conn.Multi(
+				&zk.CreateRequest{Path: to, Data: l.core.data, Acl: l.core.acl, Flags: zk.FlagEphemeral},
+				&zk.DeleteRequest{Path: from, Version: -1})`,
+		Replace: `			if err := s.conn.Delete(from, -1); err != nil {
+				return nil, err
+			}
+			_, err := s.conn.Create(to, l.core.data, zk.FlagEphemeral, l.core.acl)
+			return nil, err`,
+		Killers: []string{"TestRWDowngrade"},
+	},
+	{
+		Name:    "lockall-unsorted",
+		Why:     "LockAll locks in the order given: two callers locking {a,b} and {b,a} can each hold one and wait for the other",
+		File:    "impl/zklock/multilock.go",
+		Find:    `	sort.Slice(ordered, func(i, j int) bool { return ordered[i].Path() < ordered[j].Path() })`,
+		Replace: `	_ = sort.Slice // in the order given`,
+		Killers: []string{"TestLockAllLocksInPathOrder"},
+	},
+	{
+		Name:    "lockall-keeps-partial",
+		Why:     "LockAll returns the error of the lock it could not take and keeps the ones it took before",
+		File:    "impl/zklock/multilock.go",
+		Find:    `				held[i].Unlock(rctx) // a failed delete goes on in the background`,
+		Replace: `				_ = rctx`,
+		Killers: []string{"TestLockAll"},
+	},
+	{
+		Name: "stranger-is-contender",
+		Why:  "any child whose name ends in ten digits is a contender, marker or not: a nested lock path or another recipe's node blocks the lock forever",
+		File: "impl/zklock/path.go",
+		Find: `	default:
+		return child{}, false
+	}`,
+		Replace: `	default:
+		c.kind = ModeExclusive
+	}`,
+		Killers: []string{"TestParseChildCuratorNames", "TestStrangersAreNotContenders"},
+	},
+	{
+		Name:    "margin-ignored",
+		Why:     "the loss deadline is the full session timeout after the proven send time: no drift margin for a client clock that runs slow against the leader's",
+		File:    "impl/zklock/deadline.go",
+		Find:    `	return s.clock.deadline(s.timeout, s.margin()), true`,
+		Replace: `	return s.clock.deadline(s.timeout, 0), true`,
+		Killers: []string{"TestDeadlineLeavesTheDriftMargin"},
+	},
+	{
+		Name:    "heartbeat-without-sync",
+		Why:     "the heartbeat reads a node instead of sending a sync: it is acknowledged but proves nothing, so an idle session reaches its loss deadline",
+		File:    "impl/zklock/deadline.go",
+		Find:    `		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {`,
+		Replace: `		if _, _, err := s.conn.Exists("/"); err != nil && !errors.Is(err, context.Canceled) {`,
+		Killers: []string{"TestIdleSessionLives"},
+	},
+	{
+		Name:    "reattach-not-counted",
+		Why:     "a reattach after a reconnect is taken for a plain acknowledgement, not for the proof a sync gives: the deadline does not move until the next heartbeat's sync",
+		File:    "impl/zklock/session.go",
+		Find:    `		s.clock.acked(sent, time.Now(), true)`,
+		Replace: `		s.clock.acked(sent, time.Now(), false)`,
+		Killers: []string{"TestReattachCountsAsSync"},
+	},
+	{
+		Name: "chroot-not-stripped",
+		Why:  "paths read from the server are reported with the chroot still on them, so Node and Contenders name paths the caller cannot use through the same connect string",
+		File: "impl/zklock/session.go",
+		Find: `func (s *Session) relative(p string) string {
+	if s.chroot == "" {`,
+		Replace: `func (s *Session) relative(p string) string {
+	if true {`,
+		Killers: []string{"TestChroot"},
+	},
 }

@@ -35,8 +35,11 @@ func (o outcome) verdict() string {
 	}
 }
 
-// run applies the mutant through an overlay and runs the tests.
-func run(root string, m mutant, all bool, timeout time.Duration) outcome {
+// run applies the mutant through an overlay and runs the tests with env
+// added to the environment (the shared ensemble's address). Killers that
+// skipped because they need a local ensemble to kill servers in run again
+// with one of their own.
+func run(root string, m mutant, all bool, timeout time.Duration, env []string) outcome {
 	start := time.Now()
 	o := outcome{m: m}
 	overlay, cleanup, err := writeOverlay(root, m)
@@ -45,29 +48,48 @@ func run(root string, m mutant, all bool, timeout time.Duration) outcome {
 		return o
 	}
 	defer cleanup()
-	args := []string{"test", "-count=1", "-json", "-overlay", overlay, "-timeout", timeout.String()}
+	pattern := ""
 	if !all {
-		args = append(args, "-run", "^("+strings.Join(m.Killers, "|")+")$")
+		pattern = "^(" + strings.Join(m.Killers, "|") + ")$"
+	}
+	var local []string
+	o.failed, local, o.err = goTest(root, overlay, pattern, timeout, append(os.Environ(), env...))
+	if o.err == nil && len(local) > 0 {
+		failed, _, err := goTest(root, overlay, "^("+strings.Join(local, "|")+")$", timeout, withoutServers(os.Environ()))
+		o.failed, o.err = append(o.failed, failed...), err
+		sort.Strings(o.failed)
+	}
+	o.took = time.Since(start)
+	return o
+}
+
+// goTest runs go test on impl/zklock with the overlay, the tests matching
+// pattern (all if empty), and env. It returns the tests that failed and
+// those that skipped for want of a local ensemble.
+func goTest(root, overlay, pattern string, timeout time.Duration, env []string) (failed, local []string, err error) {
+	args := []string{"test", "-count=1", "-json", "-overlay", overlay, "-timeout", timeout.String()}
+	if pattern != "" {
+		args = append(args, "-run", pattern)
 	}
 	args = append(args, "./impl/zklock/")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
+	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, _ := cmd.Output() // a failing test is the point: judge by the events
-	o.failed, o.err = failures(out)
+	failed, local, err = failures(out)
 	switch {
-	case o.err != nil || len(o.failed) > 0:
+	case err != nil || len(failed) > 0:
 	case strings.Contains(string(out), "build failed") || strings.Contains(string(out), "[setup failed]"):
-		o.err = errors.New("mutant does not compile")
+		err = errors.New("mutant does not compile")
 	case strings.Contains(string(out), "no tests to run"):
-		o.err = errors.New("none of its killer tests exists")
+		err = errors.New("none of its killer tests exists")
 	}
-	if o.err == nil && len(o.failed) == 0 && stderr.Len() > 0 && !bytes.Contains(out, []byte(`"Action":"pass"`)) {
-		o.err = fmt.Errorf("go test: %s", firstLine(stderr.String()))
+	if err == nil && len(failed) == 0 && len(local) == 0 && stderr.Len() > 0 && !bytes.Contains(out, []byte(`"Action":"pass"`)) {
+		err = fmt.Errorf("go test: %s", firstLine(stderr.String()))
 	}
-	o.took = time.Since(start)
-	return o
+	return failed, local, err
 }
 
 // writeOverlay writes the mutated file to a temporary directory and the
@@ -131,10 +153,17 @@ func keepOverlay(root string, m mutant, dir string) (string, error) {
 
 var timedOut = regexp.MustCompile(`panic: test timed out.*\n(?:.*\n)*?\s+running tests:\n\s+(\S+)`)
 
-// failures reads go test -json output and names the failed tests; a test
-// binary that timed out names the test that was running.
-func failures(out []byte) ([]string, error) {
+// needsLocal is what ensembletest.RequireLocal says when it skips a test
+// against an external ensemble.
+const needsLocal = "needs a local ensemble"
+
+// failures reads go test -json output and names the failed tests (a test
+// binary that timed out names the test that was running) and the tests
+// that skipped because they need a local ensemble.
+func failures(out []byte) (failed, local []string, err error) {
 	set := map[string]bool{}
+	skipped := map[string]bool{}
+	testOut := map[string]*strings.Builder{}
 	var output strings.Builder
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -144,19 +173,35 @@ func failures(out []byte) ([]string, error) {
 			continue
 		}
 		output.WriteString(ev.Output)
-		if ev.Action == "fail" && ev.Test != "" {
+		if ev.Test != "" {
+			b := testOut[topLevel(ev.Test)]
+			if b == nil {
+				b = &strings.Builder{}
+				testOut[topLevel(ev.Test)] = b
+			}
+			b.WriteString(ev.Output)
+		}
+		switch {
+		case ev.Action == "fail" && ev.Test != "":
 			set[topLevel(ev.Test)] = true
+		case ev.Action == "skip" && ev.Test != "" && !strings.Contains(ev.Test, "/"):
+			skipped[ev.Test] = true
 		}
 	}
 	if m := timedOut.FindStringSubmatch(output.String()); m != nil {
 		set[topLevel(m[1])+" (timed out)"] = true
 	}
-	var names []string
 	for n := range set {
-		names = append(names, n)
+		failed = append(failed, n)
 	}
-	sort.Strings(names)
-	return names, sc.Err()
+	for n := range skipped {
+		if b := testOut[n]; b != nil && strings.Contains(b.String(), needsLocal) {
+			local = append(local, n)
+		}
+	}
+	sort.Strings(failed)
+	sort.Strings(local)
+	return failed, local, sc.Err()
 }
 
 func topLevel(test string) string {

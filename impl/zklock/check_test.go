@@ -65,3 +65,40 @@ func lastElem(p string) string {
 	}
 	return p
 }
+
+// Guard writes only while the lease holds: once our lock node is gone
+// (deleted behind the holder's back, as the server does when the session
+// expires), a guarded write applies nothing, fails with ErrLockLost and
+// ends the lease, although the lock path itself still stands.
+func TestGuardAfterLockLost(t *testing.T) {
+	skipTraceCheck(t, "an operator deletes a lock node: a step outside the model")
+	a := admin(t)
+	c := newClient(t, "c")
+	ctx := ctxFor(t, time.Minute)
+	lock := lockPath(t)
+	m, _ := NewMutex(c.Session, lock)
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := lock + "-data"
+	t.Cleanup(func() { a.Delete(data, -1) })
+	if _, err := lease.Guard(ctx, &zk.CreateRequest{Path: data, Data: []byte("1"), Acl: zk.WorldACL(zk.PermAll)}); err != nil {
+		t.Fatalf("Guard while held: %v", err)
+	}
+	if err := a.Delete(lease.Node(), -1); err != nil {
+		t.Fatal(err)
+	}
+	_, err = lease.Guard(ctx, &zk.SetDataRequest{Path: data, Data: []byte("2"), Version: -1})
+	if !errors.Is(err, ErrLockLost) {
+		t.Fatalf("Guard after our lock node was deleted = %v, want ErrLockLost", err)
+	}
+	if got, _, _ := a.Get(data); string(got) != "1" {
+		t.Fatalf("the guarded write landed after the lock was lost: %q", got)
+	}
+	select {
+	case <-lease.Done():
+	default:
+		t.Fatal("the lease did not end when Guard found its node gone")
+	}
+}

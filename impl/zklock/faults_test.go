@@ -74,6 +74,66 @@ func TestCreateReplyLost(t *testing.T) {
 	}
 }
 
+// A lost create reply is resolved by the request's uuid, not by the
+// session: while a lease of the same session holds the lock, a second Lock
+// whose create reply is lost must find its own node and queue behind the
+// first, not take the first one's node for its own.
+func TestCreateReplyLostBesideOwnLease(t *testing.T) {
+	skipTraceCheck(t, "one session with two acquisitions at once: the model has one per client")
+	lock := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	a := admin(t)
+	c := newClient(t, "c")
+	m, _ := NewMutex(c.Session, lock)
+	first, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := c.net.CutAfterRequest(faultinject.OpCreate)
+	p := lockAsync(ctx, m.Lock)
+	report, err := cut.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !report.ReplyDropped || report.Err != 0 {
+		t.Fatalf("the cut did not drop a successful create reply: %+v", report)
+	}
+	firstNode := path.Base(first.Node())
+	deadline := time.After(time.Minute)
+	for c.trace.count(func(ev TraceEvent) bool { return waiting(ev) && ev.Target == firstNode }) == 0 {
+		if p.returned() {
+			t.Fatalf("the second Lock returned (%v, node %v) while the first lease holds", p.err, leaseNode(p.lease))
+		}
+		select {
+		case <-deadline:
+			t.Fatalf("the second Lock never queued behind the first; trace:\n%s", c.trace.dump())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if got := nodes(t, a, lock); len(got) != 2 {
+		t.Fatalf("nodes %v while one holds and one waits, want 2", got)
+	}
+	if err := first.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second, err := p.wait(t, time.Minute)
+	if err != nil {
+		t.Fatalf("the second Lock after the first's Unlock: %v", err)
+	}
+	if second.Node() == first.Node() {
+		t.Fatalf("the second lease has the first one's node %s", second.Node())
+	}
+	second.Unlock(ctx)
+	eventually(t, "no node left", 5*time.Second, func() bool { return len(nodes(t, a, lock)) == 0 })
+}
+
+func leaseNode(l *Lease) string {
+	if l == nil {
+		return ""
+	}
+	return l.Node()
+}
+
 // ours counts the nodes carrying the uuid of c's current acquisition.
 func ours(names []string, tl *traceLog) int {
 	evs := tl.all()

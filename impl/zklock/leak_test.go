@@ -84,6 +84,69 @@ func TestNoLeaks(t *testing.T) {
 	}
 }
 
+// An Unlock that cannot reach the server before its context ends goes on
+// deleting in the background: once the connection is back the node goes,
+// while the session lives on, not at the session's end.
+func TestUnlockDeletesInTheBackground(t *testing.T) {
+	a := admin(t)
+	c := newClient(t, "c")
+	ctx := ctxFor(t, time.Minute)
+	lock := lockPath(t)
+	m, _ := NewMutex(c.Session, lock)
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.net.BlackholeUntilHealed()
+	uctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := lease.Unlock(uctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Unlock with the network silent = %v, want context.DeadlineExceeded", err)
+	}
+	// The delete in flight is lost with the connection: only a retry of
+	// its own can remove the node now.
+	c.net.Sever()
+	c.net.Heal()
+	eventually(t, "the node deleted in the background", 10*time.Second, func() bool {
+		return len(nodes(t, a, lock)) == 0
+	})
+	if err := c.Err(); err != nil {
+		t.Fatalf("the session ended (%v): the node went with it, not with the background delete", err)
+	}
+}
+
+// Close returns only once every goroutine the session started has
+// stopped: looked at the moment it returns, without waiting. The network
+// is silent, so the teardown is slow (closeSession gets no answer), and a
+// delete left to the background has a call in flight.
+func TestCloseStopsEveryGoroutine(t *testing.T) {
+	c := newClient(t, "c")
+	ctx := ctxFor(t, time.Minute)
+	m, _ := NewMutex(c.Session, lockPath(t))
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.net.BlackholeUntilHealed()
+	uctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	lease.Unlock(uctx) // goes on in the background
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var left []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "zklock/impl/zklock.") && !strings.Contains(g, "testing.tRunner") {
+			left = append(left, g)
+		}
+	}
+	if len(left) > 0 {
+		t.Fatalf("%d goroutines of the session still running when Close returned:\n%s", len(left), strings.Join(left, "\n\n"))
+	}
+}
+
 // relevant keeps the goroutine dumps that are not the test machinery's.
 func relevant(dump string) string {
 	var keep []string

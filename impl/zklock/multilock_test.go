@@ -3,6 +3,7 @@ package zklock
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,3 +104,37 @@ func TestLockAll(t *testing.T) {
 		}
 	})
 }
+
+// LockAll takes its locks in lock-path order, whatever order they are
+// given in: the one order that keeps two callers from each holding a lock
+// the other waits for. When a lock fails it takes none after it.
+func TestLockAllLocksInPathOrder(t *testing.T) {
+	var order []string
+	fail := errors.New("refused")
+	lk := func(p string) Locker { return &orderLocker{path: p, order: &order, fail: p == "/c", err: fail} }
+	if _, err := LockAll(context.Background(), lk("/c"), lk("/a"), lk("/b")); !errors.Is(err, fail) {
+		t.Fatalf("LockAll = %v, want the last lock's error", err)
+	}
+	if got := strings.Join(order, " "); got != "/a /b /c" {
+		t.Fatalf("locked %s, want /a /b /c", got)
+	}
+}
+
+// orderLocker records when it is locked; its lease is nil, which LockAll
+// only hands to Unlock (ErrInvalidArgument) when a later lock fails.
+type orderLocker struct {
+	path  string
+	order *[]string
+	fail  bool
+	err   error
+}
+
+func (o *orderLocker) Lock(context.Context) (*Lease, error) {
+	*o.order = append(*o.order, o.path)
+	if o.fail {
+		return nil, o.err
+	}
+	return nil, nil
+}
+
+func (o *orderLocker) Path() string { return o.path }

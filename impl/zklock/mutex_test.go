@@ -217,3 +217,35 @@ func TestCancelWhileWaiting(t *testing.T) {
 	})
 	held.Unlock(ctx)
 }
+
+// The fencing token is the lock node's czxid: a lock path that is deleted
+// and made again starts its sequence numbers from 0 again, but not its
+// tokens, so a resource never takes a later tenure for an earlier one.
+func TestTokenGrowsAcrossLockPathRecreation(t *testing.T) {
+	skipTraceCheck(t, "an operator deletes the lock path: a step outside the model")
+	lock := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	c := newClient(t, "c")
+	m, _ := NewMutex(c.Session, lock)
+	last := int64(-1)
+	for round := 0; round < 2; round++ {
+		lease, err := m.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seq := seqOf(t, lease.Node()); seq != 0 {
+			t.Fatalf("round %d: node %s on a fresh lock path, want sequence 0", round, lease.Node())
+		}
+		if lease.Token() <= last {
+			t.Fatalf("round %d: token %d after %d, on a lock path made again", round, lease.Token(), last)
+		}
+		last = lease.Token()
+		if err := lease.Unlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Delete(lock, -1); err != nil {
+			t.Fatalf("delete the lock path: %v", err)
+		}
+	}
+}

@@ -319,10 +319,19 @@ func TestRWDowngrade(t *testing.T) {
 			}
 			// W2 is woken by the write node's deletion (and the reader's
 			// release); it must end up waiting for our read node.
+			// A w2 that holds fails the test at once, not after a minute.
 			readNode := path.Base(lease.Node())
-			w2c.trace.waitFor(t, "w2 waits for the downgraded lease", time.Minute, func(ev TraceEvent) bool {
-				return waiting(ev) && ev.Target == readNode
-			})
+			deadline := time.After(time.Minute)
+			for w2c.trace.count(func(ev TraceEvent) bool { return waiting(ev) && ev.Target == readNode }) == 0 {
+				if pw.returned() {
+					t.Fatalf("w2 acquired (%v) beside the downgraded read lease", pw.err)
+				}
+				select {
+				case <-deadline:
+					t.Fatalf("w2 never went to waiting for the downgraded lease; trace:\n%s", w2c.trace.dump())
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
 			if pw.returned() {
 				t.Fatalf("w2 acquired (%v) beside the downgraded read lease", pw.err)
 			}
