@@ -77,7 +77,7 @@ integration:
 # each package's testdata/fuzz, which plain `go test` replays too).
 FUZZTIME ?= 5s
 FUZZ_TARGETS := FuzzParseChild:./impl/zklock FuzzValidateLockPath:./impl/zklock \
-	FuzzFrameScanner:./impl/zklock FuzzRequestPath:./impl/zklock FuzzReadFrame:./faultinject \
+	FuzzFrameScanner:./internal/zkwire FuzzRequestPath:./internal/zkwire FuzzReadFrame:./internal/zkwire \
 	FuzzRead:./model/trace FuzzLoadRoundTrip:./checker FuzzLoadCheck:./checker
 fuzz:
 	@mkdir -p .cache; for t in $(FUZZ_TARGETS); do \

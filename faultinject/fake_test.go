@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zklock/zklock/internal/zkwire"
 )
 
 // fakeServer speaks ZooKeeper's framing, not its semantics: it answers the
@@ -75,7 +77,7 @@ func (f *fakeServer) serve(c net.Conn) {
 	defer f.wg.Done()
 	defer c.Close()
 	r := bufio.NewReader(c)
-	if _, err := readFrame(r); err != nil {
+	if _, err := zkwire.ReadFrame(r); err != nil {
 		return
 	}
 	f.mu.Lock()
@@ -86,11 +88,11 @@ func (f *fakeServer) serve(c net.Conn) {
 	}
 	zxid := int64(0)
 	for {
-		buf, err := readFrame(r)
+		buf, err := zkwire.ReadFrame(r)
 		if err != nil {
 			return
 		}
-		xid, op, ok := requestHeader(buf[4:])
+		xid, op, ok := zkwire.RequestHeader(buf[4:])
 		if !ok {
 			return
 		}
@@ -174,7 +176,7 @@ func (fc *fakeClient) write(b []byte) {
 // next reads one frame and returns its body.
 func (fc *fakeClient) next(timeout time.Duration) ([]byte, error) {
 	fc.c.SetReadDeadline(time.Now().Add(timeout))
-	buf, err := readFrame(fc.r)
+	buf, err := zkwire.ReadFrame(fc.r)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +190,7 @@ func (fc *fakeClient) nextReply(timeout time.Duration) (xid int32, zxid int64) {
 	if err != nil {
 		fc.t.Fatalf("read reply: %v", err)
 	}
-	xid, zxid, _, ok := replyHeader(body)
+	xid, zxid, _, ok := zkwire.ReplyHeader(body)
 	if !ok {
 		fc.t.Fatalf("short reply %x", body)
 	}
@@ -200,7 +202,7 @@ func (fc *fakeClient) expectClosed(timeout time.Duration) {
 	fc.t.Helper()
 	body, err := fc.next(timeout)
 	if err == nil {
-		xid, _, _, _ := replyHeader(body)
+		xid, _, _, _ := zkwire.ReplyHeader(body)
 		fc.t.Fatalf("got a frame (xid %d), want the connection closed", xid)
 	}
 	var ne net.Error

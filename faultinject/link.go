@@ -6,6 +6,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/zklock/zklock/internal/zkwire"
 )
 
 // queueLen is how many frames a direction buffers between its reader and
@@ -131,7 +133,7 @@ func (l *link) read(src net.Conn, q chan<- frame) {
 	defer close(q)
 	br := bufio.NewReaderSize(src, 64<<10)
 	for first := true; ; first = false {
-		buf, err := readFrame(br)
+		buf, err := zkwire.ReadFrame(br)
 		if err != nil {
 			return
 		}
@@ -200,7 +202,7 @@ func (l *link) writeToServer(s net.Conn, q <-chan frame) {
 		op, known := OpCreateSession, true
 		if !f.first {
 			var xid int32
-			xid, op, known = requestHeader(f.body())
+			xid, op, known = zkwire.RequestHeader(f.body())
 			if known {
 				l.maybeClaimCut(op, xid)
 			}
@@ -278,7 +280,7 @@ func (l *link) writeToClient(q <-chan frame) {
 			return
 		}
 		if !f.first {
-			if xid, zxid, errCode, ok := replyHeader(f.body()); ok {
+			if xid, zxid, errCode, ok := zkwire.ReplyHeader(f.body()); ok {
 				if a := l.armedCut(); a != nil && a.xid == xid {
 					l.p.stats.repliesCut.Add(1)
 					l.sever()

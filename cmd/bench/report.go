@@ -153,16 +153,41 @@ var label = map[string]string{
 	implCurator: "Curator InterProcessMutex",
 }
 
+// renderReport writes bench/RESULTS.md: one section per kind of run, each
+// from its own method below, in the order a reader wants them (what was
+// measured on what, then the numbers, then what the floor means).
 func renderReport(cfg config, f facts, runs []run) string {
 	t := table{cfg: cfg, runs: map[string][]run{}}
 	for _, r := range runs {
 		k := key(r.Impl, r.Kind, r.Clients)
 		t.runs[k] = append(t.runs[k], r)
 	}
-	has := func(impl string) bool { return slices.Contains(cfg.impls, impl) }
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	rw := &reportWriter{cfg: cfg, t: t}
+	rw.machine(f)
+	rw.uncontended()
+	rw.contended()
+	rw.readMostly()
+	rw.stalls(runs)
+	rw.floorExplained()
+	return rw.b.String()
+}
 
+// reportWriter is a report being written: the runs, indexed, and the text.
+type reportWriter struct {
+	cfg config
+	t   table
+	b   strings.Builder
+}
+
+func (rw *reportWriter) w(format string, args ...any) { fmt.Fprintf(&rw.b, format, args...) }
+
+// has says whether the run measured impl.
+func (rw *reportWriter) has(impl string) bool { return slices.Contains(rw.cfg.impls, impl) }
+
+// machine: the title, how to read a cell, and the machine and software the
+// numbers come from, with the load on it: other work skews everything.
+func (rw *reportWriter) machine(f facts) {
+	cfg, w := rw.cfg, rw.w
 	w("# zklock benchmark results\n\n")
 	w("Measured by `go run ./cmd/bench%s` on %s. Every cell is the **median over %d repetitions** "+
 		"with the range (min–max) in parentheses; a ratio is taken within each repetition, then its median. "+
@@ -181,22 +206,31 @@ func renderReport(cfg config, f facts, runs []run) string {
 		f.Elapsed.Round(time.Second), f.LoadStart, f.LoadEnd)
 	w("The servers (three JVMs), the Go clients and the Curator JVM all share the same cores, " +
 		"so every number includes the servers' CPU time competing with the clients'.\n\n")
+}
 
-	// Uncontended.
+// uncontended: one client's acquire + release pairs, against the floor's
+// and zklock's.
+func (rw *reportWriter) uncontended() {
+	t, w := rw.t, rw.w
 	w("## Uncontended acquire + release\n\n")
 	w("One client, one session, acquire then release, back to back; latency is the pair.\n\n")
 	w("| implementation | p50 | p99 | pairs/s | p50 ÷ floor p50 | p50 ÷ zklock p50 |\n|---|---|---|---|---|---|\n")
 	floorP50 := t.per(implFloor, kindUncontended, 1, p50)
 	zkP50 := t.per(implZklock, kindUncontended, 1, p50)
-	for _, impl := range cfg.impls {
+	for _, impl := range rw.cfg.impls {
 		mine := t.per(impl, kindUncontended, 1, p50)
 		w("| %s | %s | %s | %s | %s | %s |\n", label[impl], over(mine).ms(),
 			over(t.per(impl, kindUncontended, 1, p99)).ms(), over(t.per(impl, kindUncontended, 1, opsRate)).rate(),
 			over(ratio(mine, floorP50)).ratio(), over(ratio(mine, zkP50)).ratio())
 	}
 	w("\n")
+}
 
-	// Contended.
+// contended: N clients on one lock path, each N against the floor's
+// ceiling and zklock's at the same N. With one client there is no
+// hand-off, so its columns are dashes and the floor is the uncontended one.
+func (rw *reportWriter) contended() {
+	t, w := rw.t, rw.w
 	floorHand := t.per(implFloor, kindHandoff, 2, hand50)
 	floorHand99 := t.per(implFloor, kindHandoff, 2, hand99)
 	// Hand-offs of an exclusive lock are serial, so no lock can be granted
@@ -206,14 +240,14 @@ func renderReport(cfg config, f facts, runs []run) string {
 	w("## Contended: N clients on one lock path\n\n")
 	w("Each client has its own session and loops acquire/release with nothing in between, for %v. "+
 		"Acquire latency includes queueing. A hand-off runs from a holder starting its release to the next grant "+
-		"returning (whoever gets it); with one client there is nobody to hand off to.\n\n", cfg.duration)
-	if has(implFloor) {
+		"returning (whoever gets it); with one client there is nobody to hand off to.\n\n", rw.cfg.duration)
+	if rw.has(implFloor) {
 		w("Floor hand-off (delete → getData-watch notification, two raw sessions): p50 %s, p99 %s.\n\n",
 			over(floorHand).ms(), over(floorHand99).ms())
 	}
 	w("| N | implementation | acquisitions/s | ÷ floor | ÷ zklock | acquire p50 | acquire p99 | hand-off p50 | hand-off p99 | hand-off p50 ÷ floor | hand-off p50 ÷ zklock |\n")
 	w("|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, n := range cfg.clients {
+	for _, n := range rw.cfg.clients {
 		var floorOps []float64
 		if n == 1 {
 			floorOps = t.per(implFloor, kindUncontended, 1, opsRate)
@@ -222,7 +256,7 @@ func renderReport(cfg config, f facts, runs []run) string {
 		}
 		zkOps := t.per(implZklock, kindContended, n, opsRate)
 		zkHand := t.per(implZklock, kindContended, n, hand50)
-		if has(implFloor) {
+		if rw.has(implFloor) {
 			note := "1 / mean floor hand-off (ceiling)"
 			hands := [2]string{over(floorHand).ms(), over(floorHand99).ms()}
 			if n == 1 {
@@ -232,7 +266,7 @@ func renderReport(cfg config, f facts, runs []run) string {
 				over(ratio(floorOps, zkOps)).ratio(), hands[0], hands[1], dashIf(n == 1, "1"),
 				dashIf(n == 1, over(ratio(floorHand, zkHand)).ratio()))
 		}
-		for _, impl := range cfg.impls {
+		for _, impl := range rw.cfg.impls {
 			if impl == implFloor {
 				continue
 			}
@@ -246,34 +280,42 @@ func renderReport(cfg config, f facts, runs []run) string {
 		}
 	}
 	w("\n")
+}
 
-	// Read-mostly.
-	rm := readMostlyClients(cfg)
-	if cfg.readMostly && len(rm) > 0 && (has(implZklock) || has(implCurator)) {
-		w("## Read-mostly: read/write lock vs exclusive lock\n\n")
-		w("N clients loop on one read/write lock path; one acquisition in %d is a write, the rest reads, which share. "+
-			"Compared with the same library's exclusive lock at the same N (the contended runs above).\n\n", cfg.writeEvery)
-		w("| N | implementation | acquisitions/s | ÷ own exclusive lock | ÷ zklock Mutex | acquire p50 | acquire p99 |\n")
-		w("|---|---|---|---|---|---|---|\n")
-		for _, n := range rm {
-			zkOps := t.per(implZklock, kindContended, n, opsRate)
-			for _, impl := range []string{implZklock, implCurator} {
-				if !has(impl) {
-					continue
-				}
-				excl := t.per(impl, kindContended, n, opsRate)
-				ops := t.per(impl, kindReadMostly, n, opsRate)
-				name := map[string]string{implZklock: "zklock RWMutex", implCurator: "Curator InterProcessReadWriteLock"}[impl]
-				w("| %d | %s | %s | %s | %s | %s | %s |\n", n, name, over(ops).rate(), over(ratio(ops, excl)).ratio(),
-					over(ratio(ops, zkOps)).ratio(), over(t.per(impl, kindReadMostly, n, p50)).ms(),
-					over(t.per(impl, kindReadMostly, n, p99)).ms())
-			}
-		}
-		w("\n")
+// readMostly: each read/write lock against the same library's exclusive
+// lock at the same N; only when such runs were made.
+func (rw *reportWriter) readMostly() {
+	t, w := rw.t, rw.w
+	rm := readMostlyClients(rw.cfg)
+	if !rw.cfg.readMostly || len(rm) == 0 || !rw.has(implZklock) && !rw.has(implCurator) {
+		return
 	}
+	w("## Read-mostly: read/write lock vs exclusive lock\n\n")
+	w("N clients loop on one read/write lock path; one acquisition in %d is a write, the rest reads, which share. "+
+		"Compared with the same library's exclusive lock at the same N (the contended runs above).\n\n", rw.cfg.writeEvery)
+	w("| N | implementation | acquisitions/s | ÷ own exclusive lock | ÷ zklock Mutex | acquire p50 | acquire p99 |\n")
+	w("|---|---|---|---|---|---|---|\n")
+	for _, n := range rm {
+		zkOps := t.per(implZklock, kindContended, n, opsRate)
+		for _, impl := range []string{implZklock, implCurator} {
+			if !rw.has(impl) {
+				continue
+			}
+			excl := t.per(impl, kindContended, n, opsRate)
+			ops := t.per(impl, kindReadMostly, n, opsRate)
+			name := map[string]string{implZklock: "zklock RWMutex", implCurator: "Curator InterProcessReadWriteLock"}[impl]
+			w("| %d | %s | %s | %s | %s | %s | %s |\n", n, name, over(ops).rate(), over(ratio(ops, excl)).ratio(),
+				over(ratio(ops, zkOps)).ratio(), over(t.per(impl, kindReadMostly, n, p50)).ms(),
+				over(t.per(impl, kindReadMostly, n, p99)).ms())
+		}
+	}
+	w("\n")
+}
 
-	// Stalls: a measured window without a single grant, or one acquisition
-	// waiting over a second, is worth a look whatever the medians say.
+// stalls: a measured window without a single grant, or one acquisition
+// waiting over a second, is worth a look whatever the medians say.
+func (rw *reportWriter) stalls(runs []run) {
+	w := rw.w
 	w("## Stalls\n\n")
 	var stalls []string
 	for _, r := range runs {
@@ -288,7 +330,12 @@ func renderReport(cfg config, f facts, runs []run) string {
 	} else {
 		w("Measured windows without a grant, or with an acquisition waiting over a second:\n\n%s\n\n", strings.Join(stalls, "\n"))
 	}
+}
 
+// floorExplained says what the floor measures and why no lock can do
+// less, so that the ratios above can be read.
+func (rw *reportWriter) floorExplained() {
+	w := rw.w
 	w("## What the floor is\n\n")
 	w("The floor is the ZooKeeper work that no ZooKeeper lock can skip, measured on raw go-zookeeper " +
 		"connections, so that the ratios say how much a lock adds to it:\n\n")
@@ -305,7 +352,6 @@ func renderReport(cfg config, f facts, runs []run) string {
 		"the uncontended floor pairs/s).\n\n")
 	w("Ratios: a latency ratio above 1 is slower than the reference; a throughput ratio below 1 is fewer " +
 		"acquisitions per second than the reference.\n")
-	return b.String()
 }
 
 func dashIf(cond bool, s string) string {

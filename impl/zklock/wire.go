@@ -1,24 +1,20 @@
 package zklock
 
 import (
-	"encoding/binary"
 	"errors"
 	"net"
 	"sync"
 	"time"
+
+	"github.com/zklock/zklock/internal/zkwire"
 )
 
 // The session's loss timer needs to know which of our requests the server
 // answered, when each was sent and when its reply came, and which of them
 // were syncs (see lossClock). go-zookeeper does not say, so every connection
 // it dials goes through trackedConn, which notes the send time and opcode of
-// each request and reports each reply with them.
-
-const (
-	xidNotification  = -1
-	xidPing          = -2
-	zkSessionExpired = -112 // reply error code
-)
+// each request and reports each reply with them. The wire format itself
+// (frames, headers, opcodes) is internal/zkwire's, shared with faultinject.
 
 var errDialRefused = errors.New("zklock: session is over, not reconnecting")
 
@@ -60,11 +56,11 @@ func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, erro
 	}
 	tc := &trackedConn{Conn: c, w: w}
 	if w.writes {
-		tc.out = newFrameScanner(requestWithPathLen(false), requestWithPathLen, tc.sentFrame)
+		tc.out = zkwire.NewScanner(requestWithPathLen(false), requestWithPathLen, tc.sentFrame)
 	} else {
-		tc.out = newFrameScanner(requestHeaderLen(false), requestHeaderLen, tc.sentFrame)
+		tc.out = zkwire.NewScanner(requestHeaderLen(false), requestHeaderLen, tc.sentFrame)
 	}
-	tc.in = newFrameScanner(replyHeaderLen(false), replyHeaderLen, tc.repliedFrame)
+	tc.in = zkwire.NewScanner(replyHeaderLen(false), replyHeaderLen, tc.repliedFrame)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -101,7 +97,7 @@ func requestHeaderLen(first bool) int {
 	if first {
 		return 0
 	}
-	return 8
+	return zkwire.RequestHeaderLen
 }
 
 // A write request's path follows its header (after a multi's first op
@@ -112,54 +108,21 @@ func requestWithPathLen(first bool) int {
 	if first {
 		return 0
 	}
-	return 8 + multiOpHeaderLen + 4 + maxTracedPath
-}
-
-// Opcodes of the writes whose zxids a trace needs.
-const (
-	opCreate          = 1
-	opDelete          = 2
-	opMulti           = 14
-	opCreate2         = 15
-	opCreateContainer = 19
-	opSync            = 9
-	multiOpHeaderLen  = 9 // type int32, done bool, err int32
-)
-
-// requestPath returns the path a write request names: a multi's is its
-// first op's.
-func requestPath(hdr []byte) string {
-	if len(hdr) < 8 {
-		return ""
-	}
-	body := hdr[8:]
-	switch int32(binary.BigEndian.Uint32(hdr[4:8])) {
-	case opCreate, opDelete, opCreate2, opCreateContainer:
-	case opMulti:
-		if len(body) < multiOpHeaderLen {
-			return ""
-		}
-		body = body[multiOpHeaderLen:]
-	default:
-		return ""
-	}
-	if len(body) < 4 {
-		return ""
-	}
-	n := int(int32(binary.BigEndian.Uint32(body[:4])))
-	if n <= 0 || n > len(body)-4 {
-		return ""
-	}
-	return string(body[4 : 4+n])
+	return zkwire.RequestHeaderLen + zkwire.MultiOpHeaderLen + 4 + maxTracedPath
 }
 
 // The connect reply starts with protocol version, timeout and session id;
 // replies start with xid, zxid and error code.
-func replyHeaderLen(bool) int { return 16 }
+func replyHeaderLen(first bool) int {
+	if first {
+		return zkwire.ConnectReplyLen
+	}
+	return zkwire.ReplyHeaderLen
+}
 
 type pendingRequest struct {
 	xid  int32
-	op   int32
+	op   zkwire.Op
 	sent time.Time
 	path string // a write's, when the wire reports writes
 }
@@ -167,8 +130,8 @@ type pendingRequest struct {
 type trackedConn struct {
 	net.Conn
 	w   *wire
-	out *frameScanner // written by go-zookeeper's send loop only
-	in  *frameScanner // read by its receive loop only
+	out *zkwire.Scanner // written by go-zookeeper's send loop only
+	in  *zkwire.Scanner // read by its receive loop only
 
 	mu          sync.Mutex
 	pending     []pendingRequest
@@ -181,13 +144,13 @@ func (c *trackedConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	c.sending = time.Now()
 	c.mu.Unlock()
-	c.out.feed(p)
+	c.out.Feed(p)
 	return c.Conn.Write(p)
 }
 
 func (c *trackedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	c.in.feed(p[:n])
+	c.in.Feed(p[:n])
 	return n, err
 }
 
@@ -203,24 +166,24 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 		c.connectSent = c.sending
 		return
 	}
-	if len(hdr) < 8 {
+	xid, op, ok := zkwire.RequestHeader(hdr)
+	if !ok {
 		return
 	}
-	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
-	p := pendingRequest{xid: xid, op: int32(binary.BigEndian.Uint32(hdr[4:8])), sent: c.sending}
+	p := pendingRequest{xid: xid, op: op, sent: c.sending}
 	if c.w.writes {
-		p.path = requestPath(hdr)
+		p.path = zkwire.RequestPath(hdr)
 	}
 	c.pending = append(c.pending, p)
 }
 
 func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
-	if len(hdr) < 16 {
-		return
-	}
 	if first {
-		timeout := time.Duration(int32(binary.BigEndian.Uint32(hdr[4:8]))) * time.Millisecond
-		sid := int64(binary.BigEndian.Uint64(hdr[8:16]))
+		ms, sid, ok := zkwire.ConnectReply(hdr)
+		if !ok {
+			return
+		}
+		timeout := time.Duration(ms) * time.Millisecond
 		c.mu.Lock()
 		sent := c.connectSent
 		c.mu.Unlock()
@@ -231,16 +194,17 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		c.w.obs.connected(sent, sid, timeout)
 		return
 	}
-	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
-	zxid := int64(binary.BigEndian.Uint64(hdr[4:12]))
-	code := int32(binary.BigEndian.Uint32(hdr[12:16]))
-	if xid == xidNotification {
+	xid, zxid, code, ok := zkwire.ReplyHeader(hdr)
+	if !ok {
+		return
+	}
+	if xid == zkwire.XidNotification {
 		return
 	}
 	if zxid > 0 {
 		c.w.obs.sawZxid(zxid)
 	}
-	if code == zkSessionExpired {
+	if code == zkwire.ErrSessionExpired {
 		c.w.obs.expired()
 		return
 	}
@@ -255,7 +219,7 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 	}
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
-		c.w.obs.acked(req.sent, time.Now(), req.op == opSync)
+		c.w.obs.acked(req.sent, time.Now(), req.op == zkwire.OpSync)
 	}
 	if req.path != "" && code == 0 {
 		c.w.obs.wrote(req.path, zxid)

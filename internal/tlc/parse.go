@@ -131,9 +131,10 @@ func Parse(r io.Reader) (*Result, error) {
 	return res, nil
 }
 
-// apply folds one message into the result.
+// apply folds one message into the result: the message codes fall into a
+// violation, the counterexample's trace, statistics and the errors, each
+// read by its own method.
 func (res *Result) apply(m *message, success, violated *bool) error {
-	text := strings.TrimSpace(strings.Join(m.body, "\n"))
 	first := ""
 	if len(m.body) > 0 {
 		first = strings.TrimSpace(m.body[0])
@@ -143,8 +144,25 @@ func (res *Result) apply(m *message, success, violated *bool) error {
 		res.Version = first
 	case codeSuccess:
 		*success = true
-	case codeInvariantViolatedBehavior, codeInvariantViolatedInitial, codePropertyViolatedInitial:
+	case codeInvariantViolatedBehavior, codeInvariantViolatedInitial, codePropertyViolatedInitial,
+		codeActionPropertyViolated, codeTemporalViolated, codeDeadlock:
 		*violated = true
+		return res.applyViolation(m, first)
+	case codeBehaviorUpToHere, codeCounterExample, codeStatePrint, codeStuttering, codeBackToState:
+		return res.applyTrace(m, first)
+	case codeStats, codeSearchDepth, codeProgress, codeFinished, codeCoverageNext:
+		return res.applyStats(m, first)
+	default:
+		res.applyError(m)
+	}
+	return nil
+}
+
+// applyViolation reads the verdict and the property violated from a
+// violation's headline; a violation in an initial state carries the state.
+func (res *Result) applyViolation(m *message, first string) error {
+	switch m.code {
+	case codeInvariantViolatedBehavior, codeInvariantViolatedInitial, codePropertyViolatedInitial:
 		res.Verdict = InvariantViolated
 		if m.code == codePropertyViolatedInitial {
 			res.Verdict = TemporalViolated
@@ -163,17 +181,22 @@ func (res *Result) apply(m *message, success, violated *bool) error {
 			res.Trace = append(res.Trace, step)
 		}
 	case codeActionPropertyViolated:
-		*violated = true
 		res.Verdict = ActionPropertyViolated
 		if mm := actPropRE.FindStringSubmatch(first); mm != nil {
 			res.Property = mm[1]
 		}
 	case codeTemporalViolated:
-		*violated = true
 		res.Verdict = TemporalViolated
 	case codeDeadlock:
-		*violated = true
 		res.Verdict = Deadlock
+	}
+	return nil
+}
+
+// applyTrace reads the counterexample: its states, and where a liveness
+// counterexample loops back (or stutters).
+func (res *Result) applyTrace(m *message, first string) error {
+	switch m.code {
 	case codeBehaviorUpToHere, codeCounterExample:
 		// Headlines of the trace that follows.
 	case codeStatePrint:
@@ -194,6 +217,14 @@ func (res *Result) apply(m *message, success, violated *bool) error {
 		}
 		n, _ := strconv.Atoi(mm[1])
 		res.TraceLoop = n - 1
+	}
+	return nil
+}
+
+// applyStats reads the numbers conformance compares (states, depth) and
+// the ones reported (duration, action coverage).
+func (res *Result) applyStats(m *message, first string) error {
+	switch m.code {
 	case codeStats:
 		mm := statsRE.FindStringSubmatch(first)
 		if mm == nil {
@@ -231,15 +262,19 @@ func (res *Result) apply(m *message, success, violated *bool) error {
 			Name: mm[1], Module: mm[3], Line: line,
 			Distinct: atoi64(mm[4]), Total: atoi64(mm[5]),
 		})
-	default:
-		if m.class == classError || m.class == classTLCBug {
-			if text == "" {
-				text = fmt.Sprintf("TLC error message %d", m.code)
-			}
-			res.Errors = append(res.Errors, text)
-		}
 	}
 	return nil
+}
+
+// applyError keeps the text of any other message of the error classes.
+func (res *Result) applyError(m *message) {
+	if m.class == classError || m.class == classTLCBug {
+		text := strings.TrimSpace(strings.Join(m.body, "\n"))
+		if text == "" {
+			text = fmt.Sprintf("TLC error message %d", m.code)
+		}
+		res.Errors = append(res.Errors, text)
+	}
 }
 
 // parseState parses one state of a trace: a header such as

@@ -92,102 +92,132 @@ var cfgKeywords = map[string]bool{
 	"ALIAS": true,
 }
 
-// ParseModel reads a configuration file's expectation header and the
+// Parse reads a configuration file's expectation header and the
 // names of its specification, invariants and properties.
 func Parse(cfg []byte) (Model, error) {
-	m := Model{CheckDeadlock: true}
-	var desc []string
-	var constText strings.Builder
-	deadlock := ""
-	haveExpect := false
-	header := true
-	section := ""
+	p := &cfgParser{m: Model{CheckDeadlock: true}, header: true}
 	sc := bufio.NewScanner(bytes.NewReader(cfg))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if c, ok := strings.CutPrefix(line, `\*`); ok {
-			if !header {
+			if !p.header {
 				continue
 			}
-			c = strings.TrimSpace(c)
-			switch {
-			case strings.HasPrefix(c, "expect:"):
-				if haveExpect {
-					return m, errors.New("two expect: lines")
-				}
-				haveExpect = true
-				f := strings.Fields(strings.TrimPrefix(c, "expect:"))
-				switch {
-				case len(f) == 1 && f[0] == "pass":
-					m.Pass = true
-				case len(f) == 2 && f[0] == "violation":
-					m.Violation = f[1]
-				default:
-					return m, fmt.Errorf("bad expectation %q: want `expect: pass` or `expect: violation NAME`", c)
-				}
-			case c == "deep":
-				m.Deep = true
-			case strings.HasPrefix(c, "disabled:"):
-				m.Disabled = append(m.Disabled, strings.Fields(strings.TrimPrefix(c, "disabled:"))...)
-			default:
-				desc = append(desc, c)
+			if err := p.headerComment(strings.TrimSpace(c)); err != nil {
+				return p.m, err
 			}
 			continue
 		}
 		if line == "" {
 			continue
 		}
-		header = false
+		p.header = false
 		if i := strings.Index(line, `\*`); i >= 0 {
 			line = line[:i]
 		}
 		for _, tok := range strings.Fields(line) {
-			if cfgKeywords[tok] {
-				section = tok
-				switch tok {
-				case "SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
-					"ACTION_CONSTRAINTS", "ALIAS", "POSTCONDITION":
-					m.Unsupported = append(m.Unsupported, tok)
-				case "CONSTANT", "CONSTANTS":
-					constText.WriteString(" ")
-				}
-				continue
-			}
-			switch section {
-			case "SPECIFICATION":
-				m.Specification = tok
-			case "INIT":
-				m.Init = tok
-			case "NEXT":
-				m.Next = tok
-			case "INVARIANT", "INVARIANTS":
-				m.Invariants = append(m.Invariants, tok)
-			case "PROPERTY", "PROPERTIES":
-				m.Properties = append(m.Properties, tok)
-			case "CHECK_DEADLOCK":
-				deadlock = tok
-			case "CONSTANT", "CONSTANTS":
-				constText.WriteString(tok)
-				constText.WriteString(" ")
-			}
+			p.token(tok)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return m, fmt.Errorf("reading config: %w", err)
+		return p.m, fmt.Errorf("reading config: %w", err)
 	}
-	if !haveExpect {
+	return p.finish()
+}
+
+// cfgParser is Parse's state: the model so far, and what is collected
+// before it can be checked (the description, the constants' text, the
+// CHECK_DEADLOCK value).
+type cfgParser struct {
+	m          Model
+	desc       []string
+	constText  strings.Builder
+	deadlock   string
+	haveExpect bool
+	header     bool   // still in the comments before the first section
+	section    string // the keyword whose section the tokens belong to
+}
+
+// headerComment reads one comment of the header (c, without its \*): the
+// expectation, the deep and disabled marks, or a line of the description.
+func (p *cfgParser) headerComment(c string) error {
+	switch {
+	case strings.HasPrefix(c, "expect:"):
+		if p.haveExpect {
+			return errors.New("two expect: lines")
+		}
+		p.haveExpect = true
+		f := strings.Fields(strings.TrimPrefix(c, "expect:"))
+		switch {
+		case len(f) == 1 && f[0] == "pass":
+			p.m.Pass = true
+		case len(f) == 2 && f[0] == "violation":
+			p.m.Violation = f[1]
+		default:
+			return fmt.Errorf("bad expectation %q: want `expect: pass` or `expect: violation NAME`", c)
+		}
+	case c == "deep":
+		p.m.Deep = true
+	case strings.HasPrefix(c, "disabled:"):
+		p.m.Disabled = append(p.m.Disabled, strings.Fields(strings.TrimPrefix(c, "disabled:"))...)
+	default:
+		p.desc = append(p.desc, c)
+	}
+	return nil
+}
+
+// token reads one token of the config's body: a keyword opens its section,
+// anything else belongs to the section open.
+func (p *cfgParser) token(tok string) {
+	m := &p.m
+	if cfgKeywords[tok] {
+		p.section = tok
+		switch tok {
+		case "SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
+			"ACTION_CONSTRAINTS", "ALIAS", "POSTCONDITION":
+			m.Unsupported = append(m.Unsupported, tok)
+		case "CONSTANT", "CONSTANTS":
+			p.constText.WriteString(" ")
+		}
+		return
+	}
+	switch p.section {
+	case "SPECIFICATION":
+		m.Specification = tok
+	case "INIT":
+		m.Init = tok
+	case "NEXT":
+		m.Next = tok
+	case "INVARIANT", "INVARIANTS":
+		m.Invariants = append(m.Invariants, tok)
+	case "PROPERTY", "PROPERTIES":
+		m.Properties = append(m.Properties, tok)
+	case "CHECK_DEADLOCK":
+		p.deadlock = tok
+	case "CONSTANT", "CONSTANTS":
+		p.constText.WriteString(tok)
+		p.constText.WriteString(" ")
+	}
+}
+
+// finish checks what needs the whole file (an expectation, CHECK_DEADLOCK's
+// value, the constants, an expected violation the config checks) and
+// completes the model.
+func (p *cfgParser) finish() (Model, error) {
+	m := p.m
+	if !p.haveExpect {
 		return m, errors.New("no `\\* expect:` line in the config header")
 	}
-	switch deadlock {
+	switch p.deadlock {
 	case "":
 	case "TRUE":
 		m.CheckDeadlock = true
 	case "FALSE":
 		m.CheckDeadlock = false
 	default:
-		return m, fmt.Errorf("CHECK_DEADLOCK %s: want TRUE or FALSE", deadlock)
+		return m, fmt.Errorf("CHECK_DEADLOCK %s: want TRUE or FALSE", p.deadlock)
 	}
-	consts, err := parseConstants(constText.String())
+	consts, err := parseConstants(p.constText.String())
 	if err != nil {
 		return m, err
 	}
@@ -196,7 +226,7 @@ func Parse(cfg []byte) (Model, error) {
 		!slices.Contains(m.Invariants, m.Violation) && !slices.Contains(m.Properties, m.Violation) {
 		return m, fmt.Errorf("expected violation %s is neither an invariant nor a property of the config", m.Violation)
 	}
-	m.Description = strings.Join(desc, " ")
+	m.Description = strings.Join(p.desc, " ")
 	return m, nil
 }
 

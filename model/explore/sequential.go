@@ -40,132 +40,165 @@ func Check[S any](sp *Spec[S], opt Options) (*Result[S], error) {
 // With temporal properties it also records the state graph and checks them
 // once the search is complete.
 func checkTLCOrder[S any](sp *Spec[S], opt Options) (*Result[S], error) {
-	start := time.Now()
-	res := &Result[S]{TraceLoop: -1, Workers: 1, Mode: "tlc-order"}
-	h := newHasher()
-	ids := make(map[FP]uint32)
-	var tree []treeNode
-	var queue []S // queue[id] is the state with that id until it is expanded
-	var g *graph
+	r := &tlcRun[S]{
+		sp: sp, start: time.Now(),
+		res: &Result[S]{TraceLoop: -1, Workers: 1, Mode: "tlc-order"},
+		h:   newHasher(), ids: make(map[FP]uint32), buf: make([]byte, 0, 512),
+	}
 	if len(sp.Temporal) > 0 {
 		var err error
-		if g, err = newGraph(sp); err != nil {
+		if r.g, err = newGraph(sp); err != nil {
 			return nil, err
 		}
 	}
-	buf := make([]byte, 0, 512)
-
-	// add records t, reached from parent by l, and reports its id and
-	// whether it is new.
-	add := func(t *S, parent uint32, l model.Label, level int32) (uint32, bool) {
-		buf = sp.Encode(buf[:0], t)
-		fp := h.fp(buf)
-		if id, ok := ids[fp]; ok {
-			return id, false
-		}
-		id := uint32(len(tree))
-		ids[fp] = id
-		tree = append(tree, treeNode{parent: parent, label: l, level: level})
-		queue = append(queue, *t)
-		if g != nil {
-			addStateOf(g, sp, t)
-		}
-		if level > int32(res.Depth) {
-			res.Depth = int(level)
-		}
-		return id, true
+	if res, err := r.initialStates(); res != nil || err != nil {
+		return res, err
 	}
-	// violated fills res with a safety violation ending in the state with
-	// id end, or, if t is not nil, in t reached from end by l.
-	violated := func(v Verdict, prop string, end uint32, l model.Label, t *S) (*Result[S], error) {
-		res.Verdict, res.Property = v, prop
-		res.Distinct = int64(len(tree))
-		trace, err := replayPath(sp, tree, end)
-		if err != nil {
-			return nil, err
+	for head := 0; head < len(r.queue); head++ {
+		if opt.MaxStates > 0 && int64(len(r.tree)) > opt.MaxStates {
+			return nil, fmt.Errorf("%w: %d states", ErrTooManyStates, len(r.tree))
 		}
-		if t != nil {
-			trace = append(trace, Step[S]{Label: l, Action: sp.ActionName(l), State: *t})
-		}
-		res.Trace = trace
-		res.Duration = time.Since(start)
-		return res, nil
-	}
-
-	inits := sp.Init()
-	for i := range inits {
-		res.Generated++
-		id, isNew := add(&inits[i], noParent, model.Label{Arg: int16(i)}, 1)
-		if !isNew {
-			continue
-		}
-		if inv := failedInvariant(sp, &inits[i]); inv != "" {
-			return violated(InvariantViolated, inv, id, model.Label{}, nil)
+		if res, err := r.expand(head); res != nil || err != nil {
+			return res, err
 		}
 	}
-
-	for head := 0; head < len(queue); head++ {
-		if opt.MaxStates > 0 && int64(len(tree)) > opt.MaxStates {
-			return nil, fmt.Errorf("%w: %d states", ErrTooManyStates, len(tree))
-		}
-		s := queue[head]
-		var zero S
-		queue[head] = zero // expanded: only its id is needed from now on
-		sid := uint32(head)
-		level := tree[sid].level + 1
-		var (
-			stop     bool
-			verdict  Verdict
-			prop     string
-			badLabel model.Label
-			badState S
-			badNew   bool
-			badID    uint32
-			succs    int
-		)
-		sp.Next(&s, func(l model.Label, t *S) {
-			if stop {
-				return
-			}
-			succs++
-			res.Generated++
-			id, isNew := add(t, sid, l, level)
-			if g != nil {
-				addEdgeOf(g, sp, &s, sid, id, l)
-			}
-			if isNew {
-				if inv := failedInvariant(sp, t); inv != "" {
-					stop, verdict, prop, badNew, badID = true, InvariantViolated, inv, true, id
-					return
-				}
-			}
-			for _, a := range sp.Actions {
-				if !a.Holds(&s, t) {
-					stop, verdict, prop, badLabel, badState = true, ActionPropertyViolated, a.Name, l, *t
-					return
-				}
-			}
-		})
-		switch {
-		case stop && badNew:
-			return violated(verdict, prop, badID, model.Label{}, nil)
-		case stop:
-			return violated(verdict, prop, sid, badLabel, &badState)
-		case succs == 0 && sp.CheckDeadlock:
-			return violated(Deadlock, "", sid, model.Label{}, nil)
-		}
-	}
-	res.Distinct = int64(len(tree))
-	if g != nil {
-		if err := checkLiveness(g, sp, tree, res); err != nil {
+	res := r.res
+	res.Distinct = int64(len(r.tree))
+	if r.g != nil {
+		if err := checkLiveness(r.g, sp, r.tree, res); err != nil {
 			return nil, err
 		}
 	}
-	res.Duration = time.Since(start)
+	res.Duration = time.Since(r.start)
 	if res.Verdict == "" {
 		res.Verdict = Pass
 	}
 	return res, nil
+}
+
+// tlcRun is one checkTLCOrder search: the states seen (ids, by
+// fingerprint), the tree of how each was first reached, the queue, and,
+// with temporal properties, the state graph.
+type tlcRun[S any] struct {
+	sp    *Spec[S]
+	start time.Time
+	res   *Result[S]
+	h     hasher
+	ids   map[FP]uint32
+	tree  []treeNode
+	queue []S // queue[id] is the state with that id until it is expanded
+	g     *graph
+	buf   []byte
+}
+
+// add records t, reached from parent by l, and reports its id and
+// whether it is new.
+func (r *tlcRun[S]) add(t *S, parent uint32, l model.Label, level int32) (uint32, bool) {
+	r.buf = r.sp.Encode(r.buf[:0], t)
+	fp := r.h.fp(r.buf)
+	if id, ok := r.ids[fp]; ok {
+		return id, false
+	}
+	id := uint32(len(r.tree))
+	r.ids[fp] = id
+	r.tree = append(r.tree, treeNode{parent: parent, label: l, level: level})
+	r.queue = append(r.queue, *t)
+	if r.g != nil {
+		addStateOf(r.g, r.sp, t)
+	}
+	if level > int32(r.res.Depth) {
+		r.res.Depth = int(level)
+	}
+	return id, true
+}
+
+// violated fills res with a safety violation ending in the state with
+// id end, or, if t is not nil, in t reached from end by l.
+func (r *tlcRun[S]) violated(v Verdict, prop string, end uint32, l model.Label, t *S) (*Result[S], error) {
+	res := r.res
+	res.Verdict, res.Property = v, prop
+	res.Distinct = int64(len(r.tree))
+	trace, err := replayPath(r.sp, r.tree, end)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		trace = append(trace, Step[S]{Label: l, Action: r.sp.ActionName(l), State: *t})
+	}
+	res.Trace = trace
+	res.Duration = time.Since(r.start)
+	return res, nil
+}
+
+// initialStates queues the initial states. A result (not nil) ends the
+// search: an initial state violates an invariant.
+func (r *tlcRun[S]) initialStates() (*Result[S], error) {
+	inits := r.sp.Init()
+	for i := range inits {
+		r.res.Generated++
+		id, isNew := r.add(&inits[i], noParent, model.Label{Arg: int16(i)}, 1)
+		if !isNew {
+			continue
+		}
+		if inv := failedInvariant(r.sp, &inits[i]); inv != "" {
+			return r.violated(InvariantViolated, inv, id, model.Label{}, nil)
+		}
+	}
+	return nil, nil
+}
+
+// expand generates the successors of the queued state with id head, as
+// TLC's doNext does. A result (not nil) ends the search: the first
+// violation among them, or a deadlock.
+func (r *tlcRun[S]) expand(head int) (*Result[S], error) {
+	sp, res := r.sp, r.res
+	s := r.queue[head]
+	var zero S
+	r.queue[head] = zero // expanded: only its id is needed from now on
+	sid := uint32(head)
+	level := r.tree[sid].level + 1
+	var (
+		stop     bool
+		verdict  Verdict
+		prop     string
+		badLabel model.Label
+		badState S
+		badNew   bool
+		badID    uint32
+		succs    int
+	)
+	sp.Next(&s, func(l model.Label, t *S) {
+		if stop {
+			return
+		}
+		succs++
+		res.Generated++
+		id, isNew := r.add(t, sid, l, level)
+		if r.g != nil {
+			addEdgeOf(r.g, sp, &s, sid, id, l)
+		}
+		if isNew {
+			if inv := failedInvariant(sp, t); inv != "" {
+				stop, verdict, prop, badNew, badID = true, InvariantViolated, inv, true, id
+				return
+			}
+		}
+		for _, a := range sp.Actions {
+			if !a.Holds(&s, t) {
+				stop, verdict, prop, badLabel, badState = true, ActionPropertyViolated, a.Name, l, *t
+				return
+			}
+		}
+	})
+	switch {
+	case stop && badNew:
+		return r.violated(verdict, prop, badID, model.Label{}, nil)
+	case stop:
+		return r.violated(verdict, prop, sid, badLabel, &badState)
+	case succs == 0 && sp.CheckDeadlock:
+		return r.violated(Deadlock, "", sid, model.Label{}, nil)
+	}
+	return nil, nil
 }
 
 // failedInvariant returns the name of the first invariant s violates, or "".

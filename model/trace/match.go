@@ -10,205 +10,303 @@ import (
 
 // match returns the ways client c's event ev can be matched in nd's state
 // (each consumes the event), or why it cannot. The mapping of each event
-// to the model is documented in the package README (model/trace/README.md).
+// to the model is documented in the package README (model/trace/README.md);
+// each traced action has its own method below, named like the spec action
+// (as model/predlock/actions.go names the model's), so that the spec, the
+// model and the trace's reading of an action can be read side by side.
 func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], string) {
-	s := &nd.state
+	m := se.eventMatch(nd, c, ev)
+	switch ev.Action {
+	case traceevent.RequestLock:
+		return m.RequestLock()
+	case traceevent.CreateOk:
+		return m.CreateOk()
+	case traceevent.CreateReplyLost:
+		return m.CreateReplyLost()
+	case traceevent.FindOwnNode:
+		return m.FindOwnNode()
+	case traceevent.ListChildren:
+		return m.ListChildren()
+	case traceevent.WatchPredecessor:
+		return m.WatchPredecessor()
+	case traceevent.LearnExpiry:
+		return m.LearnExpiry()
+	case traceevent.Downgrade:
+		return m.Downgrade()
+	case traceevent.PredecessorGone:
+		return m.PredecessorGone()
+	case traceevent.Grant:
+		return m.Grant()
+	case traceevent.Release:
+		return m.Release()
+	case traceevent.Cancel:
+		return m.Cancel()
+	}
+	return nil, fmt.Sprintf("unknown action %s", ev.Action)
+}
+
+// eventMatch is one attempt to match client c's event ev in node nd: what
+// every action's matching needs, worked out once.
+type eventMatch[S any] struct {
+	se    *searcher[S]
+	nd    *searchNode[S]
+	s     *S
+	c     int
+	ev    *Event
+	name  string // the client's name in the trace
+	label string // the model step, as a path through the model shows it
+	desc  string // the event, as a divergence report shows it
+	pc    string // the client's pc in s
+}
+
+func (se *searcher[S]) eventMatch(nd *searchNode[S], c int, ev *Event) *eventMatch[S] {
 	name := se.lt.clients[c]
-	label := string(ev.Action) + "(" + name + ")"
 	desc := fmt.Sprintf("line %d: %s %s", ev.Line, name, ev.Action)
 	if ev.Result != "" {
 		desc += " " + string(ev.Result)
 	}
-	one := func(t S, maxSeq int64, model string) ([]succ[S], string) {
-		return []succ[S]{{state: t, maxSeq: maxSeq, desc: desc + "  =>  " + model, consume: true}}, ""
+	return &eventMatch[S]{
+		se: se, nd: nd, s: &nd.state, c: c, ev: ev, name: name,
+		label: string(ev.Action) + "(" + name + ")",
+		desc:  desc,
+		pc:    se.a.pc(&nd.state, c),
 	}
-	// do takes the named model step, or says why it is not enabled.
-	do := func(action traceevent.Action, arg int) (S, string) {
-		var t S
-		if g := se.a.step(s, action, c, arg, &t); g != "" {
-			guard := strings.NewReplacer("[c]", "["+name+"]", "(c)", "("+name+")").Replace(string(g))
-			return t, fmt.Sprintf("%s(%s) is not enabled: %s is false (pc[%s] = %q)", action, name, guard, name, se.a.pc(s, c))
-		}
-		return t, ""
+}
+
+// one is the single way the event matches: the model goes to t.
+func (m *eventMatch[S]) one(t S, maxSeq int64, model string) ([]succ[S], string) {
+	return []succ[S]{{state: t, maxSeq: maxSeq, desc: m.desc + "  =>  " + model, consume: true}}, ""
+}
+
+// do takes the named model step, or says why it is not enabled, in the
+// trace's names: the guard's c is the client's name.
+func (m *eventMatch[S]) do(action traceevent.Action, arg int) (S, string) {
+	var t S
+	if g := m.se.a.step(m.s, action, m.c, arg, &t); g != "" {
+		guard := strings.NewReplacer("[c]", "["+m.name+"]", "(c)", "("+m.name+")").Replace(string(g))
+		return t, fmt.Sprintf("%s(%s) is not enabled: %s is false (pc[%s] = %q)", action, m.name, guard, m.name, m.pc)
 	}
-	pc := se.a.pc(s, c)
+	return t, ""
+}
 
-	switch ev.Action {
-	case traceevent.RequestLock:
-		arg, err := se.a.kindArg(ev.Kind)
-		if err != nil {
-			return nil, err.Error()
-		}
-		t, why := do("RequestLock", arg)
-		if why != "" {
-			return nil, why
-		}
-		return one(t, nd.maxSeq, label)
-
-	case traceevent.CreateOk:
-		if why := ownName(ev, ev.Node, ev.Kind); why != "" {
-			return nil, why
-		}
-		t, why := do("CreateOk", 0)
-		if why != "" {
-			return nil, why
-		}
-		max, ok := se.created(nd, c, ev.Request)
-		if !ok {
-			return nil, se.orderReason(nd, ev.Request)
-		}
-		return one(t, max, label)
-
-	case traceevent.CreateReplyLost:
-		// The reply was lost: the create may or may not have happened.
-		var out []succ[S]
-		t, why := do("CreateReplyLost", 0)
-		if why == "" {
-			if max, ok := se.created(nd, c, ev.Request); ok {
-				out = append(out, succ[S]{state: t, maxSeq: max, consume: true,
-					desc: desc + "  =>  " + label + " (the create happened)"})
-			} else {
-				why = se.orderReason(nd, ev.Request)
-			}
-		}
-		if pc == "create" {
-			out = append(out, succ[S]{state: *s, maxSeq: nd.maxSeq, consume: true,
-				desc: desc + "  =>  (nothing: the create never reached the server)"})
-		}
-		if len(out) == 0 {
-			return nil, why
-		}
-		return out, ""
-
-	case traceevent.FindOwnNode:
-		switch ev.Result {
-		case traceevent.ResultFound:
-			if why := ownName(ev, ev.Target, ev.Kind); why != "" {
-				return nil, why
-			}
-			t, why := do("FindOwnNode", 0)
-			if why != "" {
-				return nil, why
-			}
-			if se.a.pc(&t, c) != "list" {
-				return nil, fmt.Sprintf("FindOwnNode(%s) finds no node of request %s owned by its session in the model", name, ev.Request)
-			}
-			return one(t, nd.maxSeq, label+" (found)")
-		case traceevent.ResultAbsent:
-			if pc != "create" {
-				return nil, fmt.Sprintf("FindOwnNode found nothing, but in the model the lost create happened (pc[%s] = %q): the node exists", name, pc)
-			}
-			return one(*s, nd.maxSeq, "(nothing: the create never reached the server, the client creates again)")
-		}
-		return nil, fmt.Sprintf("FindOwnNode result %q: want found or absent", ev.Result)
-
-	case traceevent.ListChildren:
-		if why := se.sameChildren(s, ev); why != "" {
-			return nil, why
-		}
-		if ev.Result == traceevent.ResultMissing {
-			if pc != "list" || se.a.ownNodeExists(s, c) {
-				return nil, fmt.Sprintf("the listing misses %s's own node, but in the model it exists (pc[%s] = %q, Live = %v)",
-					name, name, pc, se.a.live(s, c))
-			}
-			return one(*s, nd.maxSeq, "(observation: the session is gone; the client learns it with LearnExpiry)")
-		}
-		t, why := do("ListChildren", 0)
-		if why != "" {
-			return nil, why
-		}
-		switch got := se.a.pc(&t, c); {
-		case ev.Result == traceevent.ResultGrant && got == "grant":
-			return one(t, nd.maxSeq, label+" -> grant")
-		case ev.Result == traceevent.ResultWait && got == "watch":
-			tg, _ := se.a.target(&t, c)
-			if w := se.lt.nameOf(tg); !se.lt.sameNode(ev.Target, tg) {
-				return nil, fmt.Sprintf("the client waits for %s, the model for %s", ev.Target, w)
-			}
-			return one(t, nd.maxSeq, label+" -> watch "+ev.Target)
-		case got == "grant":
-			return nil, fmt.Sprintf("the client's listing says %q; in the model no node it must wait for is ahead of it: it goes on to Grant", ev.Result)
-		default:
-			tg, _ := se.a.target(&t, c)
-			return nil, fmt.Sprintf("the client's listing says %q; in the model it must wait for %s", ev.Result, se.lt.nameOf(tg))
-		}
-
-	case traceevent.WatchPredecessor:
-		if prev := se.lt.prevTarget[c][nd.pos[c]]; prev != ev.Target {
-			return nil, fmt.Sprintf("the client watches %s but chose %q at its last listing", ev.Target, prev)
-		}
-		t, why := do("WatchPredecessor", 0)
-		if why != "" {
-			return nil, why
-		}
-		switch got := se.a.pc(&t, c); {
-		case ev.Result == traceevent.ResultExists && got == "wait":
-			return one(t, nd.maxSeq, label+" -> watch armed")
-		case ev.Result == traceevent.ResultGone && got == "list":
-			return one(t, nd.maxSeq, label+" -> NoNode, list again")
-		case got == "wait":
-			return nil, fmt.Sprintf("the client found %s gone; in the model it exists", ev.Target)
-		default:
-			return nil, fmt.Sprintf("the client set a watch on %s; in the model it is gone", ev.Target)
-		}
-
-	case traceevent.LearnExpiry:
-		// Even "expired" may come before the model's ExpireSession: a
-		// server tells a reconnecting client its session expired as soon
-		// as the leader has dropped it, while the closeSession transaction
-		// that deletes its nodes commits later (other clients still list
-		// them). The expiry is inserted when an event observes it.
-		t, why := do(ev.Action, 0)
-		if why != "" {
-			return nil, why
-		}
-		return one(t, nd.maxSeq, label)
-
-	case traceevent.Downgrade:
-		if why := ownName(ev, ev.Node, "read"); why != "" {
-			return nil, why
-		}
-		t, why := do(ev.Action, 0)
-		if why != "" {
-			return nil, why
-		}
-		return one(t, nd.maxSeq, label)
-
-	case traceevent.PredecessorGone, traceevent.Grant:
-		t, why := do(ev.Action, 0)
-		if why != "" {
-			if ev.Action == traceevent.PredecessorGone && pc == "wait" {
-				why += ": no notification for this request has been delivered"
-			}
-			return nil, why
-		}
-		return one(t, nd.maxSeq, label)
-
-	case traceevent.Release, traceevent.Cancel:
-		if ev.Action == traceevent.Cancel && ev.Result != "" {
-			// The client's session had ended when it cancelled (the
-			// result says how): it deleted nothing, and its nodes stay
-			// until the server's ExpireSession, which may come later.
-			if pc == "idle" || pc == "hold" {
-				return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", ev.Action, name, pc)
-			}
-			return one(*s, nd.maxSeq, "(nothing: the session had ended; its nodes go with it)")
-		}
-		if se.a.live(s, c) {
-			t, why := do(ev.Action, 0)
-			if why != "" {
-				return nil, why
-			}
-			return one(t, nd.maxSeq, label)
-		}
-		// The session is gone: the delete fails (SESSIONEXPIRED) or finds
-		// nothing; the server deleted the node with the session.
-		if ev.Action == traceevent.Release && pc != "hold" || ev.Action == traceevent.Cancel && (pc == "idle" || pc == "hold") {
-			return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", ev.Action, name, pc)
-		}
-		return one(*s, nd.maxSeq, "(nothing: the session is gone, so is the node)")
+// step matches an event that is exactly the model step of its name.
+func (m *eventMatch[S]) step() ([]succ[S], string) {
+	t, why := m.do(m.ev.Action, 0)
+	if why != "" {
+		return nil, why
 	}
-	return nil, fmt.Sprintf("unknown action %s", ev.Action)
+	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// RequestLock: the step takes the lock's kind (read or write) as its
+// argument in the read/write lock's model.
+func (m *eventMatch[S]) RequestLock() ([]succ[S], string) {
+	arg, err := m.se.a.kindArg(m.ev.Kind)
+	if err != nil {
+		return nil, err.Error()
+	}
+	t, why := m.do("RequestLock", arg)
+	if why != "" {
+		return nil, why
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// CreateOk: the node the client reports must be its request's, and its
+// sequence number must come after every node created so far.
+func (m *eventMatch[S]) CreateOk() ([]succ[S], string) {
+	if why := ownName(m.ev, m.ev.Node, m.ev.Kind); why != "" {
+		return nil, why
+	}
+	t, why := m.do("CreateOk", 0)
+	if why != "" {
+		return nil, why
+	}
+	max, ok := m.se.created(m.nd, m.c, m.ev.Request)
+	if !ok {
+		return nil, m.se.orderReason(m.nd, m.ev.Request)
+	}
+	return m.one(t, max, m.label)
+}
+
+// CreateReplyLost: the reply was lost, so the create may or may not have
+// happened; both are ways to match, and the events after decide.
+func (m *eventMatch[S]) CreateReplyLost() ([]succ[S], string) {
+	var out []succ[S]
+	t, why := m.do("CreateReplyLost", 0)
+	if why == "" {
+		if max, ok := m.se.created(m.nd, m.c, m.ev.Request); ok {
+			out = append(out, succ[S]{state: t, maxSeq: max, consume: true,
+				desc: m.desc + "  =>  " + m.label + " (the create happened)"})
+		} else {
+			why = m.se.orderReason(m.nd, m.ev.Request)
+		}
+	}
+	if m.pc == "create" {
+		out = append(out, succ[S]{state: *m.s, maxSeq: m.nd.maxSeq, consume: true,
+			desc: m.desc + "  =>  (nothing: the create never reached the server)"})
+	}
+	if len(out) == 0 {
+		return nil, why
+	}
+	return out, ""
+}
+
+// FindOwnNode: after a lost reply, the client looks for its node. Found, it
+// is the model's step (which must find the node too); absent, the create
+// never happened and the client is still to create, which is no step.
+func (m *eventMatch[S]) FindOwnNode() ([]succ[S], string) {
+	switch m.ev.Result {
+	case traceevent.ResultFound:
+		if why := ownName(m.ev, m.ev.Target, m.ev.Kind); why != "" {
+			return nil, why
+		}
+		t, why := m.do("FindOwnNode", 0)
+		if why != "" {
+			return nil, why
+		}
+		if m.se.a.pc(&t, m.c) != "list" {
+			return nil, fmt.Sprintf("FindOwnNode(%s) finds no node of request %s owned by its session in the model", m.name, m.ev.Request)
+		}
+		return m.one(t, m.nd.maxSeq, m.label+" (found)")
+	case traceevent.ResultAbsent:
+		if m.pc != "create" {
+			return nil, fmt.Sprintf("FindOwnNode found nothing, but in the model the lost create happened (pc[%s] = %q): the node exists", m.name, m.pc)
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(nothing: the create never reached the server, the client creates again)")
+	}
+	return nil, fmt.Sprintf("FindOwnNode result %q: want found or absent", m.ev.Result)
+}
+
+// ListChildren: the listing must show the model's nodes, and the client's
+// decision (grant, or wait for a node) must be the model's. A listing that
+// misses the client's own node is an observation that its session is gone,
+// not a step.
+func (m *eventMatch[S]) ListChildren() ([]succ[S], string) {
+	ev, a := m.ev, m.se.a
+	if why := m.se.sameChildren(m.s, ev); why != "" {
+		return nil, why
+	}
+	if ev.Result == traceevent.ResultMissing {
+		if m.pc != "list" || a.ownNodeExists(m.s, m.c) {
+			return nil, fmt.Sprintf("the listing misses %s's own node, but in the model it exists (pc[%s] = %q, Live = %v)",
+				m.name, m.name, m.pc, a.live(m.s, m.c))
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(observation: the session is gone; the client learns it with LearnExpiry)")
+	}
+	t, why := m.do("ListChildren", 0)
+	if why != "" {
+		return nil, why
+	}
+	switch got := a.pc(&t, m.c); {
+	case ev.Result == traceevent.ResultGrant && got == "grant":
+		return m.one(t, m.nd.maxSeq, m.label+" -> grant")
+	case ev.Result == traceevent.ResultWait && got == "watch":
+		tg, _ := a.target(&t, m.c)
+		if w := m.se.lt.nameOf(tg); !m.se.lt.sameNode(ev.Target, tg) {
+			return nil, fmt.Sprintf("the client waits for %s, the model for %s", ev.Target, w)
+		}
+		return m.one(t, m.nd.maxSeq, m.label+" -> watch "+ev.Target)
+	case got == "grant":
+		return nil, fmt.Sprintf("the client's listing says %q; in the model no node it must wait for is ahead of it: it goes on to Grant", ev.Result)
+	default:
+		tg, _ := a.target(&t, m.c)
+		return nil, fmt.Sprintf("the client's listing says %q; in the model it must wait for %s", ev.Result, m.se.lt.nameOf(tg))
+	}
+}
+
+// WatchPredecessor: the client watches the node its last listing chose,
+// and finds it where the model has it (armed) or gone (list again).
+func (m *eventMatch[S]) WatchPredecessor() ([]succ[S], string) {
+	ev := m.ev
+	if prev := m.se.lt.prevTarget[m.c][m.nd.pos[m.c]]; prev != ev.Target {
+		return nil, fmt.Sprintf("the client watches %s but chose %q at its last listing", ev.Target, prev)
+	}
+	t, why := m.do("WatchPredecessor", 0)
+	if why != "" {
+		return nil, why
+	}
+	switch got := m.se.a.pc(&t, m.c); {
+	case ev.Result == traceevent.ResultExists && got == "wait":
+		return m.one(t, m.nd.maxSeq, m.label+" -> watch armed")
+	case ev.Result == traceevent.ResultGone && got == "list":
+		return m.one(t, m.nd.maxSeq, m.label+" -> NoNode, list again")
+	case got == "wait":
+		return nil, fmt.Sprintf("the client found %s gone; in the model it exists", ev.Target)
+	default:
+		return nil, fmt.Sprintf("the client set a watch on %s; in the model it is gone", ev.Target)
+	}
+}
+
+// LearnExpiry: even "expired" may come before the model's ExpireSession: a
+// server tells a reconnecting client its session expired as soon as the
+// leader has dropped it, while the closeSession transaction that deletes
+// its nodes commits later (other clients still list them). The expiry is
+// inserted when an event observes it.
+func (m *eventMatch[S]) LearnExpiry() ([]succ[S], string) {
+	return m.step()
+}
+
+// Downgrade: the node the client reports is its request's, now of kind
+// read.
+func (m *eventMatch[S]) Downgrade() ([]succ[S], string) {
+	if why := ownName(m.ev, m.ev.Node, "read"); why != "" {
+		return nil, why
+	}
+	return m.step()
+}
+
+// PredecessorGone: the model's step; when it is not enabled because the
+// client still waits, the reason is that no notification came.
+func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
+	t, why := m.do(m.ev.Action, 0)
+	if why != "" {
+		if m.pc == "wait" {
+			why += ": no notification for this request has been delivered"
+		}
+		return nil, why
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// Grant: the model's step.
+func (m *eventMatch[S]) Grant() ([]succ[S], string) {
+	return m.step()
+}
+
+// Release: from hold; see deleteOwnNode.
+func (m *eventMatch[S]) Release() ([]succ[S], string) {
+	return m.deleteOwnNode(m.pc == "hold")
+}
+
+// Cancel: from any pc between the request and the grant; see deleteOwnNode.
+// A Cancel with a result was made after the client's session had ended
+// (the result says how): it deleted nothing, and its nodes stay until the
+// server's ExpireSession, which may come later.
+func (m *eventMatch[S]) Cancel() ([]succ[S], string) {
+	fromPC := m.pc != "idle" && m.pc != "hold"
+	if m.ev.Result != "" {
+		if !fromPC {
+			return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", m.ev.Action, m.name, m.pc)
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(nothing: the session had ended; its nodes go with it)")
+	}
+	return m.deleteOwnNode(fromPC)
+}
+
+// deleteOwnNode matches Release or Cancel, which delete the client's node.
+// While the session lives it is the model's step. Once the session is gone
+// the delete fails (SESSIONEXPIRED) or finds nothing, since the server
+// deleted the node with the session: no step, but only from a pc where the
+// client may call it (fromPC).
+func (m *eventMatch[S]) deleteOwnNode(fromPC bool) ([]succ[S], string) {
+	if m.se.a.live(m.s, m.c) {
+		return m.step()
+	}
+	if !fromPC {
+		return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", m.ev.Action, m.name, m.pc)
+	}
+	return m.one(*m.s, m.nd.maxSeq, "(nothing: the session is gone, so is the node)")
 }
 
 // sameChildren compares a listing with the model's nodes: the same nodes

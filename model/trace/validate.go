@@ -354,12 +354,44 @@ func zxidBounds(e *Event) (low, high int64) {
 }
 
 // prepare checks one lock's events and computes what the search needs.
+// Each step below either refuses the trace (ErrUnsupported: the search
+// would be meaningless on it) or fills in part of lockTrace; they run in
+// this order so that the first problem a trace has is the one reported.
 func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTrace, error) {
 	lt := &lockTrace{lock: lock, seqs: map[string]int64{}}
 	where := lock
 	if where == "" {
 		where = "the lock"
 	}
+	kinds := lt.collectClients(order, byClient)
+	if len(kinds) == 0 {
+		return nil, nil // only LearnExpiry: nothing to check
+	}
+	spec, err := specFor(kinds, where)
+	if err != nil {
+		return nil, err
+	}
+	lt.spec = spec
+	lt.owner = map[string]int{}
+	for c, evs := range lt.events {
+		if err := lt.followRequests(c, evs); err != nil {
+			return nil, err
+		}
+	}
+	if lt.maxRequests == 0 {
+		lt.maxRequests = 1
+	}
+	if err := lt.nodeSequences(where); err != nil {
+		return nil, err
+	}
+	lt.whenExpiryLearned()
+	lt.timeOrder()
+	return lt, nil
+}
+
+// collectClients keeps the clients with events on the lock, in order, and
+// returns the kinds of request they make.
+func (lt *lockTrace) collectClients(order []string, byClient map[string][]*Event) map[string]bool {
 	kinds := map[string]bool{}
 	for _, name := range order {
 		evs := byClient[name]
@@ -374,77 +406,88 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 			}
 		}
 	}
+	return kinds
+}
+
+// specFor picks the spec a lock's requests are checked against: a Mutex's
+// (exclusive) or an RWMutex's (read and write); one lock path used by both
+// is no protocol of ours.
+func specFor(kinds map[string]bool, where string) (string, error) {
 	switch {
-	case len(kinds) == 0:
-		return nil, nil // only LearnExpiry: nothing to check
 	case len(kinds) == 1 && kinds["exclusive"]:
-		lt.spec = "PredecessorLock"
+		return "PredecessorLock", nil
 	case !kinds["exclusive"] && (kinds["read"] || kinds["write"]) && len(kinds) <= 2:
-		lt.spec = "SharedLock"
-	default:
-		var ks []string
-		for k := range kinds {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
-		return nil, fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex) or read/write (RWMutex)",
-			ErrUnsupported, where, strings.Join(ks, ", "))
+		return "SharedLock", nil
 	}
-	owner := map[string]int{} // request uuid -> client
-	lt.owner = owner
-	for c, evs := range lt.events {
-		lt.reqUuid = append(lt.reqUuid, nil)
-		lt.prevTarget = append(lt.prevTarget, make([]string, len(evs)+1))
-		current, open := "", false
-		target := ""
-		for i, e := range evs {
-			lt.prevTarget[c][i] = target
-			if e.Action == traceevent.RequestLock {
-				if open {
-					return nil, fmt.Errorf("%w: %s: client %s starts request %s while request %s has not ended "+
-						"(one acquisition per session and lock at a time; a request ends with Release, Cancel or LearnExpiry)",
-						ErrUnsupported, e, lt.clients[c], e.Request, current)
-				}
-				if e.Request == "" {
-					return nil, fmt.Errorf("%w: %s: a RequestLock needs a request uuid", ErrUnsupported, e)
-				}
-				if d, dup := owner[e.Request]; dup {
-					return nil, fmt.Errorf("%w: %s: request %s was already made by %s", ErrUnsupported, e, e.Request, lt.clients[d])
-				}
-				owner[e.Request] = c
-				lt.reqUuid[c] = append(lt.reqUuid[c], e.Request)
-				current, open, target = e.Request, true, ""
-				continue
+	var ks []string
+	for k := range kinds {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex) or read/write (RWMutex)",
+		ErrUnsupported, where, strings.Join(ks, ", "))
+}
+
+// followRequests checks that client c makes one request at a time, each
+// with a uuid of its own, and records its requests (reqUuid, owner,
+// maxRequests) and the node each event's client last chose to wait for
+// (prevTarget), which WatchPredecessor must name.
+func (lt *lockTrace) followRequests(c int, evs []*Event) error {
+	lt.reqUuid = append(lt.reqUuid, nil)
+	lt.prevTarget = append(lt.prevTarget, make([]string, len(evs)+1))
+	current, open := "", false
+	target := ""
+	for i, e := range evs {
+		lt.prevTarget[c][i] = target
+		if e.Action == traceevent.RequestLock {
+			if open {
+				return fmt.Errorf("%w: %s: client %s starts request %s while request %s has not ended "+
+					"(one acquisition per session and lock at a time; a request ends with Release, Cancel or LearnExpiry)",
+					ErrUnsupported, e, lt.clients[c], e.Request, current)
 			}
-			if e.Action == traceevent.LearnExpiry {
-				open = false
-				continue
+			if e.Request == "" {
+				return fmt.Errorf("%w: %s: a RequestLock needs a request uuid", ErrUnsupported, e)
 			}
-			if e.Request != current || current == "" {
-				return nil, fmt.Errorf("%w: %s: client %s reports request %q while its current request is %q "+
-					"(two acquisitions of one session on one lock in flight at once)", ErrUnsupported, e, lt.clients[c], e.Request, current)
+			if d, dup := lt.owner[e.Request]; dup {
+				return fmt.Errorf("%w: %s: request %s was already made by %s", ErrUnsupported, e, e.Request, lt.clients[d])
 			}
-			switch e.Action {
-			case traceevent.Release, traceevent.Cancel:
-				open = false
-			case traceevent.ListChildren:
-				if e.Result == traceevent.ResultWait {
-					target = e.Target
-				}
-			case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor,
-				traceevent.PredecessorGone, traceevent.Grant, traceevent.Downgrade:
-			default:
-				return nil, fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
-			}
+			lt.owner[e.Request] = c
+			lt.reqUuid[c] = append(lt.reqUuid[c], e.Request)
+			current, open, target = e.Request, true, ""
+			continue
 		}
-		if n := len(lt.reqUuid[c]); n > lt.maxRequests {
-			lt.maxRequests = n
+		if e.Action == traceevent.LearnExpiry {
+			open = false
+			continue
+		}
+		if e.Request != current || current == "" {
+			return fmt.Errorf("%w: %s: client %s reports request %q while its current request is %q "+
+				"(two acquisitions of one session on one lock in flight at once)", ErrUnsupported, e, lt.clients[c], e.Request, current)
+		}
+		switch e.Action {
+		case traceevent.Release, traceevent.Cancel:
+			open = false
+		case traceevent.ListChildren:
+			if e.Result == traceevent.ResultWait {
+				target = e.Target
+			}
+		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor,
+			traceevent.PredecessorGone, traceevent.Grant, traceevent.Downgrade:
+		default:
+			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 		}
 	}
-	if lt.maxRequests == 0 {
-		lt.maxRequests = 1
+	if n := len(lt.reqUuid[c]); n > lt.maxRequests {
+		lt.maxRequests = n
 	}
-	// Node names: each must belong to a traced request of this lock.
+	return nil
+}
+
+// nodeSequences checks that every node name an event carries belongs to a
+// traced request of this lock (a client we cannot see would make the search
+// wrong), and records each request's real sequence number (seqs), which
+// orders the creates.
+func (lt *lockTrace) nodeSequences(where string) error {
 	ambiguous := map[string]bool{}
 	for _, evs := range lt.events {
 		for _, e := range evs {
@@ -458,10 +501,10 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 					continue
 				}
 				if err != nil {
-					return nil, fmt.Errorf("%w: %s: %w", ErrUnsupported, e, err)
+					return fmt.Errorf("%w: %s: %w", ErrUnsupported, e, err)
 				}
-				if _, traced := owner[n.uuid]; !traced {
-					return nil, fmt.Errorf("%w: %s: node %s belongs to no traced request on %s: every client of the lock must be traced",
+				if _, traced := lt.owner[n.uuid]; !traced {
+					return fmt.Errorf("%w: %s: node %s belongs to no traced request on %s: every client of the lock must be traced",
 						ErrUnsupported, e, name, where)
 				}
 				if s, seen := lt.seqs[n.uuid]; seen && s != n.seq {
@@ -474,10 +517,14 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 	for u := range ambiguous {
 		lt.seqs[u] = -1 // two nodes for one request: no order constraint (the listings decide)
 	}
-	// Time order and expiry knowledge.
-	n := len(lt.clients)
+	return nil
+}
+
+// whenExpiryLearned fills in learnsExpiry, read from each client's events
+// backwards: from which point on the client will report its session's loss,
+// or makes no more calls.
+func (lt *lockTrace) whenExpiryLearned() {
 	for c, evs := range lt.events {
-		lt.need = append(lt.need, make([][]int32, len(evs)))
 		lt.learnsExpiry = append(lt.learnsExpiry, make([]expiryKnowledge, len(evs)+1))
 		lt.learnsExpiry[c][len(evs)] = ifNodes
 		reportAhead, localOnly := false, true
@@ -496,6 +543,15 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 				lt.learnsExpiry[c][i] = ifNodes
 			}
 		}
+	}
+}
+
+// timeOrder fills in need: for each event, how many of every other
+// client's events must be matched before it (see precedes).
+func (lt *lockTrace) timeOrder() {
+	n := len(lt.clients)
+	for c, evs := range lt.events {
+		lt.need = append(lt.need, make([][]int32, len(evs)))
 		for i, e := range evs {
 			need := make([]int32, n)
 			for j, other := range lt.events {
@@ -512,5 +568,4 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 			lt.need[c][i] = need
 		}
 	}
-	return lt, nil
 }

@@ -1,4 +1,4 @@
-package zklock
+package zkwire
 
 import (
 	"encoding/binary"
@@ -37,7 +37,7 @@ func TestFrameScannerAnySplit(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		var got []int32
 		firsts := 0
-		f := newFrameScanner(replyHeaderLen(false), replyHeaderLen, func(first bool, hdr []byte) {
+		f := NewScanner(ReplyHeaderLen, func(bool) int { return ReplyHeaderLen }, func(first bool, hdr []byte) {
 			if first {
 				firsts++
 				if sid := binary.BigEndian.Uint64(hdr[8:16]); sid != 0x1234 {
@@ -56,7 +56,7 @@ func TestFrameScannerAnySplit(t *testing.T) {
 			if trial == 0 {
 				n = len(rest)
 			}
-			f.feed(rest[:n])
+			f.Feed(rest[:n])
 			rest = rest[n:]
 		}
 		if firsts != 1 || len(got) != len(want)+1 {
@@ -71,7 +71,7 @@ func TestFrameScannerAnySplit(t *testing.T) {
 }
 
 // request builds a request payload: header, then body fields.
-func request(op int32, body ...[]byte) []byte {
+func request(op Op, body ...[]byte) []byte {
 	p := binary.BigEndian.AppendUint32(nil, 42)
 	p = binary.BigEndian.AppendUint32(p, uint32(op))
 	for _, b := range body {
@@ -92,19 +92,49 @@ func TestRequestPath(t *testing.T) {
 		req  []byte
 		want string
 	}{
-		{"create", request(opCreate, zkString("/a/_c_x-lock-"), zkString("data")), "/a/_c_x-lock-"},
-		{"delete", request(opDelete, zkString("/a/n-0000000001"), []byte{0, 0, 0, 0}), "/a/n-0000000001"},
-		{"container", request(opCreateContainer, zkString("/a")), "/a"},
-		{"multi", request(opMulti, multiHdr, zkString("/a/r-0000000003")), "/a/r-0000000003"},
+		{"create", request(OpCreate, zkString("/a/_c_x-lock-"), zkString("data")), "/a/_c_x-lock-"},
+		{"delete", request(OpDelete, zkString("/a/n-0000000001"), []byte{0, 0, 0, 0}), "/a/n-0000000001"},
+		{"container", request(OpCreateContainer, zkString("/a")), "/a"},
+		{"multi", request(OpMulti, multiHdr, zkString("/a/r-0000000003")), "/a/r-0000000003"},
 		{"read", request(12, zkString("/a")), ""},
-		{"truncated path", request(opDelete, zkString("/a/n")[:6]), ""},
-		{"negative length", request(opDelete, []byte{0xff, 0xff, 0xff, 0xff}), ""},
-		{"no body", request(opCreate), ""},
-		{"short multi", request(opMulti, multiHdr[:4]), ""},
+		{"truncated path", request(OpDelete, zkString("/a/n")[:6]), ""},
+		{"negative length", request(OpDelete, []byte{0xff, 0xff, 0xff, 0xff}), ""},
+		{"no body", request(OpCreate), ""},
+		{"short multi", request(OpMulti, multiHdr[:4]), ""},
 		{"no header", []byte{1, 2}, ""},
 	} {
-		if got := requestPath(tc.req); got != tc.want {
-			t.Errorf("%s: requestPath = %q, want %q", tc.name, got, tc.want)
+		if got := RequestPath(tc.req); got != tc.want {
+			t.Errorf("%s: RequestPath = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The header parsers read the fields where ZooKeeper puts them, and refuse
+// a payload too short to hold them.
+func TestHeaders(t *testing.T) {
+	if xid, op, ok := RequestHeader(request(OpMulti)); !ok || xid != 42 || op != OpMulti {
+		t.Errorf("RequestHeader = %d, %v, %v", xid, op, ok)
+	}
+	rep := reply(-1, 0x1122334455, ErrSessionExpired, 3)[4:]
+	if xid, zxid, code, ok := ReplyHeader(rep); !ok || xid != XidNotification || zxid != 0x1122334455 || code != ErrSessionExpired {
+		t.Errorf("ReplyHeader = %d, %x, %d, %v", xid, zxid, code, ok)
+	}
+	connect := make([]byte, ConnectReplyLen)
+	binary.BigEndian.PutUint32(connect[4:], 4000)
+	binary.BigEndian.PutUint64(connect[8:], 0x1234)
+	if ms, sid, ok := ConnectReply(connect); !ok || ms != 4000 || sid != 0x1234 {
+		t.Errorf("ConnectReply = %d, %x, %v", ms, sid, ok)
+	}
+	if _, _, ok := RequestHeader(make([]byte, RequestHeaderLen-1)); ok {
+		t.Error("RequestHeader accepted a short payload")
+	}
+	if _, _, _, ok := ReplyHeader(rep[:ReplyHeaderLen-1]); ok {
+		t.Error("ReplyHeader accepted a short payload")
+	}
+	if _, _, ok := ConnectReply(connect[:ConnectReplyLen-1]); ok {
+		t.Error("ConnectReply accepted a short payload")
+	}
+	if OpCreate.String() != "create" || Op(99).String() != "op(99)" {
+		t.Errorf("names: %v, %v", OpCreate, Op(99))
 	}
 }

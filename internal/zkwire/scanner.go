@@ -1,12 +1,12 @@
-package zklock
+package zkwire
 
 import "encoding/binary"
 
-// frameScanner splits one direction of a ZooKeeper connection into frames
+// Scanner splits one direction of a ZooKeeper connection into frames
 // (4-byte big-endian length, then payload) and hands the first headerLen
 // bytes of each payload to emit. It keeps only those bytes, so a 1 MB reply
 // costs nothing to scan.
-type frameScanner struct {
+type Scanner struct {
 	headerLen func(first bool) int // header bytes wanted; the first frame has no xid
 	emit      func(first bool, header []byte)
 
@@ -20,13 +20,16 @@ type frameScanner struct {
 	skip    int // payload bytes still to pass over after the header
 }
 
-// newFrameScanner keeps at most max bytes of a frame.
-func newFrameScanner(max int, headerLen func(bool) int, emit func(bool, []byte)) *frameScanner {
-	return &frameScanner{headerLen: headerLen, emit: emit, size: -1, hdr: make([]byte, max)}
+// NewScanner keeps at most max bytes of a frame: headerLen says how many it
+// wants of each (first is true for the connect request or reply), and emit
+// gets them when the frame ends, however the frame was cut up. The slice
+// passed to emit is reused for the next frame.
+func NewScanner(max int, headerLen func(first bool) int, emit func(first bool, header []byte)) *Scanner {
+	return &Scanner{headerLen: headerLen, emit: emit, size: -1, hdr: make([]byte, max)}
 }
 
-// feed consumes bytes in whatever pieces the connection delivers them.
-func (f *frameScanner) feed(p []byte) {
+// Feed consumes bytes in whatever pieces the connection delivers them.
+func (f *Scanner) Feed(p []byte) {
 	for len(p) > 0 {
 		switch {
 		case f.size < 0: // reading the length prefix
@@ -65,7 +68,7 @@ func (f *frameScanner) feed(p []byte) {
 	}
 }
 
-func (f *frameScanner) done() {
+func (f *Scanner) done() {
 	first := !f.started
 	f.started = true
 	f.size = -1
