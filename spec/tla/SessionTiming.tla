@@ -153,6 +153,7 @@ SendRequest ==
 \* (A request reaching F when it no longer serves is never answered: it
 \* stays in flight.)
 ReceiveRequest(i) ==
+    /\ i <= Len(reqs)
     /\ reqs[i].state = "sent"
     /\ Serving
     /\ touched' = TRUE
@@ -162,6 +163,7 @@ ReceiveRequest(i) ==
 \* H receives the reply to request i while it still believes it holds (a
 \* lost lease stays lost).
 AckReply(i) ==
+    /\ i <= Len(reqs)
     /\ reqs[i].state = "replied"
     /\ HBelieves
     /\ reqs' = [reqs EXCEPT ![i].state = "acked", ![i].acked = now]
@@ -187,8 +189,8 @@ Next ==
     \/ CutLink
     \/ HealLink
     \/ SendRequest
-    \/ \E i \in 1..Len(reqs) : ReceiveRequest(i)
-    \/ \E i \in 1..Len(reqs) : AckReply(i)
+    \/ \E i \in 1..MaxRequests : ReceiveRequest(i)
+    \/ \E i \in 1..MaxRequests : AckReply(i)
     \/ ExpireSession
     \/ GrantContender
 
@@ -196,5 +198,11 @@ Spec == Init /\ [][Next]_vars
 
 \* Never does C hold the lock while H still believes it holds it.
 HolderLosesFirst == granted => ~HBelieves
+
+\* A witness, expected to be violated: the holder never believes past the
+\* deadline its session's creation alone gives it.  Its violation shows
+\* that a rule renews the lease at all (that HolderLosesFirst does not
+\* pass only because the holder always gives up at once).
+NeverRenewed == HBelieves => now < Timeout - Drift
 
 =============================================================================
