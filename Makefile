@@ -6,13 +6,19 @@ GO        ?= go
 ZK_JAR    := /usr/share/java/zookeeper.jar
 PKGS      := ./...
 RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/...
+# Server versions the integration suite and the short campaign run against:
+# Debian's 3.8 package and Apache ZooKeeper 3.9 from Maven Central (pinned by
+# sha256 in ensemble/zk39). ZKLOCK_ZK picks one for any single command.
+ZK_VERSIONS ?= 3.8 3.9
+# The packages that depend on the server version; the rest run once.
+ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep test vet fmt-check unit integration checker model tlc tlc-deep \
-        conformance mutants chaos chaos-short chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results mutants chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit integration checker model chaos-tests tlc conformance mutants chaos-short
+verify: setup vet fmt-check unit fuzz integration checker model chaos-tests tlc conformance mutants chaos-short
 
 ## verify-deep: verify, then many more random programs against the ensemble
 ## and TLC on the deep configs.
@@ -32,6 +38,11 @@ setup:
 	  echo "installing a JDK and Maven (TLC, the Curator interop test)"; \
 	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq default-jdk-headless maven; \
+	fi
+	@if ! command -v chromium >/dev/null; then \
+	  echo "installing Debian's chromium (the chaos report's browser test)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium; \
 	fi
 	$(GO) mod download
 
@@ -55,8 +66,24 @@ unit:
 # go-zookeeper v1.0.4 (Conn.lastZxid, read by sendSetWatches while
 # recvLoop writes it: go-zookeeper/zk#35, samuel/go-zookeeper#260).
 integration:
-	$(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(RACE_PKGS)
+	ZKLOCK_ZK=3.8 $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(RACE_PKGS)
+	@for v in $(filter-out 3.8,$(ZK_VERSIONS)); do \
+	  echo "integration against ZooKeeper $$v"; \
+	  ZKLOCK_ZK=$$v $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(ZK_PKGS) || exit 1; \
+	done
 	$(GO) test -count=1 -timeout 15m -run '^TestRapidPrograms$$' ./impl/zklock
+
+# Every parser of outside input fuzzed for FUZZTIME each (seed corpora in
+# each package's testdata/fuzz, which plain `go test` replays too).
+FUZZTIME ?= 5s
+FUZZ_TARGETS := FuzzParseChild:./impl/zklock FuzzValidateLockPath:./impl/zklock \
+	FuzzFrameScanner:./impl/zklock FuzzRequestPath:./impl/zklock FuzzReadFrame:./faultinject \
+	FuzzRead:./model/trace FuzzLoadRoundTrip:./checker FuzzLoadCheck:./checker
+fuzz:
+	@mkdir -p .cache; for t in $(FUZZ_TARGETS); do \
+	  name=$${t%%:*}; pkg=$${t#*:}; echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -short -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg > .cache/fuzz-$$name.log 2>&1 || { cat .cache/fuzz-$$name.log; exit 1; }; \
+	done
 
 # The checker's tests without -short: the 100k-operation history and the
 # timeout control.
@@ -67,7 +94,13 @@ checker:
 model:
 	$(GO) test -count=1 ./model/... ./internal/tlc/...
 
+# Checks compare, they do not rewrite: `make tlc` fails when a verdict or
+# a state count differs from the committed spec/tla/RESULTS.md, and only
+# `make results` rewrites it (after a spec change, reviewed like code).
 tlc:
+	$(GO) run ./cmd/tlc -compare spec/tla/RESULTS.md
+
+results:
 	$(GO) run ./cmd/tlc -results spec/tla/RESULTS.md
 
 ## conformance: model/ against TLC on every CI config (distinct states,
@@ -88,6 +121,12 @@ mutants:
 chaos: setup
 	$(GO) run ./cmd/chaos
 
+## soak: one long campaign with every fault kind (SOAK=2h for longer;
+## ZKLOCK_ZK=3.9 for the other server version), its report in out/soak-*.
+SOAK ?= 30m
+soak: setup
+	$(GO) run ./cmd/chaos --duration $(SOAK) --out out/soak-$${ZKLOCK_ZK:-3.8}-$$(date +%Y%m%d-%H%M%S)
+
 CHAOS        := .cache/bin/chaos
 CHAOS_MUTANT := .cache/bin/chaos-watch-the-holder
 
@@ -99,19 +138,27 @@ chaos-short:
 	@mkdir -p $(dir $(CHAOS)) && rm -rf out/verify
 	$(GO) build -o $(CHAOS) ./cmd/chaos
 	$(GO) build -o $(CHAOS_MUTANT) -overlay $$($(GO) run ./cmd/mutants -only watch-the-holder -overlay .cache/mutants/watch-the-holder) ./cmd/chaos
-	$(CHAOS) --duration 30s --fault-interval 4s --quiet --out out/verify/zklock
+	@for v in $(ZK_VERSIONS); do \
+	  echo "chaos-short: zklock against ZooKeeper $$v"; \
+	  ZKLOCK_ZK=$$v $(CHAOS) --duration 30s --fault-interval 4s --quiet --out out/verify/zklock-$$v || exit 1; \
+	done
 	@$(call control,zk-lock,$(CHAOS) --lock=zk --faults blackhole-holder)
+	@$(call control,zk-lock-3.9,ZKLOCK_ZK=3.9 $(CHAOS) --lock=zk --faults blackhole-holder)
 	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
-	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none)
+	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
+	ZKLOCK_REPORT_PASS=$(CURDIR)/out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=$(CURDIR)/out/verify/control-zk-lock/report.html \
+	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./internal/chaos/report
 
 # control NAME,COMMAND: a 20-second campaign that must be flagged (exit 1).
 control = echo "control $(1): must be flagged"; \
 	$(2) --duration 20s --clients 4 --locks 2 --quiet --out out/verify/control-$(1); rc=$$?; \
 	if [ $$rc -ne 1 ]; then echo "control $(1) was not flagged (exit $$rc)"; exit 1; fi
 
-# cmd/chaos's own tests: bad input, schedules, and short campaigns with controls.
+# The chaos campaigns' own tests: bad input and short campaigns with controls
+# (cmd/chaos), schedules, the workload's parts, the nemesis, the checks and
+# the report (internal/chaos).
 chaos-tests:
-	$(GO) test -count=1 ./cmd/chaos/...
+	$(GO) test -count=1 ./cmd/chaos/... ./internal/chaos/...
 
 ## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
 ## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md).

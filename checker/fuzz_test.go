@@ -45,3 +45,32 @@ func FuzzLoadCheck(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoadRoundTrip feeds arbitrary bytes to the history reader: it must return a
+// history or an error, never panic, and a history it accepts must survive
+// a write and a second read unchanged.
+func FuzzLoadRoundTrip(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := Load(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if _, err := h.WriteTo(&b); err != nil {
+			t.Fatalf("writing an accepted history: %v", err)
+		}
+		first := bytes.Clone(b.Bytes())
+		again, err := Load(&b)
+		if err != nil {
+			t.Fatalf("an accepted history, written, is refused: %v\n%s", err, first)
+		}
+		// Equal up to what JSON cannot tell apart (an empty list and none).
+		var b2 bytes.Buffer
+		if _, err := again.WriteTo(&b2); err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != len(again) || !bytes.Equal(first, b2.Bytes()) {
+			t.Fatalf("round trip changed the history:\n%s\n%s", first, b2.String())
+		}
+	})
+}

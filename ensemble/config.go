@@ -13,6 +13,9 @@ import (
 const (
 	DefaultServers  = 3
 	DefaultTickTime = 500 * time.Millisecond
+	// DefaultSyncLimit is syncLimit in ticks: with DefaultTickTime, a
+	// follower cut off from its leader gives up after 2.5 s.
+	DefaultSyncLimit = 5
 )
 
 // DefaultClassPath returns the class path of Debian's zookeeper package plus
@@ -53,11 +56,19 @@ type Config struct {
 	// TickTime is ZooKeeper's tickTime. Negotiated session timeouts lie in
 	// [2, 20] ticks, so the default (500 ms) lets sessions expire in seconds.
 	TickTime time.Duration
+	// SyncLimit is ZooKeeper's syncLimit, in ticks: how long a follower
+	// and its leader go without hearing from each other before they part.
+	// Default DefaultSyncLimit.
+	SyncLimit int
 	// Dir is where the ensemble's root directory is created. Default os.TempDir().
 	Dir string
 	// Java is the java executable. Default $JAVA_HOME/bin/java, else java on PATH.
 	Java string
-	// ClassPath of the servers. Default DefaultClassPath().
+	// Version is the ZooKeeper server version, Version38 or Version39.
+	// Default DefaultVersion() ($ZKLOCK_ZK, else 3.8).
+	Version string
+	// ClassPath of the servers. Default ClassPathFor(Version): set, it
+	// overrides Version.
 	ClassPath []string
 	// JVMFlags for the servers. Default DefaultJVMFlags().
 	JVMFlags []string
@@ -65,7 +76,10 @@ type Config struct {
 	// (and so overriding) the ones this package writes.
 	ExtraConfig []string
 	// Detached starts servers in their own session without a parent-death
-	// signal, so they outlive the process that started them.
+	// signal, so they outlive the process that started them. A detached
+	// ensemble's servers reach each other directly, not through link
+	// proxies (those could not outlive this process): its links cannot be
+	// cut, and Partition and the like return ErrNoLinks.
 	Detached bool
 }
 
@@ -76,11 +90,14 @@ func (c Config) withDefaults() Config {
 	if c.TickTime == 0 {
 		c.TickTime = DefaultTickTime
 	}
+	if c.SyncLimit == 0 {
+		c.SyncLimit = DefaultSyncLimit
+	}
 	if c.Dir == "" {
 		c.Dir = os.TempDir()
 	}
-	if c.ClassPath == nil {
-		c.ClassPath = DefaultClassPath()
+	if c.Version == "" && c.ClassPath == nil {
+		c.Version = DefaultVersion()
 	}
 	if c.JVMFlags == nil {
 		c.JVMFlags = DefaultJVMFlags()
@@ -92,8 +109,15 @@ func (c Config) validate() error {
 	if c.Servers < 1 || c.Servers > 255 {
 		return fmt.Errorf("%w: Servers = %d, want 1..255", ErrBadConfig, c.Servers)
 	}
+	if c.ClassPath == nil && !knownVersion(c.Version) {
+		return fmt.Errorf("%w: Version = %q, want one of %s (%s)", ErrBadConfig, c.Version,
+			strings.Join(Versions(), ", "), VersionEnv)
+	}
 	if c.TickTime < time.Millisecond {
 		return fmt.Errorf("%w: TickTime = %v, want >= 1ms", ErrBadConfig, c.TickTime)
+	}
+	if c.SyncLimit < 1 || c.SyncLimit > 1000 {
+		return fmt.Errorf("%w: SyncLimit = %d, want 1..1000", ErrBadConfig, c.SyncLimit)
 	}
 	for _, l := range c.ExtraConfig {
 		if !strings.Contains(l, "=") || strings.ContainsAny(l, "\n\r") {
@@ -137,14 +161,16 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// zooCfg renders server s's configuration file.
-func (c Config) zooCfg(s *server, all []*server) string {
+// zooCfg renders server s's configuration file. With links, s reaches its
+// peers through its own proxies; its own line keeps its real ports, which it
+// binds.
+func (c Config) zooCfg(s *server, all []*server, links *linkTable) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("# written by github.com/zklock/zklock/ensemble")
 	line("tickTime=%d", c.TickTime.Milliseconds())
 	line("initLimit=10")
-	line("syncLimit=5")
+	line("syncLimit=%d", c.SyncLimit)
 	line("dataDir=%s", s.dataDir)
 	// Explicit address and port: a server must never fall back to 2181 on
 	// all interfaces.
@@ -160,7 +186,11 @@ func (c Config) zooCfg(s *server, all []*server) string {
 	line("reconfigEnabled=false")
 	if len(all) > 1 {
 		for _, o := range all {
-			line("server.%d=127.0.0.1:%d:%d", o.id, o.ports.quorum, o.ports.election)
+			q, el := o.ports.quorum, o.ports.election
+			if links != nil && o != s {
+				q, el = links.port(s.index, o.index, portQuorum), links.port(s.index, o.index, portElection)
+			}
+			line("server.%d=127.0.0.1:%d:%d", o.id, q, el)
 		}
 	}
 	for _, l := range c.ExtraConfig {

@@ -43,6 +43,7 @@ type Ensemble struct {
 	java    string
 	root    string
 	spawner *spawner
+	links   *linkTable // nil for a single server or a detached ensemble
 
 	mu      sync.Mutex
 	servers []*server
@@ -59,6 +60,13 @@ func Start(ctx context.Context, cfg Config) (*Ensemble, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.ClassPath == nil {
+		cp, err := ClassPathFor(ctx, cfg.Version, nil)
+		if err != nil {
+			return nil, err
+		}
+		cfg.ClassPath = cp
+	}
 	java, err := cfg.findJava()
 	if err != nil {
 		return nil, err
@@ -71,6 +79,13 @@ func Start(ctx context.Context, cfg Config) (*Ensemble, error) {
 		return nil, fmt.Errorf("ensemble: %w", err)
 	}
 	e := &Ensemble{cfg: cfg, java: java, root: root, spawner: newSpawner()}
+	if cfg.Servers > 1 && !cfg.Detached {
+		if e.links, err = newLinkTable(cfg.Servers); err != nil {
+			e.spawner.stop()
+			os.RemoveAll(root)
+			return nil, err
+		}
+	}
 	for i := 0; i < cfg.Servers; i++ {
 		dir := filepath.Join(root, fmt.Sprintf("server-%d", i+1))
 		e.servers = append(e.servers, &server{
@@ -124,6 +139,13 @@ func (e *Ensemble) startAll(ctx context.Context) error {
 			s.ports.quorum, s.ports.election = ports[i*3+1], ports[i*3+2]
 		}
 	}
+	if e.links != nil {
+		targets := make([]serverPorts, n)
+		for i, s := range e.servers {
+			targets[i] = s.ports
+		}
+		e.links.setTargets(targets)
+	}
 	for _, s := range e.servers {
 		if err := e.writeConfig(s); err != nil {
 			return &ServerError{Server: s.index, Op: "configure", Log: s.logPath, Err: err}
@@ -159,7 +181,7 @@ func (e *Ensemble) writeConfig(s *server) error {
 	if err := os.WriteFile(filepath.Join(s.dataDir, "myid"), []byte(strconv.Itoa(s.id)+"\n"), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(s.cfgPath, []byte(e.cfg.zooCfg(s, e.servers)), 0o644)
+	return os.WriteFile(s.cfgPath, []byte(e.cfg.zooCfg(s, e.servers, e.links)), 0o644)
 }
 
 // startLocked starts s's process; it does not wait for it to listen.
@@ -217,6 +239,9 @@ func (e *Ensemble) stop(keepLogs bool) error {
 	err := e.killAllLocked()
 	e.mu.Unlock()
 	e.spawner.stop()
+	if e.links != nil {
+		e.links.close()
+	}
 	if err != nil {
 		// Removing the directories of a live server would hide it.
 		return err
@@ -262,6 +287,10 @@ func (e *Ensemble) Addrs() []string {
 	}
 	return addrs
 }
+
+// Version is the server version the ensemble runs (Version38 or
+// Version39), or "" when Config.ClassPath chose the servers' code.
+func (e *Ensemble) Version() string { return e.cfg.Version }
 
 // Size returns the number of servers.
 func (e *Ensemble) Size() int { return len(e.servers) }

@@ -28,8 +28,8 @@ func TestLeaderAndModes(t *testing.T) {
 		if i == leader {
 			want = ensemble.ModeLeader
 		}
-		if st.Mode != want || !strings.HasPrefix(st.Version, "3.") {
-			t.Errorf("server %d: %+v, want mode %s and a 3.x version", i, st, want)
+		if st.Mode != want || !strings.HasPrefix(st.Version, e.Version()+".") {
+			t.Errorf("server %d: %+v, want mode %s and version %s.x", i, st, want, e.Version())
 		}
 	}
 	for i, a := range e.Addrs() {

@@ -26,6 +26,10 @@ var (
 	// ErrNotServing: the server answered a four-letter word with
 	// "This ZooKeeper instance is not currently serving requests".
 	ErrNotServing = errors.New("ensemble: server not serving requests")
+	// ErrNoLinks: the ensemble's server-to-server links cannot be cut: it
+	// has a single server, or it is detached (its link proxies could not
+	// outlive the process that started it).
+	ErrNoLinks = errors.New("ensemble: no server-to-server links to cut")
 	// ErrBadCommand: a four-letter word that is not four letters.
 	ErrBadCommand = errors.New("ensemble: four-letter word must have four letters")
 	// ErrMalformed: a four-letter-word reply this package cannot parse.

@@ -130,6 +130,14 @@ func (e *Ensemble) signal(i int, op string, sig syscall.Signal, pause bool) erro
 		return &ServerError{Server: i, Op: op, Log: s.logPath, Err: err}
 	}
 	s.paused = pause
+	if pause {
+		// The signal is delivered asynchronously: return only once every
+		// thread has stopped, so that a paused server answers nothing.
+		pid := s.proc.cmd.Process.Pid
+		for give := time.Now().Add(5 * time.Second); !isStopped(pid) && time.Now().Before(give); {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	return nil
 }
 

@@ -130,10 +130,13 @@ func (e *Ensemble) Leader(ctx context.Context) (int, error) {
 	return -1, fmt.Errorf("%w: leaders %v", ErrNoLeader, leaders)
 }
 
-// Heal resumes paused servers, restarts killed or crashed ones and waits
-// until the ensemble is healthy: a test that injected process faults calls
+// Heal heals every cut link, resumes paused servers, restarts killed or
+// crashed ones and waits until the ensemble is healthy: a test that injected process faults calls
 // it so that the next test starts from a whole ensemble.
 func (e *Ensemble) Heal(ctx context.Context) error {
+	e.mu.Lock()
+	e.healLinksLocked()
+	e.mu.Unlock()
 	for i := 0; i < len(e.servers); i++ {
 		e.mu.Lock()
 		s, err := e.serverLocked(i)

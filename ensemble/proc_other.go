@@ -9,3 +9,6 @@ import "syscall"
 func isServerProcess(pid int, cfgPath string) bool {
 	return syscall.Kill(pid, 0) == nil
 }
+
+// isStopped cannot look without /proc: it trusts the signal.
+func isStopped(pid int) bool { return true }

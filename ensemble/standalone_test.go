@@ -20,7 +20,10 @@ func TestConfigErrors(t *testing.T) {
 		{Servers: -1},
 		{Servers: 256},
 		{TickTime: time.Microsecond},
+		{SyncLimit: -1},
 		{ExtraConfig: []string{"no equals sign"}},
+		{Version: "3.7"},
+		{Version: "3.9.4"},
 	} {
 		if _, err := ensemble.Start(ctx, cfg); !errors.Is(err, ensemble.ErrBadConfig) {
 			t.Errorf("Start(%+v): %v, want ErrBadConfig", cfg, err)
@@ -29,6 +32,20 @@ func TestConfigErrors(t *testing.T) {
 	cfg := ensemble.Config{ClassPath: []string{"/nonexistent/zookeeper.jar"}}
 	if _, err := ensemble.Start(ctx, cfg); !errors.Is(err, ensemble.ErrNotInstalled) {
 		t.Errorf("missing jar: %v, want ErrNotInstalled", err)
+	}
+}
+
+// TestPinnedZooKeeper39 checks that the 3.9 server's pins name the server
+// and the version the ensemble claims to run.
+func TestPinnedZooKeeper39(t *testing.T) {
+	sums, err := ensemble.PinnedZooKeeper39()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, jar := range []string{"zookeeper-3.9.4.jar", "zookeeper-jute-3.9.4.jar", "slf4j-simple-2.0.13.jar"} {
+		if sums[jar] == "" {
+			t.Errorf("%s is not pinned", jar)
+		}
 	}
 }
 
@@ -53,6 +70,10 @@ func TestStandaloneLifecycle(t *testing.T) {
 	}
 	if l, err := e.Leader(ctx); err != nil || l != 0 {
 		t.Fatalf("Leader() = %d, %v", l, err)
+	}
+	// One server has no links to cut.
+	if err := e.Isolate(0); !errors.Is(err, ensemble.ErrNoLinks) || e.HasLinks() {
+		t.Fatalf("Isolate on a standalone server: %v (HasLinks %v), want ErrNoLinks", err, e.HasLinks())
 	}
 	if err := e.Kill(0); err != nil {
 		t.Fatal(err)

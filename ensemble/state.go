@@ -20,6 +20,7 @@ const rootPrefix = "zkensemble-"
 type State struct {
 	Root       string        `json:"root"`         // the directory holding every server's files
 	TickTimeMS int64         `json:"tick_time_ms"` // ZooKeeper's tickTime
+	SyncLimit  int           `json:"sync_limit"`   // ZooKeeper's syncLimit, in ticks
 	Detached   bool          `json:"detached"`     // whether the servers outlive their starter
 	Servers    []ServerState `json:"servers"`      // indexed like Ensemble.Addrs
 }
@@ -41,7 +42,7 @@ type ServerState struct {
 func (e *Ensemble) State() State {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := State{Root: e.root, TickTimeMS: e.cfg.TickTime.Milliseconds(), Detached: e.cfg.Detached}
+	st := State{Root: e.root, TickTimeMS: e.cfg.TickTime.Milliseconds(), SyncLimit: e.cfg.SyncLimit, Detached: e.cfg.Detached}
 	for _, s := range e.servers {
 		ss := ServerState{
 			ID:           s.id,

@@ -109,7 +109,9 @@ func TestRenderReport(t *testing.T) {
 }
 
 func benchConfig(b *testing.B) config {
-	return config{servers: ensembletest.Require(b), sessionTimeout: 10 * time.Second, writeEvery: 10}
+	tick, syncLimit := ensembletest.Timing()
+	return config{servers: ensembletest.Require(b), sessionTimeout: 10 * time.Second, writeEvery: 10,
+		tickTime: tick, syncLimit: syncLimit}
 }
 
 // BenchmarkUncontended: one client, acquire+release per op.

@@ -48,6 +48,7 @@ type zklockClient struct {
 
 func dialZklock(ctx context.Context, cfg config, path string, rw bool) (lockClient, error) {
 	s, err := zklock.NewSession(ctx, cfg.servers, zklock.WithSessionTimeout(cfg.sessionTimeout),
+		zklock.WithEnsembleTiming(cfg.tickTime, cfg.syncLimit),
 		zklock.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
 		return nil, fmt.Errorf("zklock session: %w", err)

@@ -50,6 +50,8 @@ type config struct {
 	writeEvery     int
 	readMostly     bool
 	sessionTimeout time.Duration
+	tickTime       time.Duration // the servers', for zklock's loss rule
+	syncLimit      int
 	out            string
 	quick          bool
 	maxRun         time.Duration
@@ -80,6 +82,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.writeEvery, "write-every", 10, "read-mostly runs: one acquisition in this many is a write")
 	fs.BoolVar(&cfg.readMostly, "rw", true, "also run read-mostly read/write-lock runs (zklock, curator)")
 	fs.DurationVar(&cfg.sessionTimeout, "session-timeout", 10*time.Second, "session timeout every client asks for")
+	fs.DurationVar(&cfg.tickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), for zklock's loss rule")
+	fs.IntVar(&cfg.syncLimit, "sync-limit", 5, "with --servers: the servers' syncLimit (zoo.cfg), for zklock's loss rule")
 	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "also write the report here ('' for stdout only)")
 	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4 (under a minute)")
 	fs.DurationVar(&cfg.maxRun, "max", 30*time.Minute, "give up (exit 1) after this long: zk.Lock cannot be canceled")
@@ -158,6 +162,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		defer ens.Stop()
 		cfg.servers = ens.Addrs()
+		cfg.tickTime, cfg.syncLimit = ens.TickTime(), ens.SyncLimit()
 	}
 	var h *curator.Harness
 	if slices.Contains(cfg.impls, implCurator) {

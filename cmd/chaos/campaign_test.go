@@ -6,17 +6,20 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/internal/chaos/report"
+	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 func TestMain(m *testing.M) { os.Exit(ensembletest.Main(m)) }
 
 // runCampaign runs a campaign on the test binary's ensemble and returns its
 // exit status and report.
-func runCampaign(t *testing.T, args ...string) (int, *report) {
+func runCampaign(t *testing.T, args ...string) (int, *report.Report) {
 	t.Helper()
 	e := ensembletest.RequireLocal(t)
 	out := filepath.Join(t.TempDir(), "out")
@@ -27,7 +30,7 @@ func runCampaign(t *testing.T, args ...string) (int, *report) {
 	if err != nil {
 		t.Fatalf("no report: %v", err)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("report.json: %v", err)
 	}
@@ -40,7 +43,7 @@ func runCampaign(t *testing.T, args ...string) (int, *report) {
 	return code, &r
 }
 
-func injected(r *report, k faultKind) int {
+func injected(r *report.Report, k schedule.Kind) int {
 	for _, f := range r.FaultCounts {
 		if f.Kind == k {
 			return f.Injected
@@ -58,7 +61,7 @@ func TestCampaignZklockPasses(t *testing.T) {
 	if r.Check == nil || r.Check.Operations < 500 {
 		t.Errorf("too little was checked: %+v", r.Check)
 	}
-	if injected(r, faultFreezeClient)+injected(r, faultBlackholeHolder) == 0 {
+	if injected(r, schedule.FreezeClient)+injected(r, schedule.BlackholeHolder) == 0 {
 		t.Errorf("no holder fault injected: %+v", r.FaultCounts)
 	}
 	if r.Trace == nil || r.Trace.Verdict != "valid" || r.Trace.Events < 500 || len(r.Trace.Locks) != 3 {
@@ -111,10 +114,14 @@ func TestCampaignZkLockIsFlagged(t *testing.T) {
 // Here the command finds the server's process by its listening port and
 // signals it; pause-server needs nothing to bring the server back.
 func TestCampaignExternalWithKillCmd(t *testing.T) {
-	servers := ensembletest.RequireLocal(t).Addrs()
+	e := ensembletest.RequireLocal(t)
+	servers := e.Addrs()
 	out := filepath.Join(t.TempDir(), "out")
 	killCmd := `kill -{signal} $(ss -ltnpH "sport = :{port}" | sed -E 's/.*pid=([0-9]+).*/\1/')`
+	// An operator's ensemble: its timing comes from the flags, as its
+	// zoo.cfg says.
 	args := []string{"--quiet", "--out", out, "--duration", "10s", "--seed", "3", "--servers", strings.Join(servers, ","),
+		"--tick-time", e.TickTime().String(), "--sync-limit", strconv.Itoa(e.SyncLimit()),
 		"--faults", "pause-server,sever", "--fault-interval", "2s", "--kill-cmd", killCmd}
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, &stdout, &stderr, options{})
@@ -126,11 +133,54 @@ func TestCampaignExternalWithKillCmd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r report
+	var r report.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	if injected(&r, faultPauseServer) == 0 {
+	if injected(&r, schedule.PauseServer) == 0 {
 		t.Errorf("no server paused through --kill-cmd: %+v", r.Faults)
+	}
+}
+
+// linkKinds are the faults that cut links between servers.
+var linkKinds = []schedule.Kind{schedule.IsolateLeader, schedule.SplitMinority, schedule.Bridge, schedule.Flap}
+
+// Every link fault is injected on the real ensemble, without error, and
+// healed: no link is cut and one leader serves when the campaign ends.
+func TestCampaignLinkFaultsInjectedAndHealed(t *testing.T) {
+	e := ensembletest.RequireLocal(t)
+	code, r := runCampaign(t, "--duration", "50s", "--seed", "21", "--faults", schedule.JoinKinds(linkKinds),
+		"--fault-interval", "2s", "--clients", "4", "--locks", "2", "--rw-ratio", "0")
+	t.Logf("exit %d, verdict %s, %d operations checked", code, r.Verdict, r.Check.Operations)
+	for _, k := range linkKinds {
+		if injected(r, k) == 0 {
+			t.Errorf("%s not injected: %+v", k, r.FaultCounts)
+		}
+	}
+	for _, ev := range r.Faults {
+		if ev.Error != "" {
+			t.Errorf("fault %d (%s %s): %s", ev.Index, ev.Kind, ev.Target, ev.Error)
+		}
+		if ev.Skipped == "" && ev.Target == "" {
+			t.Errorf("fault %d (%s) injected without a target", ev.Index, ev.Kind)
+		}
+	}
+	if cut := e.CutLinks(); cut != nil {
+		t.Errorf("links still cut after the campaign: %v", cut)
+	}
+	if code == exitSetup || code == exitUndecided {
+		t.Errorf("campaign could not finish: exit %d, errors %v", code, r.Errors)
+	}
+}
+
+// The zk.Lock control is still caught when partitions join its decisive
+// fault: they neither hide the overlap nor keep the campaign from judging.
+// (Partitions alone rarely expire a zk.Lock holder's session: its client
+// moves to a server of the majority within the session timeout.)
+func TestCampaignZkLockIsFlaggedUnderPartitions(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "20s", "--seed", "5", "--lock", "zk",
+		"--faults", "blackhole-holder,"+schedule.JoinKinds(linkKinds), "--fault-interval", "2s", "--clients", "4", "--locks", "2")
+	if code != exitViolation {
+		t.Fatalf("--lock=zk control under partitions: exit %d, want %d (verdict %s, faults %+v)", code, exitViolation, r.Verdict, r.FaultCounts)
 	}
 }

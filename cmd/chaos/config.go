@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,70 +9,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/workload"
 )
-
-// Lock implementations a campaign can run.
-const (
-	lockZklock = "zklock" // this project's library: the campaign must pass
-	lockZk     = "zk"     // go-zookeeper's zk.Lock: a control the checker must catch
-)
-
-// config is a campaign's validated command line.
-type config struct {
-	Duration       time.Duration `json:"duration"`
-	Clients        int           `json:"clients"`
-	Locks          int           `json:"locks"`
-	RWRatio        float64       `json:"rw_ratio"`
-	RWLocks        int           `json:"rw_locks"` // how many of the lock paths are read/write locks
-	Seed           int64         `json:"seed"`
-	Faults         []faultKind   `json:"faults"`
-	FaultInterval  time.Duration `json:"fault_interval"`
-	Lock           string        `json:"lock"`
-	NoFence        bool          `json:"no_fence"`
-	Out            string        `json:"out"`
-	Servers        []string      `json:"servers,omitempty"` // empty: start a local ensemble
-	KillCmd        string        `json:"kill_cmd,omitempty"`
-	SessionTimeout time.Duration `json:"session_timeout"`
-	CheckTimeout   time.Duration `json:"check_timeout"`
-	TraceBudget    int           `json:"trace_budget"` // search states per lock when the trace is replayed in the model
-	Quiet          bool          `json:"quiet"`
-}
-
-// configJSON is config in report.json, with durations as Go duration
-// strings, for people to read.
-type configJSON struct {
-	*plainConfig
-	Duration       string `json:"duration"`
-	FaultInterval  string `json:"fault_interval"`
-	SessionTimeout string `json:"session_timeout"`
-	CheckTimeout   string `json:"check_timeout"`
-}
-
-type plainConfig config // config without its JSON methods
-
-// MarshalJSON writes the config as configJSON.
-func (c *config) MarshalJSON() ([]byte, error) {
-	return json.Marshal(configJSON{(*plainConfig)(c), c.Duration.String(), c.FaultInterval.String(),
-		c.SessionTimeout.String(), c.CheckTimeout.String()})
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote.
-func (c *config) UnmarshalJSON(b []byte) error {
-	v := configJSON{plainConfig: (*plainConfig)(c)}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	for _, d := range []struct {
-		s   string
-		dst *time.Duration
-	}{{v.Duration, &c.Duration}, {v.FaultInterval, &c.FaultInterval}, {v.SessionTimeout, &c.SessionTimeout}, {v.CheckTimeout, &c.CheckTimeout}} {
-		var err error
-		if *d.dst, err = time.ParseDuration(d.s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 const usageHead = `usage: chaos [flags]
 
@@ -106,10 +46,10 @@ Flags:
 
 // parseConfig parses and validates the command line. A nil config with a nil
 // error means --help was asked for and printed to stdout.
-func parseConfig(args []string, stdout io.Writer) (*config, error) {
+func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported in one line by the caller
-	c := &config{}
+	c := &campaign.Config{}
 	fs.DurationVar(&c.Duration, "duration", 3*time.Minute, "how long the workload runs (faults are planned inside it)")
 	fs.IntVar(&c.Clients, "clients", 5, "client sessions, each through its own proxies")
 	fs.IntVar(&c.Locks, "locks", 3, "lock paths contended for")
@@ -117,12 +57,17 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	fs.Int64Var(&c.Seed, "seed", 0, "seed of the fault schedule and of the workload's choices (default: random, printed)")
 	faults := fs.String("faults", "all", "faults to inject: all, none, or a comma list of the names above")
 	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
-	fs.StringVar(&c.Lock, "lock", lockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
+	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
+	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
+	fs.BoolVar(&c.Pin, "pin", false, "each client talks to one server only (client i to server i mod N), as behind a fixed address: on a partition it stays on its side")
+	fs.DurationVar(&c.IdleHold, "idle-hold", 0, "end every critical section with an idle hold of up to this long, only watching for the lease's loss (an idle holder sends nothing but pings)")
 	fs.StringVar(&c.Out, "out", "", "output folder, created; must be empty if it exists (default ./out/chaos-<timestamp>)")
 	servers := fs.String("servers", "", "comma list host:port of an existing ensemble (default: start a local 3-node ensemble)")
 	fs.StringVar(&c.KillCmd, "kill-cmd", "", "with --servers: shell command run to kill a server; {addr}, {host}, {port} and {signal} (KILL, or STOP/CONT for pause-server) are substituted; it must bring a killed server back")
-	fs.DurationVar(&c.SessionTimeout, "session-timeout", 3*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this")
+	fs.DurationVar(&c.SessionTimeout, "session-timeout", 5*time.Second, "ZooKeeper session timeout asked for; the server must grant exactly this, and it must exceed a fifth of itself plus (syncLimit+1) x tickTime (zklock's loss rule)")
+	fs.DurationVar(&c.TickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), which zklock's loss rule needs")
+	fs.IntVar(&c.SyncLimit, "sync-limit", 5, "the servers' syncLimit: with --servers as their zoo.cfg says; for the local ensemble, the value it is started with")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
 	fs.IntVar(&c.TraceBudget, "trace-budget", 5_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
@@ -143,11 +88,11 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	if !set["seed"] {
 		c.Seed = rand.Int64()
 	}
-	if c.Lock == lockZk && !set["rw-ratio"] {
+	if c.Lock == workload.LockZk && !set["rw-ratio"] {
 		c.RWRatio = 0 // zk.Lock has no read/write lock
 	}
 	var err error
-	if c.Faults, err = parseFaults(*faults); err != nil {
+	if c.Faults, err = schedule.ParseKinds(*faults); err != nil {
 		return nil, err
 	}
 	if *servers != "" {
@@ -162,11 +107,12 @@ func parseConfig(args []string, stdout io.Writer) (*config, error) {
 	if c.Out == "" {
 		c.Out = "out/chaos-" + time.Now().Format("20060102-150405")
 	}
-	return c, c.validate()
+	return c, validateConfig(c)
 }
 
-// validate rejects values out of range and combinations that cannot work.
-func (c *config) validate() error {
+// validateConfig rejects values out of range and combinations that cannot work, and
+// sets c.RWLocks.
+func validateConfig(c *campaign.Config) error {
 	switch {
 	case c.Duration < 5*time.Second:
 		return fmt.Errorf("--duration %v: at least 5s", c.Duration)
@@ -180,13 +126,17 @@ func (c *config) validate() error {
 		return fmt.Errorf("--fault-interval %v: at least 500ms", c.FaultInterval)
 	case c.SessionTimeout < time.Second || c.SessionTimeout > time.Minute:
 		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
+	case c.SyncLimit < 1 || c.TickTime <= 0:
+		return fmt.Errorf("--sync-limit %d, --tick-time %v: must be positive", c.SyncLimit, c.TickTime)
+	case c.IdleHold < 0:
+		return fmt.Errorf("--idle-hold %v: must not be negative", c.IdleHold)
 	case c.CheckTimeout <= 0:
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:
 		return fmt.Errorf("--trace-budget %d: must be positive", c.TraceBudget)
-	case c.Lock != lockZklock && c.Lock != lockZk:
+	case c.Lock != workload.LockZklock && c.Lock != workload.LockZk:
 		return fmt.Errorf("--lock %q: zklock or zk", c.Lock)
-	case c.Lock == lockZk && c.RWRatio > 0:
+	case c.Lock == workload.LockZk && c.RWRatio > 0:
 		return fmt.Errorf("--lock=zk with --rw-ratio %v: go-zookeeper has no read/write lock", c.RWRatio)
 	case c.RWRatio > 0 && c.RWRatio < 1 && c.Locks < 2:
 		return fmt.Errorf("--rw-ratio %v needs --locks >= 2 (a path is either exclusive or read/write)", c.RWRatio)
@@ -194,17 +144,20 @@ func (c *config) validate() error {
 		return fmt.Errorf("--kill-cmd needs --servers (the local ensemble is killed directly)")
 	}
 	if len(c.Servers) > 0 {
-		sf := serverFaults(c.Faults)
+		sf := schedule.ServerKinds(c.Faults)
 		if len(sf) > 0 && c.KillCmd == "" {
-			return fmt.Errorf("--servers without --kill-cmd cannot inject %s (exclude them with --faults)", joinKinds(sf))
+			return fmt.Errorf("--servers without --kill-cmd cannot inject %s (exclude them with --faults)", schedule.JoinKinds(sf))
 		}
 		for _, k := range sf {
-			if k == faultPauseServer && !strings.Contains(c.KillCmd, "{signal}") {
+			if k == schedule.PauseServer && !strings.Contains(c.KillCmd, "{signal}") {
 				return fmt.Errorf("pause-server with --servers needs {signal} in --kill-cmd (STOP, then CONT)")
 			}
 		}
 		if len(sf) > 0 && !strings.Contains(c.KillCmd, "{addr}") && !strings.Contains(c.KillCmd, "{host}") && !strings.Contains(c.KillCmd, "{port}") {
 			return fmt.Errorf("--kill-cmd names no server: use {addr}, {host} or {port}")
+		}
+		if lf := schedule.LinkKinds(c.Faults); len(lf) > 0 {
+			return fmt.Errorf("--servers cannot inject %s: cutting links between servers needs the local ensemble's proxies (exclude them with --faults)", schedule.JoinKinds(lf))
 		}
 	}
 	c.RWLocks = rwLocks(c.Locks, c.RWRatio)
@@ -227,12 +180,15 @@ func rwLocks(locks int, ratio float64) int {
 
 func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, usageHead)
-	for _, f := range allFaults {
+	for _, f := range schedule.All {
 		where := ""
-		if f.server {
+		switch {
+		case f.Server:
 			where = " [server]"
+		case f.Links:
+			where = " [local ensemble]"
 		}
-		fmt.Fprintf(w, "  %-17s %s%s\n", f.kind, f.help, where)
+		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
 	}
 	fmt.Fprint(w, usageTail)
 	fs.SetOutput(w)

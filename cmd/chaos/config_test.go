@@ -9,6 +9,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
 // Bad input must fail fast: exit status 2, one line on stderr, nothing on
@@ -48,6 +52,7 @@ func TestBadInputExits2WithOneLine(t *testing.T) {
 		{"server faults without kill-cmd", []string{"--servers", "127.0.0.1:1"}, "cannot inject kill-follower,kill-leader,pause-server"},
 		{"pause-server without signal", []string{"--servers", "127.0.0.1:1", "--faults", "pause-server", "--kill-cmd", "pkill -f {port}"}, "{signal}"},
 		{"kill-cmd names no server", []string{"--servers", "127.0.0.1:1", "--faults", "kill-leader", "--kill-cmd", "reboot"}, "names no server"},
+		{"link faults with servers", []string{"--servers", "127.0.0.1:1", "--faults", "sever,flap"}, "cannot inject flap"},
 		{"bad server address", []string{"--servers", "localhost"}, "not host:port"},
 		{"out is a file", []string{"--out", filepath.Join(file, "sub")}, "--out"},
 		{"out not writable", []string{"--out", "/proc/chaos-test"}, "--out"},
@@ -92,9 +97,9 @@ func TestHelpDocumentsEveryFlagAndFault(t *testing.T) {
 		t.Fatalf("--help: exit %d, stderr %q", code, stderr.String())
 	}
 	help := stdout.String()
-	for _, f := range allFaults {
-		if !strings.Contains(help, string(f.kind)) {
-			t.Errorf("--help does not mention fault %s", f.kind)
+	for _, f := range schedule.All {
+		if !strings.Contains(help, string(f.Kind)) {
+			t.Errorf("--help does not mention fault %s", f.Kind)
 		}
 	}
 	for _, flag := range []string{"duration", "clients", "locks", "rw-ratio", "seed", "faults", "fault-interval",
@@ -110,7 +115,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Faults) != len(allFaults) || c.Lock != lockZklock || c.NoFence || c.RWLocks != 1 {
+	if len(c.Faults) != len(schedule.All) || c.Lock != workload.LockZklock || c.NoFence || c.RWLocks != 1 {
 		t.Errorf("defaults: %+v", c)
 	}
 	c, err = parseConfig([]string{"--lock=zk", "--out", t.TempDir()}, nil)
@@ -124,7 +129,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := faultsArg(c.Faults); got != "latency,sever" {
+	if got := schedule.KindsArg(c.Faults); got != "latency,sever" {
 		t.Errorf("--faults latency,sever parsed as %s", got)
 	}
 }
@@ -154,10 +159,10 @@ func TestConfigJSONIsReadable(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["duration"] != "1m30s" || m["session_timeout"] != "3s" || m["clients"] != float64(5) {
+	if m["duration"] != "1m30s" || m["session_timeout"] != "5s" || m["clients"] != float64(5) {
 		t.Errorf("config in the report: %s", b)
 	}
-	var back config
+	var back campaign.Config
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}

@@ -26,9 +26,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/ensemble"
-	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/nemesis"
+	"github.com/zklock/zklock/internal/chaos/report"
+	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 // Exit statuses.
@@ -75,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 	if cfg == nil {
 		return exitPass // --help
 	}
-	out, err := prepareOut(cfg.Out)
+	out, err := campaign.PrepareOut(cfg.Out)
 	if err != nil {
 		oneLine(stderr, err)
 		return exitSetup
@@ -85,134 +87,55 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 		notes = io.Discard
 	}
 
-	var clu cluster
+	var clu nemesis.Cluster
 	switch {
 	case opt.ensemble != nil:
-		clu = &localCluster{e: opt.ensemble}
+		clu = nemesis.SharedLocal(opt.ensemble)
 	case len(cfg.Servers) > 0:
-		clu, err = openExternal(ctx, cfg.Servers, cfg.KillCmd)
+		clu, err = nemesis.OpenExternal(ctx, cfg.Servers, cfg.KillCmd, cfg.TickTime, cfg.SyncLimit)
 	default:
 		fmt.Fprintln(notes, "chaos: starting a local 3-node ensemble...")
-		clu, err = startLocal(ctx)
+		clu, err = nemesis.StartLocal(ctx, cfg.SyncLimit)
 	}
 	if err != nil {
-		out.discard()
+		out.Discard()
 		oneLine(stderr, err)
 		return exitSetup
 	}
 	started := time.Now()
-	sched := makeSchedule(scheduleParams{Seed: cfg.Seed, Kinds: cfg.Faults, Duration: cfg.Duration,
+	sched := schedule.Make(schedule.Params{Seed: cfg.Seed, Kinds: cfg.Faults, Duration: cfg.Duration,
 		Interval: cfg.FaultInterval, SessionTimeout: cfg.SessionTimeout})
-	c := &campaign{cfg: cfg, out: out, clu: clu, sched: sched, stderr: notes}
-	if err := c.setup(ctx); err != nil {
+	c := &campaign.Campaign{Cfg: cfg, Out: out, Clu: clu, Sched: sched, Stderr: notes}
+	if err := c.Setup(ctx); err != nil {
 		clu.Close("")
-		out.discard()
+		out.Discard()
 		oneLine(stderr, err)
 		return exitSetup
 	}
-	fmt.Fprintf(notes, "chaos: %s; seed %d; output in %s\n", clu.Describe(), cfg.Seed, out.path)
-	printSchedule(notes, cfg.Seed, sched)
+	fmt.Fprintf(notes, "chaos: %s; seed %d; output in %s\n", clu.Describe(), cfg.Seed, out.Path)
+	schedule.Print(notes, cfg.Seed, sched)
 
-	c.run(ctx)
-	c.teardown()
+	c.Run(ctx)
+	c.Teardown()
 
-	r := c.finish(started)
+	r := finish(c, started)
 	keep := ""
 	if r.ExitCode != exitPass {
-		keep = out.path
+		keep = out.Path
 	}
 	if err := clu.Close(keep); err != nil {
 		fmt.Fprintln(stderr, "chaos: stopping the ensemble:", err)
 	}
-	writeSummary(stdout, r, out.path)
+	report.WriteTable(stdout, r, out.Path)
 	return r.ExitCode
-}
-
-// finish checks the history, writes check.txt and report.json, and decides
-// the exit status.
-func (c *campaign) finish(started time.Time) *report {
-	cfg := c.cfg
-	r := &report{
-		Started: started, Elapsed: c.elapsed.Round(time.Second).String(), Config: cfg, Seed: cfg.Seed,
-		Replay: replayCommand(cfg), Target: c.clu.Describe(), Root: c.root, Interrupted: c.interrupted,
-		Schedule: c.sched, Faults: c.events, FaultCounts: countFaults(c.sched, c.events),
-		Sessions: c.w.mon.sessions.Load(), Live: c.w.mon.examplesSoFar(),
-		Files: map[string]any{"history": "history.jsonl"},
-	}
-	if r.Schedule == nil {
-		r.Schedule = []plannedFault{}
-	}
-	h, err := checker.LoadFile(c.out.file("history.jsonl"))
-	if err != nil {
-		c.fail("reading the history back: %v", err)
-	} else {
-		r.Operations = countOps(h)
-		fmt.Fprintf(c.stderr, "chaos: checking %d records...\n", len(h))
-		res, err := checker.Check(h, checker.Options{Timeout: cfg.CheckTimeout, HTMLDir: c.out.path})
-		if err != nil {
-			c.fail("checking: %v", err)
-		} else {
-			r.Check = summarizeCheck(res, c.out.path)
-			if f, err := os.Create(c.out.file("check.txt")); err == nil {
-				res.WriteReport(f)
-				f.Close()
-				r.Files["check"] = "check.txt"
-			}
-			if html := res.HTML(); len(html) > 0 {
-				var rel []string
-				for _, p := range html {
-					rel = append(rel, relTo(c.out.path, p))
-				}
-				r.Files["html"] = rel
-			}
-		}
-	}
-	if c.w.traces != nil {
-		r.Trace = c.validateTrace()
-		r.Files["trace"] = "trace.jsonl"
-		if r.Trace != nil && r.Trace.Report != "" {
-			r.Files["trace_check"] = r.Trace.Report
-		}
-	}
-	acquired := 0
-	for _, o := range r.Operations {
-		if o.Kind == checker.KindAcquire {
-			acquired = o.OK
-		}
-	}
-	traced := c.w.traces == nil || r.Trace != nil
-	switch {
-	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid:
-		r.Verdict, r.ExitCode = "fail", exitViolation
-	case r.Check == nil || !traced || len(c.errors()) > 0:
-		r.Verdict, r.ExitCode = "error", exitSetup
-	case acquired == 0:
-		c.fail("no lock was ever acquired: the campaign proves nothing")
-		r.Verdict, r.ExitCode = "error", exitSetup
-	case r.Check.Verdict == checker.VerdictUnknown, r.Trace != nil && r.Trace.Verdict != trace.Valid:
-		r.Verdict, r.ExitCode = "unknown", exitUndecided
-	default:
-		r.Verdict, r.ExitCode = "pass", exitPass
-	}
-	if r.ExitCode != exitPass && len(cfg.Servers) == 0 {
-		r.Files["server_logs"] = "zk*.log"
-	}
-	r.Errors = c.errors()
-	if err := writeJSON(c.out.file("report.json"), r); err != nil {
-		fmt.Fprintln(c.stderr, "chaos: writing report.json:", err)
-		if r.ExitCode == exitPass {
-			r.ExitCode = exitSetup
-		}
-	}
-	return r
 }
 
 // oneLine prints err as the single line of a usage or set-up failure.
 func oneLine(w io.Writer, err error) {
 	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	var se *setupError
+	var se *campaign.SetupError
 	if errors.As(err, &se) {
-		msg = strings.Join(strings.Fields(strings.ReplaceAll(se.err.Error(), "\n", "; ")), " ")
+		msg = strings.Join(strings.Fields(strings.ReplaceAll(se.Err.Error(), "\n", "; ")), " ")
 	}
 	fmt.Fprintf(w, "chaos: %s\n", msg)
 }

@@ -21,7 +21,7 @@ func configByID(t *testing.T, id string) config {
 		t.Fatal(err)
 	}
 	for _, c := range cfgs {
-		if c.id() == id {
+		if c.ID() == id {
 			return c
 		}
 	}
@@ -33,19 +33,19 @@ func configByID(t *testing.T, id string) config {
 // outcome (so the test needs no TLC).
 func fakeRecord(t *testing.T, c config) (tlc.Record, specs.Instance) {
 	t.Helper()
-	inst, err := specs.Load(c.module, c.model)
+	inst, err := specs.Load(c.Module, c.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := inst.Check(explore.Options{TLCOrder: !c.model.Pass})
+	out, err := inst.Check(explore.Options{TLCOrder: !c.Model.Pass})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := tlc.Record{Module: c.module, Name: c.name, Workers: "auto", Verdict: tlc.Verdict(out.Verdict),
+	rec := tlc.Record{Module: c.Module, Name: c.Name, Workers: "auto", Verdict: tlc.Verdict(out.Verdict),
 		Property: out.Property, DistinctStates: out.Distinct, StatesGenerated: out.Generated, Depth: out.Depth,
 		TraceLength: len(out.TraceActions), TraceLoop: out.TraceLoop, TraceStutters: out.TraceStutters,
 		TraceActions: out.TraceActions, Trace: out.TraceStates, Check: "ok"}
-	if !c.model.Pass {
+	if !c.Model.Pass {
 		rec.Workers = "1"
 	}
 	if out.Verdict == explore.TemporalViolated {
@@ -56,7 +56,7 @@ func fakeRecord(t *testing.T, c config) (tlc.Record, specs.Instance) {
 
 func compared(t *testing.T, c config, rec tlc.Record, inst specs.Instance) []string {
 	t.Helper()
-	out, err := inst.Check(explore.Options{TLCOrder: !c.model.Pass})
+	out, err := inst.Check(explore.Options{TLCOrder: !c.Model.Pass})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCompareCatchesDisagreement(t *testing.T) {
 				t.Errorf("%s, %s: %q does not mention %q", id, name, p, tc.want)
 			}
 		}
-		if c.model.Pass {
+		if c.Model.Pass {
 			bad := rec
 			bad.Depth++
 			if p := strings.Join(compared(t, c, bad, inst), "; "); !strings.Contains(p, "depth") {
@@ -141,8 +141,8 @@ func TestRunReusesRecords(t *testing.T) {
 	for _, id := range []string{"PredecessorLockHerdParent.NoHerd", "SharedLock.PauseSafety"} {
 		c := configByID(t, id)
 		rec, _ := fakeRecord(t, c)
-		rec.ConfigHash, _ = tlc.FileHash(c.path)
-		rec.SpecHash, _ = tlc.SpecHash(specDir, c.module)
+		rec.ConfigHash, _ = tlc.FileHash(c.Path)
+		rec.SpecHash, _ = tlc.SpecHash(specDir, c.Module)
 		rec.Jar = tlc.JarName
 		rs.Put(rec)
 	}

@@ -6,52 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/specs"
 )
 
-// config is one TLC config: spec/tla/<module>.<name>.cfg.
-type config struct {
-	module, name string
-	spec, path   string
-	model        tlc.Model
-}
+// config is one .cfg and the module it checks.
+type config = tlccfg.Config
 
-func (c config) id() string { return c.module + "." + c.name }
-
-// discover reads every <Module>.<Name>.cfg in dir.
-func discover(dir string) ([]config, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
-	if err != nil {
-		return nil, fmt.Errorf("listing configs: %w", err)
-	}
-	sort.Strings(paths)
-	var cfgs []config
-	for _, p := range paths {
-		base := strings.TrimSuffix(filepath.Base(p), ".cfg")
-		module, name, ok := strings.Cut(base, ".")
-		if !ok || module == "" || name == "" || strings.Contains(name, ".") {
-			return nil, fmt.Errorf("%s: config files are named <Module>.<Name>.cfg", p)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("reading config: %w", err)
-		}
-		m, err := tlc.ParseModel(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		cfgs = append(cfgs, config{module: module, name: name, spec: filepath.Join(dir, module+".tla"), path: p, model: m})
-	}
-	return cfgs, nil
-}
+// discover reads every config in dir.
+func discover(dir string) ([]config, error) { return tlccfg.Discover(dir) }
 
 // row is the comparison of one config.
 type row struct {
@@ -76,7 +45,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	}
 	var selected []config
 	for _, c := range cfgs {
-		if c.model.Deep == o.deep && (re == nil || re.MatchString(c.id())) {
+		if c.Model.Deep == o.deep && (re == nil || re.MatchString(c.ID())) {
 			selected = append(selected, c)
 		}
 	}
@@ -96,14 +65,14 @@ func run(ctx context.Context, o options, w io.Writer) error {
 				continue
 			}
 		}
-		inst, err := specs.Load(c.module, c.model)
+		inst, err := specs.Load(c.Module, c.Model)
 		if err != nil {
 			r.problems = append(r.problems, "model: "+err.Error())
 			continue
 		}
-		opt := explore.Options{Workers: o.workers, TLCOrder: !c.model.Pass, MaxStates: o.maxStates}
+		opt := explore.Options{Workers: o.workers, TLCOrder: !c.Model.Pass, MaxStates: o.maxStates}
 		if o.verbose {
-			id := c.id()
+			id := c.ID()
 			opt.Progress = func(level int, distinct int64, frontier int) {
 				logf(w, "     %s: level %d, %d distinct states, %d in the next level", id, level, distinct, frontier)
 			}
@@ -122,7 +91,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		if len(r.problems) > 0 {
 			status = "FAIL"
 		}
-		logf(w, "%-4s %-50s TLC %d states (%s), model %d states in %s (%s)", status, c.id(),
+		logf(w, "%-4s %-50s TLC %d states (%s), model %d states in %s (%s)", status, c.ID(),
 			r.rec.DistinctStates, reuseText(r.reused), out.Distinct, out.Duration.Round(time.Millisecond), modeText(out))
 		for _, p := range r.problems {
 			logf(w, "     %s", p)
@@ -150,7 +119,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	var failed []string
 	for _, r := range rows {
 		if len(r.problems) > 0 {
-			failed = append(failed, r.cfg.id())
+			failed = append(failed, r.cfg.ID())
 		}
 	}
 	if len(failed) > 0 {
@@ -169,7 +138,7 @@ func reuseText(reused bool) string {
 
 // compare checks the model's outcome against TLC's record.
 func compare(r *row, inst specs.Instance) {
-	rec, out, m := r.rec, r.model, r.cfg.model
+	rec, out, m := r.rec, r.model, r.cfg.Model
 	bad := func(format string, args ...any) { r.problems = append(r.problems, fmt.Sprintf(format, args...)) }
 	if rec.Check != "ok" {
 		bad("TLC's result does not meet the config's expectation: %s", firstLine(rec.Check))

@@ -32,7 +32,7 @@ func renderTable(rows []*row, explorer, wall time.Duration, o options) string {
 		tlcVerdict, tlcTrace, tlcRate := "-", "-", "-"
 		tlcDistinct, tlcGen := "-", "-"
 		if rec.Module != "" {
-			tlcVerdict = verdictText(string(rec.Verdict), rec.Property, r.cfg.model)
+			tlcVerdict = verdictText(string(rec.Verdict), rec.Property, r.cfg.Model)
 			tlcDistinct, tlcGen = fmt.Sprint(rec.DistinctStates), fmt.Sprint(rec.StatesGenerated)
 			tlcTrace = traceText(rec.TraceLength, rec.TraceLoop, rec.TraceStutters)
 			if rec.Seconds > 0 {
@@ -41,7 +41,7 @@ func renderTable(rows []*row, explorer, wall time.Duration, o options) string {
 		}
 		mVerdict, mTrace, mRate, mDistinct, mGen, mode := "-", "-", "-", "-", "-", "-"
 		if out != nil {
-			mVerdict = verdictText(string(out.Verdict), out.Property, r.cfg.model)
+			mVerdict = verdictText(string(out.Verdict), out.Property, r.cfg.Model)
 			if out.Param != "" {
 				mVerdict += " for " + out.Param
 			}
@@ -55,7 +55,7 @@ func renderTable(rows []*row, explorer, wall time.Duration, o options) string {
 			check = "**FAIL**: " + strings.Join(r.problems, "; ")
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.cfg.id(), tlcDistinct, mDistinct, tlcGen, mGen, cell(tlcVerdict), cell(mVerdict), tlcTrace, mTrace,
+			r.cfg.ID(), tlcDistinct, mDistinct, tlcGen, mGen, cell(tlcVerdict), cell(mVerdict), tlcTrace, mTrace,
 			cell(r.replay), tlcRate, mRate, mode, cell(check))
 	}
 	set := "CI set"

@@ -22,7 +22,7 @@ type tlcSource struct {
 
 // workers is the -workers setting TLC runs a config with (as cmd/tlc).
 func (s *tlcSource) workers(c config) string {
-	if !c.model.Pass {
+	if !c.Model.Pass {
 		return "1"
 	}
 	return s.o.tlcWorkers
@@ -36,11 +36,11 @@ func (s *tlcSource) record(ctx context.Context, c config, log io.Writer) (tlc.Re
 		}
 		s.records = rs
 	}
-	cfgHash, err := tlc.FileHash(c.path)
+	cfgHash, err := tlc.FileHash(c.Path)
 	if err != nil {
 		return tlc.Record{}, false, err
 	}
-	specHash, err := tlc.SpecHash(filepath.Dir(c.spec), c.module)
+	specHash, err := tlc.SpecHash(filepath.Dir(c.Spec), c.Module)
 	if err != nil {
 		return tlc.Record{}, false, err
 	}
@@ -49,7 +49,7 @@ func (s *tlcSource) record(ctx context.Context, c config, log io.Writer) (tlc.Re
 		jarName = filepath.Base(s.o.jar)
 	}
 	workers := s.workers(c)
-	if rec, ok := s.records.Get(c.id()); ok && !s.o.rerun && rec.Matches(cfgHash, specHash, jarName, workers) {
+	if rec, ok := s.records.Get(c.ID()); ok && !s.o.rerun && rec.Matches(cfgHash, specHash, jarName, workers) {
 		return rec, true, nil
 	}
 	if s.jar == "" {
@@ -60,18 +60,18 @@ func (s *tlcSource) record(ctx context.Context, c config, log io.Writer) (tlc.Re
 			}
 		}
 	}
-	logf(log, "     running TLC on %s (-workers %s)", c.id(), workers)
-	meta := filepath.Join(s.o.cacheDir, "tlc", "meta", fmt.Sprintf("conformance-%s-%d", c.id(), os.Getpid()))
+	logf(log, "     running TLC on %s (-workers %s)", c.ID(), workers)
+	meta := filepath.Join(s.o.cacheDir, "tlc", "meta", fmt.Sprintf("conformance-%s-%d", c.ID(), os.Getpid()))
 	os.RemoveAll(meta)
 	defer os.RemoveAll(meta)
 	res, _, err := tlc.Run(ctx, tlc.RunOptions{
-		Java: s.o.java, Jar: s.jar, Spec: c.spec, Config: c.path, MetaDir: meta,
+		Java: s.o.java, Jar: s.jar, Spec: c.Spec, Config: c.Path, MetaDir: meta,
 		Workers: workers, Heap: s.o.heap,
 	})
 	if err != nil {
 		return tlc.Record{}, false, err
 	}
-	rec := tlc.NewRecord(c.module, c.name, cfgHash, specHash, jarName, workers, c.model, res, tlc.Check(c.model, res))
+	rec := tlc.NewRecord(c.Module, c.Name, cfgHash, specHash, jarName, workers, c.Model, res, tlc.Check(c.Model, res))
 	s.records.Put(rec)
 	s.dirty = true
 	return rec, false, nil

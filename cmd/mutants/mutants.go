@@ -19,7 +19,7 @@ var mutants = []mutant{
 		Why:  "after a wake-up, carry on as if our node were still queued (go-zookeeper's zk.Lock: double grant after expiry)",
 		File: "impl/zklock/contender.go",
 		Find: `		if me < 0 {
-			c.traceList(ResultMissing, "", q)`,
+			c.traceList(traceevent.ResultMissing, "", q)`,
 		Replace: `		if me < 0 {
 			seq, _ := parseChild(c.name)
 			me = 0
@@ -29,7 +29,7 @@ var mutants = []mutant{
 			q = append(q[:me], append([]child{seq}, q[me:]...)...)
 		}
 		if me < 0 {
-			c.traceList(ResultMissing, "", q)`,
+			c.traceList(traceevent.ResultMissing, "", q)`,
 		Killers: []string{"TestWaiterSessionExpires"},
 	},
 	{
@@ -37,9 +37,9 @@ var mutants = []mutant{
 		Why:  "take a watch notification as the grant, without listing the queue again",
 		File: "impl/zklock/contender.go",
 		Find: `		case <-fired:
-			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})`,
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})`,
 		Replace: `		case <-fired:
-			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
 			return c.grant(ctx)`,
 		Killers: []string{"TestMutualExclusion", "TestCancelWhileWaiting"},
 	},
@@ -78,10 +78,46 @@ var mutants = []mutant{
 		Name: "reader-ignores-writers",
 		Why:  "a reader holds whatever is ahead of it in the queue",
 		File: "impl/zklock/kind.go",
-		Find: `		if q[j].kind != kindRead {
+		Find: `		if q[j].kind != ModeRead {
 			return false, q[j]
 		}`,
 		Replace: `		_ = j`,
 		Killers: []string{"TestRWWriterExclusion"},
+	},
+	{
+		Name: "trust-follower-pings",
+		Why:  "every acknowledged request restarts the loss clock, pings answered by a follower cut off from the leader included (the rule before SessionTiming.tla)",
+		File: "impl/zklock/lossclock.go",
+		Find: `	if sync {
+		c.prove(sent.Add(-c.lag))
+	}`,
+		Replace: `	if sent.After(c.base) {
+		c.base = sent
+	}`,
+		Killers: []string{"TestFollowerCutOffFromLeader", "TestLossClock"},
+	},
+	{
+		Name: "grant-ignores-deadline",
+		Why:  "the grant, a local step, trusts a listing made before a pause longer than the session (a stale token)",
+		File: "impl/zklock/contender.go",
+		Find: `	if err := s.checkDeadline(); err != nil {
+		return nil, err
+	}
+	lease := newLease(c)`,
+		Replace: `	lease := newLease(c)`,
+		Killers: []string{"TestGrantChecksDeadlineSynchronously", "TestPauseBetweenListingAndGrant"},
+	},
+	{
+		Name: "timer-not-rearmed",
+		Why:  "a shorter timeout renegotiated on reconnect is stored, but the loss timer sleeps on towards the old deadline",
+		File: "impl/zklock/session.go",
+		Find: `		if shorter {
+			select {
+			case s.kick <- struct{}{}:
+			default:
+			}
+		}`,
+		Replace: `		_ = shorter`,
+		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
 	},
 }

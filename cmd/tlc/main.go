@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 )
 
 // options are the command's flags.
@@ -52,6 +53,7 @@ type options struct {
 	specDir  string
 	cacheDir string
 	results  string
+	compare  string
 	deep     bool
 	filter   string
 	jar      string
@@ -68,6 +70,7 @@ func main() {
 	flag.StringVar(&o.specDir, "spec", "spec/tla", "folder of the specs and their configs")
 	flag.StringVar(&o.cacheDir, "cache", ".cache", "cache folder for the TLC jar and TLC's scratch folders")
 	flag.StringVar(&o.results, "results", "", "write the results table (Markdown) to this file")
+	flag.StringVar(&o.compare, "compare", "", "fail unless the runs agree with this committed results table (verdicts, state counts, depth, safety trace lengths)")
 	flag.BoolVar(&o.deep, "deep", false, "run only the deep configs (marked `\\* deep`)")
 	flag.StringVar(&o.filter, "run", "", "run only configs whose Module.Name matches this regexp (skips -results)")
 	flag.StringVar(&o.jar, "jar", "", "use this TLC jar instead of fetching the pinned one")
@@ -90,16 +93,11 @@ func main() {
 	}
 }
 
-// config is one model: a .cfg and the module it checks.
-type config struct {
-	module string // root module name, e.g. PredecessorLockHerdParent
-	name   string // config name, e.g. NoHerd
-	spec   string // path of <module>.tla
-	path   string // path of <module>.<name>.cfg
-	model  tlc.Model
-}
+// config is one .cfg and the module it checks.
+type config = tlccfg.Config
 
-func (c config) id() string { return c.module + "." + c.name }
+// discover reads every config in dir.
+func discover(dir string) ([]config, error) { return tlccfg.Discover(dir) }
 
 // outcome is the result of running and checking one config.
 type outcome struct {
@@ -139,7 +137,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	}
 	var selected []config
 	for _, c := range cfgs {
-		if c.model.Deep == o.deep && (re == nil || re.MatchString(c.id())) {
+		if c.Model.Deep == o.deep && (re == nil || re.MatchString(c.ID())) {
 			selected = append(selected, c)
 		}
 	}
@@ -176,7 +174,19 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	var failed []string
 	for _, out := range outs {
 		if out.err != nil {
-			failed = append(failed, out.cfg.id())
+			failed = append(failed, out.cfg.ID())
+		}
+	}
+	if o.compare != "" {
+		diffs, err := compareWith(o.compare, outs, re == nil)
+		if err != nil {
+			return err
+		}
+		for _, d := range diffs {
+			fmt.Fprintf(stdout, "FAIL %s (%s; `make results` rewrites it)\n", d, o.compare)
+		}
+		if len(diffs) > 0 {
+			failed = append(failed, fmt.Sprintf("%d differences from %s", len(diffs), o.compare))
 		}
 	}
 	if re == nil {
@@ -200,7 +210,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 func neverTaken(outs []outcome) []string {
 	taken := map[string]map[string]bool{} // defining module -> action -> taken somewhere
 	for _, out := range outs {
-		if !out.cfg.model.Pass || out.res == nil || out.err != nil {
+		if !out.cfg.Model.Pass || out.res == nil || out.err != nil {
 			continue
 		}
 		for _, c := range out.res.Coverage {
@@ -224,37 +234,6 @@ func neverTaken(outs []outcome) []string {
 	return msgs
 }
 
-// discover finds every <Module>.<Name>.cfg in dir and reads its header.
-func discover(dir string) ([]config, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
-	if err != nil {
-		return nil, fmt.Errorf("listing configs: %w", err)
-	}
-	sort.Strings(paths)
-	var cfgs []config
-	for _, p := range paths {
-		base := strings.TrimSuffix(filepath.Base(p), ".cfg")
-		module, name, ok := strings.Cut(base, ".")
-		if !ok || module == "" || name == "" || strings.Contains(name, ".") {
-			return nil, fmt.Errorf("%s: config files are named <Module>.<Name>.cfg", p)
-		}
-		spec := filepath.Join(dir, module+".tla")
-		if _, err := os.Stat(spec); err != nil {
-			return nil, fmt.Errorf("%s: no module %s: %w", p, spec, err)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("reading config: %w", err)
-		}
-		m, err := tlc.ParseModel(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		cfgs = append(cfgs, config{module: module, name: name, spec: spec, path: p, model: m})
-	}
-	return cfgs, nil
-}
-
 // runner runs configs with one TLC jar.
 type runner struct {
 	o   options
@@ -270,9 +249,9 @@ func (r runner) runOne(ctx context.Context, c config) outcome {
 	if out.err != nil {
 		status = "FAIL"
 	}
-	fmt.Fprintf(r.log, "%-4s %-50s %s\n", status, c.id(), summary(out))
+	fmt.Fprintf(r.log, "%-4s %-50s %s\n", status, c.ID(), summary(out))
 	if out.err != nil {
-		logPath := filepath.Join(r.o.cacheDir, "tlc", "logs", c.id()+".out")
+		logPath := filepath.Join(r.o.cacheDir, "tlc", "logs", c.ID()+".out")
 		if os.MkdirAll(filepath.Dir(logPath), 0o755) == nil && os.WriteFile(logPath, raw, 0o644) == nil {
 			fmt.Fprintf(r.log, "     TLC output: %s\n", logPath)
 		}
@@ -289,7 +268,7 @@ func (r runner) runOne(ctx context.Context, c config) outcome {
 // check runs TLC on one config and checks the result against the config's
 // expectation. It also returns TLC's raw output.
 func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
-	meta := filepath.Join(r.o.cacheDir, "tlc", "meta", fmt.Sprintf("%s-%d", c.id(), os.Getpid()))
+	meta := filepath.Join(r.o.cacheDir, "tlc", "meta", fmt.Sprintf("%s-%d", c.ID(), os.Getpid()))
 	os.RemoveAll(meta)
 	defer os.RemoveAll(meta)
 	var tee io.Writer
@@ -300,22 +279,22 @@ func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
 	// search then reports a shortest counterexample and the same state
 	// counts on every run, which the Go model explorer is compared with.
 	workers := r.o.workers
-	if !c.model.Pass {
+	if !c.Model.Pass {
 		workers = "1"
 	}
 	start := time.Now()
 	res, raw, err := tlc.Run(ctx, tlc.RunOptions{
-		Java: r.o.java, Jar: r.jar, Spec: c.spec, Config: c.path, MetaDir: meta,
+		Java: r.o.java, Jar: r.jar, Spec: c.Spec, Config: c.Path, MetaDir: meta,
 		Workers: workers, Heap: r.o.heap, Log: tee,
 	})
 	out := outcome{cfg: c, res: res, wall: time.Since(start), err: err}
 	if err == nil {
-		out.err = tlc.Check(c.model, res)
+		out.err = tlc.Check(c.Model, res)
 	}
-	cfgHash, herr := tlc.FileHash(c.path)
-	specHash, serr := tlc.SpecHash(filepath.Dir(c.spec), c.module)
+	cfgHash, herr := tlc.FileHash(c.Path)
+	specHash, serr := tlc.SpecHash(filepath.Dir(c.Spec), c.Module)
 	if herr == nil && serr == nil {
-		out.rec = tlc.NewRecord(c.module, c.name, cfgHash, specHash, filepath.Base(r.jar), workers, c.model, res, out.err)
+		out.rec = tlc.NewRecord(c.Module, c.Name, cfgHash, specHash, filepath.Base(r.jar), workers, c.Model, res, out.err)
 	}
 	return out, raw
 }
@@ -343,8 +322,8 @@ func verdictText(out outcome) string {
 	switch {
 	case res.Property != "":
 		v += " " + res.Property
-	case res.Verdict == tlc.TemporalViolated && len(out.cfg.model.Properties) == 1:
-		v += " (" + out.cfg.model.Properties[0] + ")"
+	case res.Verdict == tlc.TemporalViolated && len(out.cfg.Model.Properties) == 1:
+		v += " (" + out.cfg.Model.Properties[0] + ")"
 	}
 	return v
 }
@@ -403,7 +382,7 @@ func renderTable(outs []outcome, total time.Duration, deep bool) string {
 			check = "**FAIL**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			out.cfg.module, out.cfg.name, expectation(out.cfg.model), verdict,
+			out.cfg.Module, out.cfg.Name, expectation(out.cfg.Model), verdict,
 			distinct, generated, depth, trace, tm, check)
 	}
 	set := "CI set (`make tlc`)"

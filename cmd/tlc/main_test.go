@@ -22,12 +22,12 @@ func TestSpecConfigs(t *testing.T) {
 	}
 	var ci, deep, failing int
 	for _, c := range cfgs {
-		if c.model.Deep {
+		if c.Model.Deep {
 			deep++
 		} else {
 			ci++
 		}
-		if !c.model.Pass {
+		if !c.Model.Pass {
 			failing++
 		}
 	}
@@ -43,7 +43,7 @@ func TestNeverTaken(t *testing.T) {
 				cov[i].Module = "M"
 			}
 		}
-		return outcome{cfg: config{module: "M", name: "x", model: tlc.Model{Pass: pass}},
+		return outcome{cfg: config{Module: "M", Name: "x", Model: tlc.Model{Pass: pass}},
 			res: &tlc.Result{Verdict: tlc.Pass, Coverage: cov}}
 	}
 	outs := []outcome{
@@ -61,12 +61,12 @@ func TestNeverTaken(t *testing.T) {
 
 func TestRenderTable(t *testing.T) {
 	outs := []outcome{{
-		cfg: config{module: "PredecessorLock", name: "Pause",
-			model: tlc.Model{Violation: "NaiveExclusion", Invariants: []string{"NaiveExclusion"}}},
+		cfg: config{Module: "PredecessorLock", Name: "Pause",
+			Model: tlc.Model{Violation: "NaiveExclusion", Invariants: []string{"NaiveExclusion"}}},
 		res: &tlc.Result{Verdict: tlc.InvariantViolated, Property: "NaiveExclusion", DistinctStates: 10,
 			StatesGenerated: 20, Depth: 11, Duration: 1500 * time.Millisecond, Trace: make([]tlc.Step, 11)},
 	}, {
-		cfg: config{module: "M", name: "L", model: tlc.Model{Violation: "Live", Properties: []string{"Live"}}},
+		cfg: config{Module: "M", Name: "L", Model: tlc.Model{Violation: "Live", Properties: []string{"Live"}}},
 		res: &tlc.Result{Verdict: tlc.TemporalViolated},
 		err: os.ErrInvalid,
 	}}

@@ -23,7 +23,7 @@ func (r runner) selfTest(ctx context.Context, dir string) error {
 	}
 	var errs []error
 	for _, c := range cfgs {
-		want, err := runnerVerdict(c.path)
+		want, err := runnerVerdict(c.Path)
 		if err != nil {
 			return err
 		}
@@ -40,9 +40,9 @@ func (r runner) selfTest(ctx context.Context, dir string) error {
 		status := "ok"
 		if accepted != (want == "accept") {
 			status = "FAIL"
-			errs = append(errs, fmt.Errorf("%s: the runner should %s it, but %s", c.id(), want, reason))
+			errs = append(errs, fmt.Errorf("%s: the runner should %s it, but %s", c.ID(), want, reason))
 		}
-		fmt.Fprintf(r.log, "%-4s %-50s %s\n", status, "selftest "+c.id(), reason)
+		fmt.Fprintf(r.log, "%-4s %-50s %s\n", status, "selftest "+c.ID(), reason)
 	}
 	return errors.Join(errs...)
 }

@@ -21,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -194,4 +195,29 @@ func heal(t testing.TB) {
 	if err := Ensemble().Heal(ctx); err != nil {
 		t.Fatalf("ensembletest: ensemble not healthy: %v", err)
 	}
+}
+
+// Environment variables giving an external ensemble's timing (zoo.cfg's
+// tickTime in milliseconds and syncLimit), which clients need for their
+// loss timers; unset, the local ensemble's defaults are assumed.
+const (
+	EnvTickTime  = "ZKLOCK_TICK_TIME_MS"
+	EnvSyncLimit = "ZKLOCK_SYNC_LIMIT"
+)
+
+// Timing returns the servers' tickTime and syncLimit: the local ensemble's,
+// or for an external one $ZKLOCK_TICK_TIME_MS and $ZKLOCK_SYNC_LIMIT,
+// defaulting to what cmd/zkensemble starts (ensemble's defaults).
+func Timing() (tickTime time.Duration, syncLimit int) {
+	if e := Ensemble(); e != nil {
+		return e.TickTime(), e.SyncLimit()
+	}
+	tickTime, syncLimit = ensemble.DefaultTickTime, ensemble.DefaultSyncLimit
+	if ms, err := strconv.Atoi(os.Getenv(EnvTickTime)); err == nil && ms > 0 {
+		tickTime = time.Duration(ms) * time.Millisecond
+	}
+	if n, err := strconv.Atoi(os.Getenv(EnvSyncLimit)); err == nil && n > 0 {
+		syncLimit = n
+	}
+	return tickTime, syncLimit
 }

@@ -92,7 +92,7 @@ func TestBadInput(t *testing.T) {
 		if _, err := m.Lock(cctx); !errors.Is(err, context.Canceled) {
 			t.Errorf("Lock(cancelled) = %v", err)
 		}
-		if _, err := NewSession(cctx, c.net.Addrs()); !errors.Is(err, context.Canceled) {
+		if _, err := NewSession(cctx, c.net.Addrs(), timing()); !errors.Is(err, context.Canceled) {
 			t.Errorf("NewSession(cancelled) = %v", err)
 		}
 	})

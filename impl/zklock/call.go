@@ -72,6 +72,8 @@ func (s *Session) classify(err error) error {
 	case errors.Is(err, zk.ErrSessionExpired):
 		s.expired()
 		return s.Err()
+	case errors.Is(err, zk.ErrNoAuth):
+		return ErrNoAuth
 	case errors.Is(err, zk.ErrClosing):
 		if serr := s.Err(); serr != nil {
 			return serr

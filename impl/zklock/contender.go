@@ -8,13 +8,16 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // lockCore is what Mutex and RWMutex share: the lock path and how its
 // nodes are made.
 type lockCore struct {
 	s    *Session
-	path string
+	path string // on the server: under the session's chroot
+	name string // as the user gave it
 	acl  []zk.ACL
 	data []byte
 }
@@ -38,7 +41,7 @@ func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, err
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: %s: %w", lockPath, err)
 	}
-	return &lockCore{s: s, path: lockPath, acl: cfg.acl, data: cfg.data}, nil
+	return &lockCore{s: s, path: s.abs(lockPath), name: lockPath, acl: cfg.acl, data: cfg.data}, nil
 }
 
 // cancelGrace is how long a failed acquisition waits, past its context, for
@@ -47,7 +50,7 @@ func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, err
 const cancelGrace = time.Second
 
 // acquire queues for the lock and waits for its turn (try: does not wait).
-func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease, error) {
+func (l *lockCore) acquire(ctx context.Context, kind Mode, try bool) (*Lease, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
@@ -69,7 +72,7 @@ func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease
 		return nil, err
 	}
 	c := &contender{l: l, kind: kind, uuid: uuid}
-	c.trace(TraceEvent{Action: ActRequestLock})
+	c.trace(TraceEvent{Action: traceevent.RequestLock})
 	lease, err := c.run(ctx, try)
 	if err != nil {
 		c.cancel()
@@ -81,7 +84,7 @@ func (l *lockCore) acquire(ctx context.Context, kind lockKind, try bool) (*Lease
 // contender is one acquisition: one uuid, and at most one node.
 type contender struct {
 	l    *lockCore
-	kind lockKind
+	kind Mode
 	uuid string
 
 	name      string                  // our node, once known
@@ -94,7 +97,13 @@ type contender struct {
 	ambiguous bool                    // a create may have happened that we never saw
 }
 
-func (c *contender) trace(ev TraceEvent) {
+// trace reports a step of the acquisition: its lock, request, kind and
+// node are filled in.
+func (c *contender) trace(ev TraceEvent) { c.traceWrite(ev, "") }
+
+// traceWrite reports a step of the acquisition whose write named path
+// (see Session.traceWrite).
+func (c *contender) traceWrite(ev TraceEvent, path string) {
 	if c.l.s.cfg.tracer == nil {
 		return
 	}
@@ -102,7 +111,7 @@ func (c *contender) trace(ev TraceEvent) {
 	if ev.Node == "" {
 		ev.Node = c.name
 	}
-	c.l.s.trace(ev)
+	c.l.s.traceWrite(ev, path)
 }
 
 func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
@@ -115,7 +124,7 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 			return nil, err
 		}
 		if me < 0 {
-			c.traceList(ResultMissing, "", q)
+			c.traceList(traceevent.ResultMissing, "", q)
 			c.name = ""
 			if serr := c.l.s.Err(); serr != nil {
 				return nil, serr
@@ -124,10 +133,10 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 		}
 		grant, wait := decide(q, me, c.kind)
 		if grant {
-			c.traceList(ResultGrant, "", q)
+			c.traceList(traceevent.ResultGrant, "", q)
 			return c.grant(ctx)
 		}
-		c.traceList(ResultWait, wait.name, q)
+		c.traceList(traceevent.ResultWait, wait.name, q)
 		if try {
 			return nil, ErrLocked
 		}
@@ -140,7 +149,7 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 		}
 		select {
 		case <-fired:
-			c.trace(TraceEvent{Action: ActPredecessorGone, Target: wait.name})
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.l.s.done:
@@ -172,12 +181,17 @@ func (c *contender) create(ctx context.Context) error {
 			c.inflight = ch
 			return ctx.Err()
 		case <-s.done:
+			// The session ended with the create sent: it may still reach
+			// the leader and commit before our session is closed or
+			// expired, and the node, if any, goes with the session.
+			c.ambiguous = true
+			c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
 			return s.Err()
 		}
 		switch err := s.classify(r.err); {
 		case err == nil:
 			c.name = path.Base(r.v)
-			c.trace(TraceEvent{Action: ActCreateOk, Start: sent.at, ZxidLow: sent.zxid, wrote: prefix})
+			c.traceWrite(TraceEvent{Action: traceevent.CreateOk, Start: sent.at, ZxidLow: sent.zxid}, prefix)
 			return nil
 		case errors.Is(err, zk.ErrNoNode):
 			if err := c.l.ensureParents(ctx); err != nil {
@@ -185,7 +199,7 @@ func (c *contender) create(ctx context.Context) error {
 			}
 		case transient(err):
 			c.ambiguous = true
-			c.trace(TraceEvent{Action: ActCreateReplyLost, Start: sent.at})
+			c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
 			found, err := c.findOwnNode(ctx)
 			if err != nil || found {
 				return err
@@ -221,11 +235,11 @@ func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 		}
 		if st.EphemeralOwner == s.ID() {
 			c.name, c.stat, c.ambiguous = ch.name, st, false
-			c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultFound, Target: ch.name, Start: sent.at, ZxidLow: sent.zxid})
+			c.trace(TraceEvent{Action: traceevent.FindOwnNode, Result: traceevent.ResultFound, Target: ch.name, Start: sent.at, ZxidLow: sent.zxid})
 			return true, nil
 		}
 	}
-	c.trace(TraceEvent{Action: ActFindOwnNode, Result: ResultAbsent, Start: sent.at, ZxidLow: sent.zxid})
+	c.trace(TraceEvent{Action: traceevent.FindOwnNode, Result: traceevent.ResultAbsent, Start: sent.at, ZxidLow: sent.zxid})
 	return false, nil
 }
 
@@ -277,11 +291,18 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The grant is a local step: the listing that showed us first and the
+	// stat that gave the token may be long past (a paused process), and the
+	// monitor may not have run since. Past the loss deadline another client
+	// may hold the lock with a newer token: no lease then.
+	if err := s.checkDeadline(); err != nil {
+		return nil, err
+	}
 	lease := newLease(c)
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}
-	c.trace(TraceEvent{Action: ActGrant, Token: lease.token, Start: c.listed.at})
+	c.trace(TraceEvent{Action: traceevent.Grant, Token: lease.token, Start: c.listed.at})
 	return lease, nil
 }
 
@@ -298,10 +319,10 @@ func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, 
 	})
 	switch {
 	case err == nil:
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultExists, Start: sent.at, ZxidLow: sent.zxid})
+		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultExists, Start: sent.at, ZxidLow: sent.zxid})
 		return fired, nil
 	case errors.Is(err, zk.ErrNoNode):
-		c.trace(TraceEvent{Action: ActWatchPredecessor, Target: target, Result: ResultGone, Start: sent.at, ZxidLow: sent.zxid})
+		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultGone, Start: sent.at, ZxidLow: sent.zxid})
 		return nil, nil
 	case transient(err):
 		var b backoff
@@ -317,13 +338,21 @@ func (c *contender) cancel() {
 	s := c.l.s
 	sent := s.now()
 	if c.name == "" && c.inflight == nil && !c.ambiguous {
-		c.trace(TraceEvent{Action: ActCancel, Start: sent.at})
+		c.trace(TraceEvent{Action: traceevent.Cancel, Start: sent.at})
+		return
+	}
+	if how := s.endedHow(); how != "" {
+		// The session has ended: we delete nothing (our calls would fail);
+		// the server deletes the session's nodes when it closes or expires
+		// it, which may be later than now. The result says so, so that the
+		// trace is not read as a delete done now.
+		c.trace(TraceEvent{Action: traceevent.Cancel, Result: how, Start: sent.at})
 		return
 	}
 	ctx, stop := context.WithTimeout(s.life, cancelGrace)
 	defer stop()
 	err := c.removeOwnNodes(ctx)
-	c.trace(TraceEvent{Action: ActCancel, Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil, wrote: c.deleted})
+	c.traceWrite(TraceEvent{Action: traceevent.Cancel, Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}, c.deleted)
 	if err == nil || s.Err() != nil {
 		return
 	}
@@ -335,16 +364,26 @@ func (c *contender) cancel() {
 func (c *contender) removeOwnNodes(ctx context.Context) error {
 	s := c.l.s
 	if c.inflight != nil {
-		r, err := await(ctx, s, c.inflight)
-		if err != nil && !transient(err) {
-			return err
+		// The result is taken from the channel only once: a clean-up left to
+		// the background must not wait on it again (it would wait until the
+		// session ends).
+		var r result[string]
+		select {
+		case r = <-c.inflight:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.done:
+			return s.Err()
 		}
 		c.inflight = nil
-		if err == nil {
-			c.name = path.Base(r)
-		} else {
+		switch err := s.classify(r.err); {
+		case err == nil:
+			c.name = path.Base(r.v)
+		case transient(err):
 			c.ambiguous = true
 		}
+		// Any other error (NoNode, NoAuth, ...) is the server's answer:
+		// the create made nothing.
 	}
 	if !c.ambiguous {
 		if c.name == "" {
@@ -403,7 +442,9 @@ func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
 // container nodes, which the server removes once they are empty.
 func (l *lockCore) ensureParents(ctx context.Context) error {
 	s := l.s
-	for i := 1; i <= len(l.path); i++ {
+	// The chroot itself is not ours to create: ZooKeeper's clients expect
+	// it to exist.
+	for i := len(s.chroot) + 1; i <= len(l.path); i++ {
 		if i < len(l.path) && l.path[i] != '/' {
 			continue
 		}
@@ -419,7 +460,7 @@ func (l *lockCore) ensureParents(ctx context.Context) error {
 }
 
 // traceList reports a listing; the names are copied only when traced.
-func (c *contender) traceList(result, target string, q []child) {
+func (c *contender) traceList(result traceevent.Result, target string, q []child) {
 	if c.l.s.cfg.tracer == nil {
 		return
 	}
@@ -427,6 +468,6 @@ func (c *contender) traceList(result, target string, q []child) {
 	for i, ch := range q {
 		names[i] = ch.name
 	}
-	c.trace(TraceEvent{Action: ActListChildren, Result: result, Target: target, Children: names,
+	c.trace(TraceEvent{Action: traceevent.ListChildren, Result: result, Target: target, Children: names,
 		Start: c.listed.at, ZxidLow: c.listed.zxid, Zxid: c.pzxid})
 }

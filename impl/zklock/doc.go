@@ -6,7 +6,8 @@
 // read/write lock; each Lock returns a Lease, which holds until Unlock or
 // until it is lost, and carries a fencing Token.
 //
-//	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"})
+//	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"},
+//		zklock.WithEnsembleTiming(2*time.Second, 5)) // the servers' tickTime, syncLimit
 //	m, err := zklock.NewMutex(s, "/locks/orders")
 //	lease, err := m.Lock(ctx)
 //	defer lease.Unlock(ctx)
@@ -19,7 +20,9 @@
 //
 // The protocol is the one specified in spec/tla/PredecessorLock.tla and
 // spec/tla/SharedLock.tla; trace events (WithTracer) carry the spec's action
-// names. Each acquisition creates an EPHEMERAL_SEQUENTIAL node named the way
+// names, package github.com/zklock/zklock/traceevent's Action constants,
+// and TraceEvent.Record writes one as a line of the trace files
+// model/trace replays in the Go model of the specs. Each acquisition creates an EPHEMERAL_SEQUENTIAL node named the way
 // Apache Curator names them, `_c_<uuid>-lock-<seq>` (read/write:
 // `_c_<uuid>-__READ__<seq>`, `_c_<uuid>-__WRIT__<seq>`), so Go and Java
 // processes can contend on one path. The queue is ordered by sequence
@@ -35,12 +38,19 @@
 //
 // go-zookeeper keeps no expiry timer and, after an expiry, silently opens a
 // new session. A Session tracks exactly one ZooKeeper session and ends for
-// good when the server says it expired, or when nothing sent in the last
-// negotiated-timeout-minus-drift-margin has been acknowledged: from that
-// instant the server may expire it and another client may be granted the
-// lock. Every Lease of the session then ends (Done closes; Err matches
-// ErrLockLost and the session's reason). Connection loss alone ends nothing:
-// the client reconnects within the session and the leases hold.
+// good when the server says it expired, or at its loss deadline: the
+// negotiated timeout minus the drift margin after the newest request the
+// leader is proven to have heard of. From that instant the server may
+// expire it and another client may be granted the lock. An acknowledgement
+// alone is no proof (a follower cut off from the leader answers for up to
+// syncLimit ticks); a sync is, for requests acknowledged at least
+// (syncLimit+1) ticks before the sync was sent, so the session sends one
+// every quarter of the room its timeout leaves (WithEnsembleTiming gives it
+// the servers' timing; spec/tla/SessionTiming.tla is the rule TLC checks).
+// Every Lease of the session then ends (Done closes; Err matches
+// ErrLockLost and the session's reason), and every grant checks the
+// deadline first. Connection loss alone ends nothing: the client
+// reconnects within the session and the leases hold.
 //
 // A process paused for longer than the session timeout cannot notice that
 // its lease ended before it touches the resource again. No lock can prevent
@@ -48,10 +58,36 @@
 // tokens lower than the highest it has seen, or write to ZooKeeper through
 // Lease.Guard, which applies the writes only if the lock node still exists.
 //
+// # Races on one Lease
+//
+// Unlock, Downgrade and Guard may be called concurrently on one Lease. The
+// Lease is one state machine (holding, downgrading, releasing, ended), and
+// every path ends with its lock node deleted or handed over to the read
+// node of a Downgrade, never left behind; see Lease for what each call
+// returns when they race.
+//
+// # Connecting
+//
+// NewSession takes "host:port" addresses or comma-separated connect
+// strings, with a chroot suffix as ZooKeeper defines it ("h1:2181,h2:2181/app"):
+// every path is sent under the chroot and reported relative to it. A
+// misplaced chroot is ErrChroot; no server granting a session within a
+// bound is ErrNoServer.
+//
 // # Errors
 //
 // Every error matches one of the Err* values with errors.Is. Bad input (an
 // invalid path, data over MaxNodeData, a nil session or context, a closed
-// session, a second Unlock) returns a typed error and leaves nothing on the
-// server. Nothing in this package panics.
+// session, a second Unlock, a misplaced chroot) returns a typed error and leaves
+// nothing on the server. A server's NoAuth reply is ErrNoAuth, which
+// matches zk.ErrNoAuth too.
+//
+// Nothing this package receives from outside the program (the servers'
+// replies, other clients' node names, paths and data given by users) can
+// make it panic. A nil *Session, *Mutex, *RWMutex, *Lease or *MultiLease is
+// a programming error: every call that takes a context, and Lease.Check,
+// returns ErrInvalidArgument for it, so that the nil result of a failed
+// constructor fails cleanly where it is used; Path returns ""; the other
+// accessors (Done, Err, Token, Node, Mode, ID, ...) panic, as methods on a
+// nil pointer do in the standard library.
 package zklock

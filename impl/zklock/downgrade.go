@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Downgrade turns a write lease into a read lease without letting anyone
@@ -14,6 +16,14 @@ import (
 // deletes the write node. Readers queued behind it then acquire; a queued
 // writer keeps waiting, now for our read lease (Curator's CURATOR-621 let it
 // in). The lease keeps its token and its Done channel.
+//
+// A Downgrade racing another waits for it and then returns
+// ErrNotWriteLease. If Unlock is called while the multi is under way, the
+// Unlock deletes whichever node the multi leaves and Downgrade returns
+// ErrNotHeld (matching ErrReleased). If Downgrade fails with its outcome
+// unknown (ctx ended while the multi was in flight), the lease stays a write
+// lease, and a read node the multi may still make is not forgotten: Guard
+// adopts it if the write node is gone, and Unlock deletes it.
 func (l *Lease) Downgrade(ctx context.Context) error {
 	if l == nil {
 		return fmt.Errorf("%w: nil lease", ErrInvalidArgument)
@@ -22,26 +32,78 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
 	l.mu.Lock()
+	werr := l.awaitSettled(ctx)
 	from, kind, err := l.node, l.kind, l.err
-	l.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("zklock: downgrade %s: %w: %w", from, ErrNotHeld, err)
+	if werr == nil && err == nil && kind == ModeWrite {
+		l.st, l.settled = stateDowngrading, make(chan struct{})
 	}
-	if kind != kindWrite {
+	l.mu.Unlock()
+	switch {
+	case werr != nil:
+		return fmt.Errorf("zklock: downgrade %s: %w", from, werr)
+	case err != nil:
+		return fmt.Errorf("zklock: downgrade %s: %w: %w", from, ErrNotHeld, err)
+	case kind != ModeWrite:
 		return fmt.Errorf("zklock: downgrade %s: %w (a %s lease)", from, ErrNotWriteLease, kind)
 	}
+	to, err := l.readNodeFor(from)
+	if err != nil {
+		l.settle("", false, nil)
+		return err
+	}
+	sent := l.s.now()
+	done, err := l.downgrade(ctx, from, to)
+	if done {
+		l.s.traceWrite(TraceEvent{Action: traceevent.Downgrade, Lock: l.lock, Request: l.uuid, Kind: ModeRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid}, to)
+		return l.settle(to, true, nil)
+	}
+	if errors.Is(err, zk.ErrNoNode) {
+		return l.settle("", false, fmt.Errorf("zklock: downgrade: %w", l.lostAt(from)))
+	}
+	return l.settle(to, false, fmt.Errorf("zklock: downgrade %s: %w", from, err))
+}
+
+// readNodeFor names the read node that takes a write node's place.
+func (l *Lease) readNodeFor(from string) (string, error) {
 	seq, ok := parseChild(baseName(from))
 	if !ok {
-		return fmt.Errorf("zklock: downgrade %s: %w: no sequence number", from, ErrInvalidArgument)
+		return "", fmt.Errorf("zklock: downgrade %s: %w: no sequence number", from, ErrInvalidArgument)
 	}
-	to := joinPath(l.lock, protectedPrefix+l.uuid+readMarker+seqName(seq.seq))
+	return joinPath(l.lock, protectedPrefix+l.uuid+readMarker+seqName(seq.seq)), nil
+}
+
+// settle ends the downgrading state. When the multi happened the lease now
+// holds the read node; when it may yet happen, the read node is kept as the
+// lease's alternative. An Unlock that came meanwhile takes it from here.
+func (l *Lease) settle(to string, done bool, err error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case done:
+		l.node, l.alt, l.version, l.kind = to, "", 0, ModeRead
+	case to != "":
+		l.alt = to
+	}
+	if l.st == stateDowngrading {
+		l.st = stateHolding
+	}
+	close(l.settled)
+	l.settled = nil
+	if l.unlock && err == nil {
+		return fmt.Errorf("zklock: downgrade %s: %w: %w", l.node, ErrNotHeld, ErrReleased)
+	}
+	return err
+}
+
+// downgrade runs the multi until it is known to have happened (true) or
+// not, through lost replies.
+func (l *Lease) downgrade(ctx context.Context, from, to string) (bool, error) {
 	s := l.s
 	if err := s.beginOp(); err != nil {
-		return fmt.Errorf("zklock: downgrade %s: %w", from, err)
+		return false, err
 	}
 	defer s.endOp()
 	var b backoff
-	sent := s.now()
 	for {
 		_, err := do(ctx, s, func() ([]zk.MultiResponse, error) {
 			return s.conn.Multi(
@@ -49,41 +111,34 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 				&zk.DeleteRequest{Path: from, Version: -1})
 		})
 		if err == nil {
-			return l.downgraded(to, sent)
+			return true, nil
 		}
-		switch {
-		case errors.Is(err, zk.ErrNoNode):
-			return fmt.Errorf("zklock: downgrade: %w", l.lostAt(from))
-		case !transient(err) && !errors.Is(err, zk.ErrNodeExists):
-			return fmt.Errorf("zklock: downgrade %s: %w", from, err)
+		if errors.Is(err, zk.ErrNoNode) || (!transient(err) && !errors.Is(err, zk.ErrNodeExists)) {
+			return false, err
 		}
 		// The reply was lost (or an earlier lost reply had in fact been
 		// applied): the multi happened if our read node exists.
 		st, err := retry(ctx, s, func() (*zk.Stat, error) { return l.core.stat(to) })
 		switch {
 		case err == nil && st.EphemeralOwner == s.ID():
-			return l.downgraded(to, sent)
+			return true, nil
 		case err != nil && !errors.Is(err, zk.ErrNoNode):
-			return fmt.Errorf("zklock: downgrade %s: %w", from, err)
+			return false, err
 		}
 		if err := b.wait(ctx, s); err != nil {
-			return fmt.Errorf("zklock: downgrade %s: %w", from, err)
+			return false, err
 		}
 	}
 }
 
-func (l *Lease) downgraded(to string, sent mark) error {
-	l.mu.Lock()
-	l.node, l.version, l.kind = to, 0, kindRead
-	l.mu.Unlock()
-	l.s.trace(TraceEvent{Action: ActDowngrade, Lock: l.lock, Request: l.uuid, Kind: kindRead.String(), Node: baseName(to), Start: sent.at, ZxidLow: sent.zxid, wrote: to})
-	return nil
-}
-
-// lostAt ends a lease whose node turned out to be gone.
+// lostAt ends a lease whose node turned out to be gone (or not ours), if
+// the lease still has that node.
 func (l *Lease) lostAt(node string) error {
 	lost := fmt.Errorf("%w: lock node %s gone or changed", ErrLockLost, node)
-	if l.end(lost) {
+	l.mu.Lock()
+	current := l.node == node
+	l.mu.Unlock()
+	if current && l.end(lost) {
 		l.s.removeLease(l)
 	}
 	return lost

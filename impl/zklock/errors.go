@@ -3,6 +3,8 @@ package zklock
 import (
 	"errors"
 	"fmt"
+
+	"github.com/go-zookeeper/zk"
 )
 
 // Errors returned by this package. Match them with errors.Is: most are
@@ -42,8 +44,20 @@ var (
 	ErrInvalidPath = errors.New("zklock: invalid lock path")
 	// ErrDataTooLarge: lock-node data over MaxNodeData bytes.
 	ErrDataTooLarge = errors.New("zklock: lock node data too large")
-	// ErrInvalidArgument: a nil session, context or option value.
+	// ErrInvalidArgument: a nil session, context or option value, no server
+	// address, or a drift margin not below the session timeout.
 	ErrInvalidArgument = errors.New("zklock: invalid argument")
+	// ErrChroot: a chroot in the connect string that is not one valid
+	// absolute path after the last address ("h1:2181/app,h2:2181", or
+	// "h1:2181,h2:2181/app/"). It is an ErrInvalidArgument too.
+	ErrChroot = fmt.Errorf("%w: chroot in the connect string", ErrInvalidArgument)
+	// ErrNoServer: NewSession got no session from any server within its
+	// bound (see NewSession): nothing listens there, or nothing answers.
+	ErrNoServer = errors.New("zklock: no server granted a session")
+	// ErrNoAuth: the server refused an operation for lack of permission (the
+	// lock path's ACL against the session's credentials). It matches
+	// zk.ErrNoAuth too.
+	ErrNoAuth = fmt.Errorf("zklock: not authorized: %w", zk.ErrNoAuth)
 )
 
 // lockLost wraps a lease-ending cause so that errors.Is finds both

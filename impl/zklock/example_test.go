@@ -2,6 +2,7 @@ package zklock_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -14,10 +15,14 @@ import (
 // servers is the test ensemble; in your service, the ensemble's addresses.
 func servers() []string { return ensembletest.Servers() }
 
+// timing is the test ensemble's tickTime and syncLimit; in your service,
+// your servers' zoo.cfg values (ZooKeeper ships with 2 s and 5).
+func timing() zklock.SessionOption { return zklock.WithEnsembleTiming(ensembletest.Timing()) }
+
 func ExampleMutex() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(4*time.Second))
+	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(8*time.Second), timing())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,7 +63,7 @@ func ExampleMutex() {
 func ExampleRWMutex() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := zklock.NewSession(ctx, servers())
+	s, err := zklock.NewSession(ctx, servers(), timing())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -94,7 +99,7 @@ func ExampleRWMutex() {
 func ExampleLockAll() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := zklock.NewSession(ctx, servers())
+	s, err := zklock.NewSession(ctx, servers(), timing())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -117,4 +122,37 @@ func ExampleLockAll() {
 	// exclusive
 	// exclusive
 	// read
+}
+
+// A multi of your own that applies only while the lease holds: Check's
+// operation first, then your writes.
+func ExampleLease_Check() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(8*time.Second), timing())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	m, err := zklock.NewMutex(s, "/example/check")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	check, err := lease.Check()
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = s.Conn().Multi(check, &zk.CreateRequest{Path: "/example-check-done", Acl: zk.WorldACL(zk.PermAll)})
+	fmt.Println("applied:", err == nil)
+	lease.Unlock(ctx)
+	_, err = lease.Check()
+	fmt.Println(errors.Is(err, zklock.ErrNotHeld))
+	s.Conn().Delete("/example-check-done", -1)
+	// Output:
+	// applied: true
+	// true
 }

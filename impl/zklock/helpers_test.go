@@ -17,16 +17,21 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/traceevent"
 )
 
-// Session timeouts the tests ask for. The test ensemble ticks every 500 ms,
-// so timeouts lie between 1 s and 10 s. Fault tests use a short one so that
-// expiry comes quickly; everyone else a long one so that a loaded machine
-// does not lose sessions by accident.
+// Session timeouts the tests ask for. The test ensemble ticks every 500 ms
+// with syncLimit 5, so timeouts lie between 1 s and 10 s, and the loss rule
+// needs the drift margin (a fifth) plus a sync lag of 3 s below them. Fault
+// tests use a short one so that expiry comes quickly; everyone else a long
+// one so that a loaded machine does not lose sessions by accident.
 const (
-	shortTimeout = 2 * time.Second
+	shortTimeout = 5 * time.Second
 	longTimeout  = 8 * time.Second
 )
+
+// timing tells a session the test ensemble's tickTime and syncLimit.
+func timing() SessionOption { return WithEnsembleTiming(ensembletest.Timing()) }
 
 // client is one test session behind its own proxies, with its trace.
 type client struct {
@@ -46,7 +51,7 @@ func newClient(t testing.TB, name string, opts ...SessionOption) *client {
 	tl := &traceLog{}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	all := append([]SessionOption{WithSessionTimeout(longTimeout), WithTracer(tl.add),
+	all := append([]SessionOption{WithSessionTimeout(longTimeout), timing(), WithTracer(tl.add),
 		WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))}, opts...)
 	s, err := NewSession(ctx, set.Addrs(), all...)
 	if err != nil {
@@ -179,13 +184,13 @@ func (l *traceLog) dump() string {
 	return b.String()
 }
 
-func action(name string) func(TraceEvent) bool {
+func action(name traceevent.Action) func(TraceEvent) bool {
 	return func(ev TraceEvent) bool { return ev.Action == name }
 }
 
 // waiting matches the event after which a contender sleeps until notified.
 func waiting(ev TraceEvent) bool {
-	return ev.Action == ActWatchPredecessor && ev.Result == ResultExists
+	return ev.Action == traceevent.WatchPredecessor && ev.Result == traceevent.ResultExists
 }
 
 // admin is a plain go-zookeeper connection for looking at the server side.

@@ -1,19 +1,22 @@
 package zklock
 
-// lockKind is what a lock node asks for.
-type lockKind int
+// Mode is what a lease holds, and what its lock node asks for: its String
+// is "exclusive", "read" or "write".
+type Mode uint8
 
+// The modes of a lease.
 const (
-	kindExclusive lockKind = iota // Mutex
-	kindRead                      // RWMutex.RLock
-	kindWrite                     // RWMutex.Lock
+	ModeExclusive Mode = iota // Mutex
+	ModeRead                  // RWMutex.RLock, or a write lease after Downgrade
+	ModeWrite                 // RWMutex.Lock
 )
 
-func (k lockKind) String() string {
+// String is the mode's name, as trace events carry it.
+func (k Mode) String() string {
 	switch k {
-	case kindRead:
+	case ModeRead:
 		return "read"
-	case kindWrite:
+	case ModeWrite:
 		return "write"
 	default:
 		return "exclusive"
@@ -22,11 +25,11 @@ func (k lockKind) String() string {
 
 // marker is the part of the node name that tells other clients (Curator
 // included) what the node asks for.
-func (k lockKind) marker() string {
+func (k Mode) marker() string {
 	switch k {
-	case kindRead:
+	case ModeRead:
 		return readMarker
-	case kindWrite:
+	case ModeWrite:
 		return writeMarker
 	default:
 		return mutexMarker
@@ -38,15 +41,15 @@ func (k lockKind) marker() string {
 // their immediate predecessor; a reader waits for the last node ahead of it
 // that is not a reader, so readers share and a release wakes only those
 // whose turn it is.
-func decide(q []child, i int, k lockKind) (grant bool, wait child) {
-	if k != kindRead {
+func decide(q []child, i int, k Mode) (grant bool, wait child) {
+	if k != ModeRead {
 		if i == 0 {
 			return true, child{}
 		}
 		return false, q[i-1]
 	}
 	for j := i - 1; j >= 0; j-- {
-		if q[j].kind != kindRead {
+		if q[j].kind != ModeRead {
 			return false, q[j]
 		}
 	}

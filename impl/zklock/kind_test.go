@@ -9,7 +9,7 @@ import (
 func q(kinds string) []child {
 	out := make([]child, len(kinds))
 	for i, k := range kinds {
-		kind := map[rune]lockKind{'x': kindExclusive, 'r': kindRead, 'w': kindWrite}[k]
+		kind := map[rune]Mode{'x': ModeExclusive, 'r': ModeRead, 'w': ModeWrite}[k]
 		out[i] = child{name: fmt.Sprintf("n%d", i), seq: int64(i), kind: kind}
 	}
 	return out

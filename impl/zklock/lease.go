@@ -7,12 +7,32 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Lease is one tenure of a lock: from the grant until Unlock, or until the
 // lease is lost because its session was lost or its lock node disappeared.
 // Done tells when it ends; past that point the lock may be someone else's.
 // Guard and Token let the protected resource tell a late write apart.
+//
+// A Lease is safe for concurrent use, and its methods may race each other.
+// It is one state machine, and every path through it ends with our lock node
+// deleted (by us, or by the server with the session) or handed over to the
+// read node of a Downgrade, never left behind:
+//
+//   - holding: Guard, Downgrade and Unlock act.
+//   - downgrading: a Downgrade's multi is under way. Guard waits for it to
+//     settle, then runs against whichever node the lease has; a second
+//     Downgrade waits, then finds a read lease (ErrNotWriteLease); Unlock
+//     ends the lease at once and deletes whichever node the Downgrade
+//     settled on, and that Downgrade then returns ErrNotHeld (matching
+//     ErrReleased).
+//   - releasing: Unlock was called. Done is closed and Err is ErrReleased;
+//     Guard and Downgrade return ErrNotHeld; the node is being deleted, in
+//     the background if Unlock's context ended first.
+//   - ended: the node is deleted, or the lease was lost (its session ended,
+//     or its node is gone or is not ours any more).
 type Lease struct {
 	s    *Session
 	core *lockCore
@@ -20,14 +40,28 @@ type Lease struct {
 	uuid string
 
 	mu      sync.Mutex
-	kind    lockKind
+	st      leaseState
+	settled chan struct{} // while downgrading: closed when the Downgrade settles
+	kind    Mode
 	node    string // full path of our lock node (Downgrade replaces it)
+	alt     string // a read node a Downgrade that failed may yet have made: Unlock deletes it, Guard adopts it
 	version int32  // its data version, checked by Guard
 	token   int64
 	err     error // nil while held
 	unlock  bool  // Unlock was called (a second one is ErrNotHeld)
 	done    chan struct{}
+	onEnd   []func() // called once done is closed (MultiLease)
 }
+
+// leaseState is where a Lease is in its life (see Lease).
+type leaseState uint8
+
+const (
+	stateHolding leaseState = iota
+	stateDowngrading
+	stateReleasing
+	stateEnded
+)
 
 func newLease(c *contender) *Lease {
 	return &Lease{
@@ -62,21 +96,24 @@ func (l *Lease) Err() error {
 // an earlier holder.
 func (l *Lease) Token() int64 { return l.token }
 
-// Node is the full path of the lease's lock node.
+// Node is the full path of the lease's lock node (relative to the
+// session's chroot).
 func (l *Lease) Node() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.node
+	return l.s.relative(l.node)
 }
 
-// Mode is "exclusive" for a Mutex lease, else "read" or "write".
-func (l *Lease) Mode() string {
+// Mode is ModeExclusive for a Mutex lease, else ModeRead or ModeWrite (a
+// write lease becomes ModeRead when Downgrade succeeds).
+func (l *Lease) Mode() Mode {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.kind.String()
+	return l.kind
 }
 
-// end closes the lease with its reason, once.
+// end closes a lease that is still held (holding or downgrading) as lost,
+// once. A lease being released keeps ErrReleased.
 func (l *Lease) end(reason error) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -84,16 +121,63 @@ func (l *Lease) end(reason error) bool {
 		return false
 	}
 	l.err = reason
-	close(l.done)
+	l.st = stateEnded
+	l.closeDone()
 	return true
+}
+
+// closeDone closes done and calls the onDone functions; l.mu is held.
+func (l *Lease) closeDone() {
+	close(l.done)
+	for _, f := range l.onEnd {
+		f()
+	}
+	l.onEnd = nil
+}
+
+// onDone calls f once Done is closed, at once if it is already. f runs
+// with the lease's lock held: it must be quick and must not call the lease.
+func (l *Lease) onDone(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	select {
+	case <-l.done:
+		f()
+	default:
+		l.onEnd = append(l.onEnd, f)
+	}
+}
+
+// awaitSettled waits, with l.mu held on entry and on return, until no
+// Downgrade is under way.
+func (l *Lease) awaitSettled(ctx context.Context) error {
+	for l.st == stateDowngrading {
+		settled := l.settled
+		l.mu.Unlock()
+		var err error
+		select {
+		case <-settled:
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-l.s.done:
+			err = l.s.Err()
+		}
+		l.mu.Lock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Unlock releases the lock: the lease ends at once (Done closes, Err is
 // ErrReleased) and the lock node is deleted. If the server cannot be
 // reached before ctx ends, the deletion goes on in the background until it
-// succeeds or the session ends, and Unlock says so. Unlock of a lease that
-// was lost returns an error matching ErrLockLost; any further Unlock returns
-// ErrNotHeld.
+// succeeds or the session ends, and Unlock says so. Unlock racing a
+// Downgrade waits for the Downgrade to settle and deletes the node it
+// settled on (the read node, or the write node if it failed), and that
+// Downgrade returns ErrNotHeld. Unlock of a lease that was lost returns an
+// error matching ErrLockLost; any further Unlock returns ErrNotHeld.
 func (l *Lease) Unlock(ctx context.Context) error {
 	if l == nil {
 		return fmt.Errorf("%w: nil lease", ErrInvalidArgument)
@@ -102,26 +186,69 @@ func (l *Lease) Unlock(ctx context.Context) error {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
 	l.mu.Lock()
-	again, node, kind := l.unlock, l.node, l.kind
+	again, node, st, lost := l.unlock, l.node, l.st, l.err
 	l.unlock = true
+	if again || st == stateEnded {
+		l.mu.Unlock()
+		if again {
+			return fmt.Errorf("zklock: unlock %s: %w", node, ErrNotHeld)
+		}
+		return fmt.Errorf("zklock: unlock %s: %w", node, lost)
+	}
+	l.st, l.err = stateReleasing, ErrReleased
+	l.closeDone()
+	settled := l.settled
 	l.mu.Unlock()
-	if again {
-		return fmt.Errorf("zklock: unlock %s: %w", node, ErrNotHeld)
-	}
-	if !l.end(ErrReleased) {
-		return fmt.Errorf("zklock: unlock %s: %w", node, l.Err())
-	}
 	l.s.removeLease(l)
+	if settled != nil {
+		// The Downgrade under way hands its outcome over to us: wait for it
+		// to settle, here or, if ctx ends first, in the background.
+		select {
+		case <-settled:
+		case <-l.s.done:
+			return fmt.Errorf("zklock: unlock %s: %w", node, l.s.Err()) // the server deletes it with the session
+		case <-ctx.Done():
+			if l.s.background(func(life context.Context) {
+				select {
+				case <-settled:
+					l.release(life)
+				case <-life.Done():
+				}
+			}) {
+				return fmt.Errorf("zklock: unlock %s goes on in the background: %w", node, ctx.Err())
+			}
+			return fmt.Errorf("zklock: unlock %s: %w", node, l.s.Err())
+		}
+	}
+	return l.release(ctx)
+}
+
+// release deletes the node a released lease settled on (and the read node
+// a failed Downgrade may have made), then ends the lease.
+func (l *Lease) release(ctx context.Context) error {
+	l.mu.Lock()
+	node, alt, kind := l.node, l.alt, l.kind
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.st = stateEnded
+		l.mu.Unlock()
+	}()
 	if err := l.s.beginOp(); err != nil {
 		return fmt.Errorf("zklock: unlock %s: %w", node, err) // the server deletes it with the session
 	}
 	defer l.s.endOp()
 	sent := l.s.now()
 	gone, err := l.s.deleteEventually(ctx, node)
+	if alt != "" {
+		// Usually not there; if ctx has ended, the delete goes on in the
+		// background like the one above.
+		l.s.deleteEventually(ctx, alt)
+	}
 	// An unconfirmed delete may still take effect (in the background, or
 	// before the session ended): its outcome is left open.
-	l.s.trace(TraceEvent{Action: ActRelease, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
-		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil, wrote: node})
+	l.s.traceWrite(TraceEvent{Action: traceevent.Release, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
+		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}, node)
 	if err != nil {
 		return fmt.Errorf("zklock: unlock: %w", err)
 	}
@@ -133,9 +260,15 @@ func (l *Lease) Unlock(ctx context.Context) error {
 
 // Guard runs ops (*zk.CreateRequest, *zk.SetDataRequest, *zk.DeleteRequest,
 // *zk.CheckVersionRequest) in one ZooKeeper multi that first checks our lock
-// node is still there, unchanged: the writes happen only while this lease
-// still holds the lock, whatever the client believes. It returns the
-// responses to ops. A failed check ends the lease with ErrLockLost.
+// node is still there: the writes happen only while this lease still holds
+// the lock, whatever the client believes. It returns the responses to ops.
+//
+// A Guard racing a Downgrade waits for it to settle and checks whichever
+// node the lease then has. A check that fails because someone else wrote
+// data to our node (its version changed, but our session still owns it) is
+// retried with the new version; one that finds our node gone, or owned by
+// another session, ends the lease with ErrLockLost. Guard on a lease that
+// ended or is being released returns ErrNotHeld.
 func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, error) {
 	if l == nil {
 		return nil, fmt.Errorf("%w: nil lease", ErrInvalidArgument)
@@ -143,28 +276,111 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	l.mu.Lock()
-	node, version, err := l.node, l.version, l.err
-	l.mu.Unlock()
-	if err != nil {
-		return nil, fmt.Errorf("zklock: guard %s: %w: %w", node, ErrNotHeld, err)
-	}
 	if err := checkOps(ops); err != nil {
-		return nil, fmt.Errorf("zklock: guard %s: %w", node, err)
+		return nil, fmt.Errorf("zklock: guard %s: %w", l.Node(), err)
 	}
-	all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)
-	res, err := do(ctx, l.s, func() ([]zk.MultiResponse, error) { return l.s.conn.Multi(all...) })
-	if err != nil && len(res) > 0 &&
-		(errors.Is(res[0].Error, zk.ErrNoNode) || errors.Is(res[0].Error, zk.ErrBadVersion)) {
-		return nil, fmt.Errorf("zklock: guard: %w", l.lostAt(node))
+	ops = l.s.chrooted(ops)
+	for {
+		l.mu.Lock()
+		werr := l.awaitSettled(ctx)
+		node, version, err := l.node, l.version, l.err
+		l.mu.Unlock()
+		if werr != nil {
+			return nil, fmt.Errorf("zklock: guard %s: %w", node, werr)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("zklock: guard %s: %w: %w", node, ErrNotHeld, err)
+		}
+		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)
+		res, err := do(ctx, l.s, func() ([]zk.MultiResponse, error) { return l.s.conn.Multi(all...) })
+		if err != nil && len(res) > 0 &&
+			(errors.Is(res[0].Error, zk.ErrNoNode) || errors.Is(res[0].Error, zk.ErrBadVersion)) {
+			if err := l.recheck(ctx, node, version); err != nil {
+				return nil, fmt.Errorf("zklock: guard: %w", err)
+			}
+			continue
+		}
+		if len(res) > 0 {
+			res = res[1:]
+		}
+		for i := range res {
+			if res[i].String != "" {
+				res[i].String = l.s.relative(res[i].String)
+			}
+		}
+		if err != nil {
+			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
+		}
+		return res, nil
 	}
-	if len(res) > 0 {
-		res = res[1:]
+}
+
+// Check returns the operation that holds only while this lease holds: a
+// check of our lock node at its current data version, the one Guard puts
+// first in its multi. Put it first in a multi of your own on Session.Conn
+// (its path is the node's full path, the chroot included, as Conn expects)
+// and the multi applies as a whole only if the lock node still stands, so
+// no write of yours lands after the lock was lost. If the multi fails on
+// the check (zk.ErrNoNode, zk.ErrBadVersion), the lease may have ended, or
+// moved to a read node with a Downgrade, or someone set data on our node:
+// call Check again, which returns an error matching ErrNotHeld once the
+// lease has ended, or use Guard, which does all that for you.
+func (l *Lease) Check() (*zk.CheckVersionRequest, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%w: nil lease", ErrInvalidArgument)
 	}
-	if err != nil {
-		return res, fmt.Errorf("zklock: guard %s: %w", node, err)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return nil, fmt.Errorf("zklock: check %s: %w: %w", l.s.relative(l.node), ErrNotHeld, l.err)
 	}
-	return res, nil
+	return &zk.CheckVersionRequest{Path: l.node, Version: l.version}, nil
+}
+
+// recheck looks at our node after Guard's check failed on it: nil means
+// the lease still holds (the node moved with a Downgrade, or only its data
+// version changed) and Guard may try again.
+func (l *Lease) recheck(ctx context.Context, node string, version int32) error {
+	l.mu.Lock()
+	moved := l.node != node || l.version != version || l.st == stateDowngrading
+	alt, ended := l.alt, l.err
+	l.mu.Unlock()
+	switch {
+	case ended != nil:
+		return fmt.Errorf("%s: %w: %w", node, ErrNotHeld, ended)
+	case moved:
+		return nil
+	}
+	st, err := retry(ctx, l.s, func() (*zk.Stat, error) { return l.core.stat(node) })
+	switch {
+	case err == nil && st.EphemeralOwner == l.s.ID():
+		l.mu.Lock()
+		if l.node == node {
+			l.version = st.Version
+		}
+		l.mu.Unlock()
+		return nil
+	case err == nil:
+		return l.lostAt(node)
+	case !errors.Is(err, zk.ErrNoNode):
+		return fmt.Errorf("%s: %w", node, err)
+	case alt == "":
+		return l.lostAt(node)
+	}
+	// A Downgrade that failed as far as we knew did happen after all.
+	st, err = retry(ctx, l.s, func() (*zk.Stat, error) { return l.core.stat(alt) })
+	switch {
+	case err == nil && st.EphemeralOwner == l.s.ID():
+		l.mu.Lock()
+		if l.node == node {
+			l.node, l.alt, l.version, l.kind = alt, "", st.Version, ModeRead
+		}
+		l.mu.Unlock()
+		return nil
+	case err == nil || errors.Is(err, zk.ErrNoNode):
+		return l.lostAt(node)
+	}
+	return fmt.Errorf("%s: %w", alt, err)
 }
 
 // checkOps refuses what go-zookeeper would refuse untyped, and data the
@@ -207,4 +423,45 @@ func baseName(p string) string {
 		}
 	}
 	return p
+}
+
+// chrooted copies Guard's ops with the chroot prefixed to their paths
+// (checkOps has vetted them), leaving the caller's requests as they were.
+func (s *Session) chrooted(ops []any) []any {
+	if s.chroot == "" {
+		return ops
+	}
+	out := make([]any, len(ops))
+	for i, op := range ops {
+		switch o := op.(type) {
+		case *zk.CreateRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		case *zk.SetDataRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		case *zk.DeleteRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		case *zk.CheckVersionRequest:
+			c := *o
+			c.Path = s.abs(c.Path)
+			out[i] = &c
+		}
+	}
+	return out
+}
+
+// abs puts a path under the session's chroot.
+func (s *Session) abs(p string) string {
+	if s.chroot == "" {
+		return p
+	}
+	if p == "/" {
+		return s.chroot
+	}
+	return s.chroot + p
 }

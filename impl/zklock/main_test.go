@@ -9,4 +9,11 @@ import (
 
 // One ensemble for the whole test binary; -short starts none and the tests
 // that need it skip.
-func TestMain(m *testing.M) { os.Exit(ensembletest.Main(m)) }
+// A test binary started by TestPauseBetweenListingAndGrant runs as the
+// paused client instead.
+func TestMain(m *testing.M) {
+	if os.Getenv(envPauseChild) != "" {
+		os.Exit(pauseChild())
+	}
+	os.Exit(ensembletest.Main(m))
+}

@@ -4,40 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
+	"sync"
 )
 
 // Locker is what LockAll takes: Mutex, RWMutex (the write lock) and
-// RWMutex.RLocker (a read lock).
+// RWMutex.RLocker (a read lock). Path is the lock path, by which LockAll
+// orders its locks.
 type Locker interface {
 	Lock(ctx context.Context) (*Lease, error)
+	Path() string
 }
 
 // LockAll takes every lock or none. It locks in one canonical order, by
 // lock path, whatever order the lockers are given in, so two callers
-// locking overlapping sets cannot deadlock; each locker must report its
-// path (a Path() string method, as Mutex, RWMutex and RLocker do). On any
-// failure it releases what it took, in reverse. ctx bounds the whole call.
+// locking overlapping sets cannot deadlock. On any failure it releases what
+// it took, in reverse. ctx bounds the whole call. A nil locker, one with
+// no path (a nil *Mutex or *RWMutex) and a path given twice are refused
+// with ErrInvalidArgument.
 func LockAll(ctx context.Context, lockers ...Locker) (*MultiLease, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	type pathed interface{ Path() string }
 	ordered := make([]Locker, len(lockers))
 	copy(ordered, lockers)
 	seen := map[string]bool{}
 	for _, lk := range ordered {
-		p, ok := lk.(pathed)
-		if !ok || lk == nil || reflect.ValueOf(lk).IsZero() {
-			return nil, fmt.Errorf("%w: LockAll needs lockers that report their Path, got %T", ErrInvalidArgument, lk)
+		if lk == nil || lk.Path() == "" {
+			return nil, fmt.Errorf("%w: LockAll needs lockers with a lock path, got %T", ErrInvalidArgument, lk)
 		}
-		if seen[p.Path()] {
-			return nil, fmt.Errorf("%w: %s given twice: it would wait for itself", ErrInvalidArgument, p.Path())
+		if seen[lk.Path()] {
+			return nil, fmt.Errorf("%w: %s given twice: it would wait for itself", ErrInvalidArgument, lk.Path())
 		}
-		seen[p.Path()] = true
+		seen[lk.Path()] = true
 	}
-	sort.Slice(ordered, func(i, j int) bool { return ordered[i].(pathed).Path() < ordered[j].(pathed).Path() })
+	sort.Slice(ordered, func(i, j int) bool { return ordered[i].Path() < ordered[j].Path() })
 	var held []*Lease
 	for _, lk := range ordered {
 		lease, err := lk.Lock(ctx)
@@ -62,18 +63,14 @@ type MultiLease struct {
 
 func newMultiLease(leases []*Lease) *MultiLease {
 	m := &MultiLease{leases: leases, done: make(chan struct{})}
-	cases := make([]reflect.SelectCase, len(leases))
-	for i, l := range leases {
-		cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(l.Done())}
+	var once sync.Once
+	end := func() { once.Do(func() { close(m.done) }) }
+	if len(leases) == 0 {
+		end()
 	}
-	// The goroutine ends with the first lease to end, which Unlock or the
-	// loss of a session always brings.
-	go func() {
-		if len(cases) > 0 {
-			reflect.Select(cases)
-		}
-		close(m.done)
-	}()
+	for _, l := range leases {
+		l.onDone(end)
+	}
 	return m
 }
 

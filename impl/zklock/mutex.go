@@ -34,7 +34,7 @@ func (m *Mutex) Lock(ctx context.Context) (*Lease, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil mutex", ErrInvalidArgument)
 	}
-	return m.core.acquire(ctx, kindExclusive, false)
+	return m.core.acquire(ctx, ModeExclusive, false)
 }
 
 // TryLock takes the lock if no one holds or waits for it, else returns
@@ -43,7 +43,7 @@ func (m *Mutex) TryLock(ctx context.Context) (*Lease, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil mutex", ErrInvalidArgument)
 	}
-	return m.core.acquire(ctx, kindExclusive, true)
+	return m.core.acquire(ctx, ModeExclusive, true)
 }
 
 // Contenders lists the lock nodes queued on the lock, holder first.
@@ -54,8 +54,13 @@ func (m *Mutex) Contenders(ctx context.Context) ([]string, error) {
 	return m.core.contenders(ctx)
 }
 
-// Path is the lock path.
-func (m *Mutex) Path() string { return m.core.path }
+// Path is the lock path ("" for a nil Mutex).
+func (m *Mutex) Path() string {
+	if m == nil {
+		return ""
+	}
+	return m.core.name
+}
 
 func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	if ctx == nil {
@@ -68,7 +73,7 @@ func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	q := queue(names)
 	out := make([]string, len(q))
 	for i, c := range q {
-		out[i] = path.Join(l.path, c.name)
+		out[i] = path.Join(l.name, c.name)
 	}
 	return slices.Clip(out), nil
 }

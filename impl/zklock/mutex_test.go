@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Test 1: 16 sessions x 50 acquisitions. The counter is read, then written
@@ -163,7 +165,7 @@ func TestCancelWhileWaiting(t *testing.T) {
 	a.trace.waitFor(t, "middle queued", time.Minute, waiting)
 	pb := lockAsync(ctx, mb.Lock)
 	b.trace.waitFor(t, "last queued", time.Minute, waiting)
-	middle := a.trace.waitFor(t, "middle's node", time.Second, action(ActCreateOk)).Node
+	middle := a.trace.waitFor(t, "middle's node", time.Second, action(traceevent.CreateOk)).Node
 
 	cancelA()
 	if _, err := pa.wait(t, time.Minute); !errors.Is(err, context.Canceled) {

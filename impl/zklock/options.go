@@ -15,14 +15,25 @@ const MaxNodeData = 1<<20 - 4096
 
 // DefaultSessionTimeout is the session timeout asked for when none is given.
 // The server clamps it to [2, 20] ticks; the negotiated value is what counts.
-const DefaultSessionTimeout = 10 * time.Second
+// It leaves room for the default drift margin and the sync lag of an
+// ensemble with ZooKeeper's shipped timing (see WithEnsembleTiming).
+const DefaultSessionTimeout = 30 * time.Second
+
+// ZooKeeper's shipped tickTime and syncLimit, assumed until
+// WithEnsembleTiming says otherwise.
+const (
+	DefaultTickTime  = 2 * time.Second
+	DefaultSyncLimit = 5
+)
 
 type sessionConfig struct {
-	timeout time.Duration
-	margin  time.Duration // <0: one fifth of the negotiated timeout
-	logger  *slog.Logger
-	tracer  Tracer
-	auth    []zkAuth
+	timeout   time.Duration
+	margin    time.Duration // <0: one fifth of the negotiated timeout
+	tickTime  time.Duration
+	syncLimit int
+	logger    *slog.Logger
+	tracer    Tracer
+	auth      []zkAuth
 }
 
 type zkAuth struct {
@@ -45,9 +56,13 @@ func WithSessionTimeout(d time.Duration) SessionOption {
 }
 
 // WithDriftMargin sets how long before the negotiated timeout (counted from
-// the send of the last acknowledged request) the session is declared lost.
+// the send of the newest request the leader is proven to have heard of; see
+// WithEnsembleTiming) the session is declared lost.
 // It absorbs clock-rate drift and scheduling delay in this process; the
-// default is one fifth of the negotiated timeout.
+// default is one fifth of the negotiated timeout. A margin at or above the
+// session timeout would declare the session lost at once: NewSession
+// refuses it with ErrInvalidArgument, against the timeout asked for and
+// against the one the server negotiated.
 func WithDriftMargin(d time.Duration) SessionOption {
 	return func(c *sessionConfig) error {
 		if d < 0 {
@@ -56,6 +71,33 @@ func WithDriftMargin(d time.Duration) SessionOption {
 		c.margin = d
 		return nil
 	}
+}
+
+// WithEnsembleTiming tells the session the servers' tickTime and syncLimit
+// (zoo.cfg). They bound how long a follower cut off from the leader goes on
+// answering: up to syncLimit ticks, while the leader, which alone expires
+// sessions, no longer hears about ours. The session therefore counts its
+// loss deadline only from requests the leader is proven to have heard of
+// (a sync it answered came after them; see README, "Loss is said, early"),
+// and that proof lags by (syncLimit+1) ticks: the negotiated timeout must
+// exceed the drift margin plus that lag, or NewSession refuses it. The
+// default is ZooKeeper's shipped timing, 2 s and 5 (a lag of 12 s). Values
+// smaller than the servers' make the loss signal late; larger ones only
+// make it early.
+func WithEnsembleTiming(tickTime time.Duration, syncLimit int) SessionOption {
+	return func(c *sessionConfig) error {
+		if tickTime <= 0 || syncLimit < 1 {
+			return fmt.Errorf("%w: ensemble timing tickTime %v, syncLimit %d", ErrInvalidArgument, tickTime, syncLimit)
+		}
+		c.tickTime, c.syncLimit = tickTime, syncLimit
+		return nil
+	}
+}
+
+// syncLag is how long after a request's reply a sync must be sent for its
+// reply to prove that the leader heard of the request.
+func (c sessionConfig) syncLag() time.Duration {
+	return time.Duration(c.syncLimit+1) * c.tickTime
 }
 
 // WithLogger sends the session's log (and go-zookeeper's, at debug level)

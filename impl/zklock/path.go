@@ -69,26 +69,39 @@ func newUUID() (string, error) {
 type child struct {
 	name string
 	seq  int64
-	kind lockKind
+	kind Mode
 	uuid string // empty for nodes not made in protected mode
 }
 
-// parseChild reads a child name; ok is false for names with no sequence
-// suffix, which are not contenders (Curator ignores them too).
+// parseChild reads a child name. A contender's name ends in a marker
+// ("lock-", "__READ__" or "__WRIT__") followed by exactly the server's ten
+// sequence digits; any other child, such as a nested lock path whose name
+// happens to end in digits ("job-0000000001"), is not a contender and ok
+// is false.
 func parseChild(name string) (c child, ok bool) {
 	if len(name) < seqDigits {
 		return c, false
 	}
-	seq, err := strconv.ParseInt(name[len(name)-seqDigits:], 10, 64)
-	if err != nil || seq < 0 {
+	head, digits := name[:len(name)-seqDigits], name[len(name)-seqDigits:]
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return c, false
+		}
+	}
+	seq, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
 		return c, false
 	}
-	c = child{name: name, seq: seq, kind: kindExclusive}
+	c = child{name: name, seq: seq}
 	switch {
-	case strings.Contains(name, readMarker[1:]):
-		c.kind = kindRead
-	case strings.Contains(name, writeMarker[1:]):
-		c.kind = kindWrite
+	case strings.HasSuffix(head, mutexMarker[1:]):
+		c.kind = ModeExclusive
+	case strings.HasSuffix(head, readMarker[1:]):
+		c.kind = ModeRead
+	case strings.HasSuffix(head, writeMarker[1:]):
+		c.kind = ModeWrite
+	default:
+		return child{}, false
 	}
 	if strings.HasPrefix(name, protectedPrefix) && len(name) > len(protectedPrefix)+uuidLen &&
 		name[len(protectedPrefix)+uuidLen] == '-' {

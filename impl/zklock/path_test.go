@@ -50,14 +50,23 @@ func TestParseChildCuratorNames(t *testing.T) {
 		ok   bool
 		want child
 	}{
-		{"_c_" + u + "-lock-0000000007", true, child{seq: 7, kind: kindExclusive, uuid: u}},
-		{"_c_" + u + "-__READ__0000000012", true, child{seq: 12, kind: kindRead, uuid: u}},
-		{"_c_" + u + "-__WRIT__0000000013", true, child{seq: 13, kind: kindWrite, uuid: u}},
-		{"lock-0000000003", true, child{seq: 3, kind: kindExclusive}}, // Curator, unprotected
-		{"__READ__0000000004", true, child{seq: 4, kind: kindRead}},
+		{"_c_" + u + "-lock-0000000007", true, child{seq: 7, kind: ModeExclusive, uuid: u}},
+		{"_c_" + u + "-__READ__0000000012", true, child{seq: 12, kind: ModeRead, uuid: u}},
+		{"_c_" + u + "-__WRIT__0000000013", true, child{seq: 13, kind: ModeWrite, uuid: u}},
+		{"lock-0000000003", true, child{seq: 3, kind: ModeExclusive}}, // Curator, unprotected
+		{"__READ__0000000004", true, child{seq: 4, kind: ModeRead}},
 		{"leases", false, child{}},
 		{"lock-00000000x1", false, child{}},
 		{"lock--000000001", false, child{}},
+		{"x+000000001", false, child{}}, // found by FuzzParseChild: ParseInt takes the sign
+		{"+000000000", false, child{}},
+		{"lock-+000000001", false, child{}},
+		// Not contenders: children whose names merely end in digits, such as
+		// a lock path nested under this one.
+		{"job-0000000001", false, child{}},
+		{"orders0000000042", false, child{}},
+		{"0000000042", false, child{}},
+		{"_c_" + u + "-job-0000000001", false, child{}},
 	}
 	for _, c := range cases {
 		got, ok := parseChild(c.name)

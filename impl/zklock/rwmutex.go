@@ -32,7 +32,7 @@ func (rw *RWMutex) RLock(ctx context.Context) (*Lease, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("%w: nil rwmutex", ErrInvalidArgument)
 	}
-	return rw.core.acquire(ctx, kindRead, false)
+	return rw.core.acquire(ctx, ModeRead, false)
 }
 
 // Lock waits for the write lease: until it is first in the queue.
@@ -40,7 +40,7 @@ func (rw *RWMutex) Lock(ctx context.Context) (*Lease, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("%w: nil rwmutex", ErrInvalidArgument)
 	}
-	return rw.core.acquire(ctx, kindWrite, false)
+	return rw.core.acquire(ctx, ModeWrite, false)
 }
 
 // TryRLock takes a read lease if no writer holds or waits, else ErrLocked.
@@ -48,7 +48,7 @@ func (rw *RWMutex) TryRLock(ctx context.Context) (*Lease, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("%w: nil rwmutex", ErrInvalidArgument)
 	}
-	return rw.core.acquire(ctx, kindRead, true)
+	return rw.core.acquire(ctx, ModeRead, true)
 }
 
 // TryLock takes the write lease if no one holds or waits, else ErrLocked.
@@ -56,7 +56,7 @@ func (rw *RWMutex) TryLock(ctx context.Context) (*Lease, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("%w: nil rwmutex", ErrInvalidArgument)
 	}
-	return rw.core.acquire(ctx, kindWrite, true)
+	return rw.core.acquire(ctx, ModeWrite, true)
 }
 
 // Contenders lists the read and write nodes queued on the lock, in order.
@@ -67,8 +67,13 @@ func (rw *RWMutex) Contenders(ctx context.Context) ([]string, error) {
 	return rw.core.contenders(ctx)
 }
 
-// Path is the lock path.
-func (rw *RWMutex) Path() string { return rw.core.path }
+// Path is the lock path ("" for a nil RWMutex).
+func (rw *RWMutex) Path() string {
+	if rw == nil {
+		return ""
+	}
+	return rw.core.name
+}
 
 // RLocker is a Locker whose Lock takes a read lease, for LockAll.
 func (rw *RWMutex) RLocker() Locker { return readLocker{rw} }
@@ -80,12 +85,12 @@ func (r readLocker) Path() string                             { return r.rw.Path
 
 // wouldDeadlock refuses a write request while this session holds a read
 // lease on the same path: the write would wait behind our own reader.
-func (l *lockCore) wouldDeadlock(kind lockKind) error {
-	if kind != kindWrite {
+func (l *lockCore) wouldDeadlock(kind Mode) error {
+	if kind != ModeWrite {
 		return nil
 	}
 	for _, h := range l.s.heldLeases(l.path) {
-		if h.Mode() == kindRead.String() {
+		if h.Mode() == ModeRead {
 			return fmt.Errorf("zklock: lock %s: %w: this session holds read lease %s", l.path, ErrWouldDeadlock, h.Node())
 		}
 	}

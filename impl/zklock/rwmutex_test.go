@@ -304,7 +304,7 @@ func TestRWDowngrade(t *testing.T) {
 			if err := lease.Downgrade(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if lease.Mode() != "read" || lease.Token() != token || lease.Done() != done || lease.Err() != nil {
+			if lease.Mode() != ModeRead || lease.Token() != token || lease.Done() != done || lease.Err() != nil {
 				t.Fatalf("after Downgrade: mode %s token %d (was %d) err %v", lease.Mode(), lease.Token(), token, lease.Err())
 			}
 			if seqOf(t, lease.Node()) != oldSeq {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Session is one ZooKeeper session and everything held through it. It is
@@ -24,9 +27,11 @@ type Session struct {
 	events <-chan zk.Event
 	wire   *wire
 	cfg    sessionConfig
+	chroot string // prefixed to every path this package sends ("" for none)
 	log    *slog.Logger
 
 	established chan struct{} // closed when the server first gave us a session
+	ready       chan struct{} // closed when NewSession accepted the negotiated timeout
 	done        chan struct{} // closed when the session is lost or closed
 	stopped     chan struct{} // closed when the connection is torn down
 	life        context.Context
@@ -46,23 +51,38 @@ type Session struct {
 	mu          sync.Mutex
 	id          int64
 	timeout     time.Duration // negotiated
-	lastHeard   time.Time     // send time of the last acknowledged request
+	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
+	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
 	err         error
-	how         string // how the session ended: a LearnExpiry result
+	how         traceevent.Result // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
 	closeCalled bool
 }
 
-// NewSession connects to the ensemble and waits, as long as ctx allows, for
-// the server to grant a session.
+// NewSession connects to the ensemble and waits for the server to grant a
+// session: as long as ctx allows, but never longer than the larger of the
+// session timeout asked for and DefaultSessionTimeout (10 s), after which it
+// returns ErrNoServer (nothing listens at the addresses, or nothing answers).
+//
+// servers are "host:port" addresses, or comma-separated connect strings
+// ("h1:2181,h2:2181"), with at most one chroot suffix after the last
+// address, as ZooKeeper defines it ("h1:2181,h2:2181/app"; given as a list,
+// its last element carries it). Every path this package sends is then
+// under the chroot, which must exist, and the paths it reports (Path, Node,
+// Contenders, Guard's created paths) are relative to it; Conn and trace
+// events are not chrooted. A chroot anywhere else is refused with ErrChroot. A drift margin (WithDriftMargin) not below the
+// session timeout asked for, or below the one the server negotiated, is
+// refused with ErrInvalidArgument.
 func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*Session, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	if len(servers) == 0 {
-		return nil, fmt.Errorf("%w: no servers", ErrInvalidArgument)
+	servers, chroot, err := connectServers(servers)
+	if err != nil {
+		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
-	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default()}
+	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default(),
+		tickTime: DefaultTickTime, syncLimit: DefaultSyncLimit}
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -71,6 +91,10 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 			return nil, err
 		}
 	}
+	if cfg.margin >= cfg.timeout {
+		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the session timeout %v",
+			ErrInvalidArgument, cfg.margin, cfg.timeout)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
@@ -78,10 +102,13 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		cfg:         cfg,
 		log:         cfg.logger,
 		established: make(chan struct{}),
+		ready:       make(chan struct{}),
 		done:        make(chan struct{}),
 		stopped:     make(chan struct{}),
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
+		kick:        make(chan struct{}, 1),
+		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	s.wire = &wire{obs: s, writes: cfg.tracer != nil}
@@ -93,16 +120,33 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	}
 	s.conn, s.events = conn, events
 	go s.monitor()
+	bound := time.NewTimer(connectBound(cfg))
+	defer bound.Stop()
 	select {
 	case <-s.established:
 	case <-ctx.Done():
 		s.Close()
 		return nil, fmt.Errorf("zklock: new session: %w", ctx.Err())
+	case <-bound.C:
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session with %v: %w within %v", servers, ErrNoServer, connectBound(cfg))
 	case <-s.done:
 		err := s.Err()
 		s.Close()
 		return nil, err
 	}
+	if t := s.Timeout(); cfg.margin >= t {
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the negotiated session timeout %v",
+			ErrInvalidArgument, cfg.margin, t)
+	}
+	if err := s.checkRoom(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	close(s.ready)
+	s.wg.Add(1)
+	go s.heartbeat()
 	for _, a := range cfg.auth {
 		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
 			s.Close()
@@ -126,7 +170,7 @@ func (s *Session) Close() error {
 	if again {
 		return ErrClosed
 	}
-	s.lose(ErrClosed, ResultClosed)
+	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
 	s.wg.Wait()
 	return nil
@@ -150,6 +194,23 @@ func (s *Session) ID() int64 {
 	return s.id
 }
 
+// Chroot is the chroot of the connect string, "" for none.
+func (s *Session) Chroot() string { return s.chroot }
+
+// relative strips the chroot from a path this package read from the server.
+func (s *Session) relative(p string) string {
+	if s.chroot == "" {
+		return p
+	}
+	if r, ok := strings.CutPrefix(p, s.chroot); ok && (r == "" || r[0] == '/') {
+		if r == "" {
+			return "/"
+		}
+		return r
+	}
+	return p
+}
+
 // Timeout is the session timeout the server agreed to.
 func (s *Session) Timeout() time.Duration {
 	s.mu.Lock()
@@ -158,7 +219,8 @@ func (s *Session) Timeout() time.Duration {
 }
 
 // Conn is the underlying go-zookeeper connection, for other ZooKeeper work.
-// Do not Close it: Close the Session.
+// Do not Close it: Close the Session. It does not apply the chroot of the
+// connect string: prefix paths with Chroot yourself.
 func (s *Session) Conn() *zk.Conn { return s.conn }
 
 // margin is how long before the server may expire us that we give up.
@@ -172,27 +234,25 @@ func (s *Session) margin() time.Duration {
 // monitor runs the loss timer, then tears the connection down.
 func (s *Session) monitor() {
 	defer close(s.stopped)
-	established := s.established
+	// The loss timer starts once NewSession accepted the negotiated
+	// timeout: a session it refuses is closed, not reported lost.
+	ready := s.ready
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for running := true; running; {
-		s.mu.Lock()
-		live := s.id != 0
-		deadline := s.lastHeard.Add(s.timeout - s.margin())
-		s.mu.Unlock()
-		if live {
-			wait := time.Until(deadline)
-			if wait <= 0 {
-				s.lose(fmt.Errorf("%w: nothing acknowledged for %v of a %v session", ErrSessionLost,
-					s.Timeout()-s.margin(), s.Timeout()), ResultTimer)
+		if ready == nil {
+			if err := s.checkDeadline(); err != nil {
 				break
 			}
-			timer.Reset(wait)
+			if deadline, live := s.deadline(); live {
+				timer.Reset(time.Until(deadline))
+			}
 		}
 		select {
 		case <-timer.C:
-		case <-established:
-			established = nil
+		case <-s.kick:
+		case <-ready:
+			ready = nil
 		case <-s.done:
 			running = false
 		}
@@ -202,17 +262,30 @@ func (s *Session) monitor() {
 	// handshake that would otherwise wait for many timeouts.
 	s.conn.Close()
 	s.wire.shut()
-	for range s.events {
+	if !drain(s.events, connCloseWait) {
+		s.log.Warn("zklock: go-zookeeper's connection did not stop; its goroutine is abandoned",
+			"session", fmt.Sprintf("0x%x", s.ID()), "waited", connCloseWait)
 	}
 	s.ops.Wait()
 	s.mu.Lock()
 	how, at := s.how, s.lostAt
 	s.mu.Unlock()
-	s.trace(TraceEvent{Action: ActLearnExpiry, Result: how, Start: at})
+	s.trace(TraceEvent{Action: traceevent.LearnExpiry, Result: how, Start: at})
+}
+
+// endedHow is how the session ended (a LearnExpiry result), "" while it
+// lives.
+func (s *Session) endedHow() traceevent.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		return ""
+	}
+	return s.how
 }
 
 // lose ends the session once, with its reason, and ends every lease.
-func (s *Session) lose(cause error, how string) {
+func (s *Session) lose(cause error, how traceevent.Result) {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
@@ -229,7 +302,7 @@ func (s *Session) lose(cause error, how string) {
 	for l := range leases {
 		l.end(lockLost(cause))
 	}
-	if how != ResultClosed {
+	if how != traceevent.ResultClosed {
 		s.log.Warn("zklock: session lost", "session", fmt.Sprintf("0x%x", s.ID()), "err", cause)
 	}
 }
@@ -247,7 +320,7 @@ func (s *Session) beginOp() error {
 
 func (s *Session) endOp() { s.ops.Done() }
 
-// heard, connected and expired are the wire's reports (wireObserver).
+// acked, connected and expired are the wire's reports (wireObserver).
 
 // sawZxid keeps the highest zxid seen: ZooKeeper never shows a session a
 // lower one than it has seen, so it places each reply in the ensemble's
@@ -261,10 +334,10 @@ func (s *Session) sawZxid(zxid int64) {
 	}
 }
 
-func (s *Session) heard(sent time.Time) {
+func (s *Session) acked(sent, at time.Time, sync bool) {
 	s.mu.Lock()
-	if sent.After(s.lastHeard) {
-		s.lastHeard = sent
+	if s.clock != nil {
+		s.clock.acked(sent, at, sync)
 	}
 	s.mu.Unlock()
 }
@@ -273,22 +346,32 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 	s.mu.Lock()
 	switch {
 	case s.id == 0:
-		s.id, s.timeout, s.lastHeard = id, timeout, sent
+		s.id, s.timeout = id, timeout
+		s.clock = newLossClock(s.cfg.syncLag(), sent)
 		s.mu.Unlock()
 		close(s.established)
 	case s.id != id:
 		s.mu.Unlock()
 		s.expired()
 	default:
+		// A reattach: the server revalidated the session with the leader
+		// before answering, on the stream a sync takes. The timeout may
+		// have been renegotiated: a shorter one moves the deadline earlier,
+		// so the monitor must look again now, not at the old deadline.
+		shorter := timeout < s.timeout
 		s.timeout = timeout
-		if sent.After(s.lastHeard) {
-			s.lastHeard = sent
-		}
+		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
+		if shorter {
+			select {
+			case s.kick <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
-func (s *Session) expired() { s.lose(ErrSessionExpired, ResultExpired) }
+func (s *Session) expired() { s.lose(ErrSessionExpired, traceevent.ResultExpired) }
 
 func (s *Session) addLease(l *Lease) error {
 	s.mu.Lock()
@@ -322,7 +405,12 @@ func (s *Session) heldLeases(path string) []*Lease {
 // trace reports a step. LearnExpiry is the session's last: a step finishing
 // after it (a delete left to the background) belongs to a session the
 // client has abandoned, and the spec's client has moved on.
-func (s *Session) trace(ev TraceEvent) {
+func (s *Session) trace(ev TraceEvent) { s.traceWrite(ev, "") }
+
+// traceWrite reports a step whose write named path (a create's prefix, a
+// delete's node): the wire reported the write's zxid, which the step
+// carries as its Zxid.
+func (s *Session) traceWrite(ev TraceEvent, path string) {
 	t := s.cfg.tracer
 	if t == nil {
 		return
@@ -332,14 +420,14 @@ func (s *Session) trace(ev TraceEvent) {
 	if s.learned {
 		return
 	}
-	s.learned = ev.Action == ActLearnExpiry
+	s.learned = ev.Action == traceevent.LearnExpiry
 	ev.Session = s.ID()
 	ev.Time = time.Now()
 	if ev.Start.IsZero() {
 		ev.Start = ev.Time
 	}
-	z, wrote := s.writes[ev.wrote]
-	delete(s.writes, ev.wrote)
+	z, wrote := s.writes[path]
+	delete(s.writes, path)
 	switch {
 	case ev.Zxid != 0:
 		ev.ZxidLow = 0
@@ -384,4 +472,33 @@ type zkLogger struct{ l *slog.Logger }
 
 func (z zkLogger) Printf(format string, args ...any) {
 	z.l.Debug(fmt.Sprintf("zk: "+format, args...))
+}
+
+// connCloseWait bounds how long Close waits for go-zookeeper's connection
+// goroutine to stop, which it normally does within a round trip once the
+// wire is shut. go-zookeeper v1.0.4 can deadlock there: a request queued
+// as Close is called, whose write then fails, is answered three times
+// into a channel with room for two (Conn.queueRequest's "tie" answer,
+// sendData's write error, flushRequests), and the goroutine waits forever
+// on the third. It was seen once in a frozen-and-thawed client, whose
+// Close then never returned. Waiting longer cannot help; Close returns
+// and that one goroutine of the library is left behind, logged.
+const connCloseWait = 5 * time.Second
+
+// drain reads events until the channel is closed (true) or wait has
+// passed (false). go-zookeeper never blocks on a full event channel (it
+// drops the event), so leaving it undrained cannot stall the library.
+func drain(events <-chan zk.Event, wait time.Duration) bool {
+	give := time.NewTimer(wait)
+	defer give.Stop()
+	for {
+		select {
+		case _, ok := <-events:
+			if !ok {
+				return true
+			}
+		case <-give.C:
+			return false
+		}
+	}
 }

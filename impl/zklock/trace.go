@@ -1,40 +1,29 @@
 package zklock
 
-import "time"
+import (
+	"fmt"
+	"time"
 
-// Spec action names (spec/tla/PredecessorLock.tla and SharedLock.tla). A
-// trace is a sequence of these steps as one client observed them; the model
-// in model/ replays it.
-const (
-	ActRequestLock      = "RequestLock"
-	ActCreateOk         = "CreateOk"
-	ActCreateReplyLost  = "CreateReplyLost"
-	ActFindOwnNode      = "FindOwnNode"
-	ActListChildren     = "ListChildren"
-	ActWatchPredecessor = "WatchPredecessor"
-	ActPredecessorGone  = "PredecessorGone"
-	ActGrant            = "Grant"
-	ActRelease          = "Release"
-	ActCancel           = "Cancel"
-	ActDowngrade        = "Downgrade"
-	ActLearnExpiry      = "LearnExpiry"
+	"github.com/zklock/zklock/traceevent"
 )
 
-// TraceEvent is one protocol step as the client saw it.
+// TraceEvent is one protocol step as the client saw it. Its action and
+// result are package traceevent's: the spec's names (spec/tla), which the
+// Go model of the specs (model/) uses too.
 type TraceEvent struct {
-	Action   string    // one of the Act* names
-	Session  int64     // ZooKeeper session id
-	Lock     string    // lock path
-	Request  string    // uuid of the acquisition; empty for LearnExpiry
-	Kind     string    // "exclusive", "read" or "write"
-	Node     string    // our lock node's name, once known
-	Target   string    // node watched (WatchPredecessor) or found (FindOwnNode)
-	Result   string    // what was observed: see the Result* constants
-	Children []string  // the listing, for ListChildren
-	Token    int64     // for Grant
-	Start    time.Time // when the client sent the step's request
-	Time     time.Time // when the client observed the step's outcome
-	Pending  bool      // the outcome is not known yet: a delete left to the background
+	Action   traceevent.Action // the spec action the step took
+	Session  int64             // ZooKeeper session id
+	Lock     string            // lock path
+	Request  string            // uuid of the acquisition; empty for LearnExpiry
+	Kind     string            // "exclusive", "read" or "write"
+	Node     string            // our lock node's name, once known
+	Target   string            // node watched (WatchPredecessor) or found (FindOwnNode)
+	Result   traceevent.Result // what was observed, for the steps that read an outcome
+	Children []string          // the listing, for ListChildren
+	Token    int64             // for Grant
+	Start    time.Time         // when the client sent the step's request
+	Time     time.Time         // when the client observed the step's outcome
+	Pending  bool              // the outcome is not known yet: a delete left to the background
 	// Zxid places the step exactly in the ensemble's one order of writes:
 	// a confirmed write's own zxid (CreateOk, Release, Cancel, Downgrade),
 	// or for a listing the lock path's pzxid, the zxid of the last change
@@ -42,23 +31,7 @@ type TraceEvent struct {
 	// highest zxid the session had seen when it sent the request, and when
 	// it had the reply. All 0 for steps without a request.
 	Zxid, ZxidLow, ZxidHigh int64
-
-	wrote string // the path the step's write named: the wire knows its zxid
 }
-
-// Observed results carried by TraceEvent.Result.
-const (
-	ResultGrant   = "grant"   // ListChildren: nothing we wait for is ahead
-	ResultWait    = "wait"    // ListChildren: Target must go first
-	ResultMissing = "missing" // ListChildren: our own node is gone
-	ResultExists  = "exists"  // WatchPredecessor: watch set
-	ResultGone    = "gone"    // WatchPredecessor: the node had already gone
-	ResultFound   = "found"   // FindOwnNode: the lost create had happened
-	ResultAbsent  = "absent"  // FindOwnNode: it had not; create again
-	ResultExpired = "expired" // LearnExpiry: the server said so
-	ResultTimer   = "timer"   // LearnExpiry: our loss timer ran out
-	ResultClosed  = "closed"  // LearnExpiry: Close was called
-)
 
 // Start and Time bound when the step took effect on the server, and the
 // zxids where; they let a validator order the steps of different clients.
@@ -71,3 +44,22 @@ const (
 // them; it must be quick and safe for concurrent use. A session without a
 // tracer builds no events.
 type Tracer func(TraceEvent)
+
+// Record returns the step as a line of a trace file, the format
+// model/trace replays in the model of the specs: Start and Time as
+// nanoseconds since the epoch, Time (End) left out when Pending. The
+// record's client is client/<session id in hex>, so that every session of
+// a client is a client of the model.
+func (e TraceEvent) Record(client string) traceevent.Event {
+	r := traceevent.Event{
+		Client: fmt.Sprintf("%s/%x", client, e.Session), Session: e.Session, Lock: e.Lock,
+		Action: e.Action, Request: e.Request, Kind: e.Kind, Node: e.Node, Target: e.Target,
+		Result: e.Result, Children: e.Children, Token: e.Token, Start: e.Start.UnixNano(),
+		Zxid: e.Zxid, ZxidLow: e.ZxidLow, ZxidHigh: e.ZxidHigh,
+	}
+	if !e.Pending {
+		end := e.Time.UnixNano()
+		r.End = &end
+	}
+	return r
+}

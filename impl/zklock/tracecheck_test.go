@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Every integration test's trace, all its clients together, is replayed in
@@ -72,22 +73,12 @@ func skipTraceCheck(t testing.TB, why string) {
 	traces[t] = &testTrace{skip: why}
 }
 
-// modelEvents turns a client's trace into the model's trace format; the
-// client's name is made unique by its session.
+// modelEvents turns a client's trace into the model's trace format
+// (TraceEvent.Record): the client's name is made unique by its session.
 func modelEvents(name string, evs []TraceEvent) []trace.Event {
 	out := make([]trace.Event, 0, len(evs))
 	for _, ev := range evs {
-		e := trace.Event{
-			Client: fmt.Sprintf("%s/%x", name, ev.Session), Session: ev.Session, Lock: ev.Lock,
-			Action: ev.Action, Request: ev.Request, Kind: ev.Kind, Node: ev.Node, Target: ev.Target,
-			Result: ev.Result, Children: ev.Children, Token: ev.Token, Start: ev.Start.UnixNano(),
-			Zxid: ev.Zxid, ZxidLow: ev.ZxidLow, ZxidHigh: ev.ZxidHigh,
-		}
-		if !ev.Pending {
-			end := ev.Time.UnixNano()
-			e.End = &end
-		}
-		out = append(out, e)
+		out = append(out, ev.Record(name))
 	}
 	return out
 }
@@ -148,9 +139,9 @@ func checkCreateZxids(evs []trace.Event) error {
 	created := map[string]int64{}
 	for _, e := range evs {
 		switch {
-		case e.Action == ActCreateOk && e.Zxid != 0:
+		case e.Action == traceevent.CreateOk && e.Zxid != 0:
 			created[e.Request] = e.Zxid
-		case e.Action == ActGrant:
+		case e.Action == traceevent.Grant:
 			if z, ok := created[e.Request]; ok && z != e.Token {
 				return fmt.Errorf("%s: the create's reply carried zxid %d, its node's czxid is %d", e.String(), z, e.Token)
 			}
@@ -184,7 +175,7 @@ func TestTraceZxids(t *testing.T) {
 	if err := next.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	zxid := func(c *client, act, result string) int64 {
+	zxid := func(c *client, act traceevent.Action, result traceevent.Result) int64 {
 		t.Helper()
 		for _, ev := range c.trace.all() {
 			if ev.Action == act && ev.Result == result {
@@ -197,17 +188,17 @@ func TestTraceZxids(t *testing.T) {
 		t.Fatalf("%s has no %s %s; trace:\n%s", c.name, act, result, c.trace.dump())
 		return 0
 	}
-	aCreate, bCreate := zxid(a, ActCreateOk, ""), zxid(b, ActCreateOk, "")
-	aRelease, bRelease := zxid(a, ActRelease, ""), zxid(b, ActRelease, "")
+	aCreate, bCreate := zxid(a, traceevent.CreateOk, ""), zxid(b, traceevent.CreateOk, "")
+	aRelease, bRelease := zxid(a, traceevent.Release, ""), zxid(b, traceevent.Release, "")
 	for _, c := range []struct {
 		what      string
 		got, want int64
 	}{
 		{"a's token", held.Token(), aCreate},
 		{"b's token", next.Token(), bCreate},
-		{"a's granting listing", zxid(a, ActListChildren, ResultGrant), aCreate},
-		{"b's waiting listing", zxid(b, ActListChildren, ResultWait), bCreate},
-		{"b's granting listing", zxid(b, ActListChildren, ResultGrant), aRelease},
+		{"a's granting listing", zxid(a, traceevent.ListChildren, traceevent.ResultGrant), aCreate},
+		{"b's waiting listing", zxid(b, traceevent.ListChildren, traceevent.ResultWait), bCreate},
+		{"b's granting listing", zxid(b, traceevent.ListChildren, traceevent.ResultGrant), aRelease},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: zxid %d, want %d", c.what, c.got, c.want)

@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// The session's loss timer needs to know when the server last heard from us.
-// go-zookeeper does not say, so every connection it dials goes through
-// trackedConn, which notes the send time of each request and, when the reply
-// comes, reports that send time as heard: the server received the request at
-// or after it was sent, and restarted its expiry clock then.
+// The session's loss timer needs to know which of our requests the server
+// answered, when each was sent and when its reply came, and which of them
+// were syncs (see lossClock). go-zookeeper does not say, so every connection
+// it dials goes through trackedConn, which notes the send time and opcode of
+// each request and reports each reply with them.
 
 const (
 	xidNotification  = -1
@@ -24,7 +24,7 @@ var errDialRefused = errors.New("zklock: session is over, not reconnecting")
 
 // wireObserver is what the wire reports to: the Session.
 type wireObserver interface {
-	heard(sent time.Time)
+	acked(sent, at time.Time, sync bool)
 	sawZxid(zxid int64)
 	wrote(path string, zxid int64)
 	connected(sent time.Time, sessionID int64, timeout time.Duration)
@@ -122,6 +122,7 @@ const (
 	opMulti           = 14
 	opCreate2         = 15
 	opCreateContainer = 19
+	opSync            = 9
 	multiOpHeaderLen  = 9 // type int32, done bool, err int32
 )
 
@@ -158,6 +159,7 @@ func replyHeaderLen(bool) int { return 16 }
 
 type pendingRequest struct {
 	xid  int32
+	op   int32
 	sent time.Time
 	path string // a write's, when the wire reports writes
 }
@@ -205,7 +207,7 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 		return
 	}
 	xid := int32(binary.BigEndian.Uint32(hdr[0:4]))
-	p := pendingRequest{xid: xid, sent: c.sending}
+	p := pendingRequest{xid: xid, op: int32(binary.BigEndian.Uint32(hdr[4:8])), sent: c.sending}
 	if c.w.writes {
 		p.path = requestPath(hdr)
 	}
@@ -253,7 +255,7 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 	}
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
-		c.w.obs.heard(req.sent)
+		c.w.obs.acked(req.sent, time.Now(), req.op == opSync)
 	}
 	if req.path != "" && code == 0 {
 		c.w.obs.wrote(req.path, zxid)

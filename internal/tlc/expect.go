@@ -1,196 +1,22 @@
 package tlc
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/zklock/zklock/internal/tlccfg"
 )
 
-// Model is what a TLC configuration file says about itself: the
-// expectation in its leading comment lines and the properties it checks.
-//
-// The header is a block of `\*` comment lines at the top of the .cfg:
-//
-//	\* expect: pass                      (or: \* expect: violation NoHerd)
-//	\* deep                              (only run by `make tlc-deep`)
-//	\* disabled: PauseClient ResumeClient
-//	\* Any other comment line describes the question the config asks.
-//
-// "disabled" names the actions this config's constants turn off; every
-// other action must be taken at least once in a passing run.
-type Model struct {
-	// Pass is true for "expect: pass".
-	Pass bool
-	// Violation is the property expected to be violated ("Deadlock" for a
-	// deadlock); empty when Pass.
-	Violation string
-	// Deep marks configs run only by the deep target.
-	Deep bool
-	// Disabled lists the actions the config's constants disable.
-	Disabled []string
-	// Description is the remaining header comment text.
-	Description string
-	// Specification is the SPECIFICATION of the config, if any.
-	Specification string
-	// Invariants and Properties are the names listed under INVARIANT(S)
-	// and PROPERTY(IES).
-	Invariants, Properties []string
-	// Init and Next are the INIT and NEXT of the config, if any (a config
-	// names either SPECIFICATION or INIT and NEXT).
-	Init, Next string
-	// Constants are the CONSTANT(S) assignments in file order.
-	Constants []Constant
-	// CheckDeadlock is CHECK_DEADLOCK; TLC's default is TRUE.
-	CheckDeadlock bool
-	// Unsupported lists the sections a Go model of the config cannot
-	// mirror (SYMMETRY, VIEW, CONSTRAINT, ACTION_CONSTRAINT, ALIAS,
-	// POSTCONDITION); TLC accepts them.
-	Unsupported []string
-}
+// Model and Constant are the config's own description; see package tlccfg.
+type (
+	Model    = tlccfg.Model
+	Constant = tlccfg.Constant
+)
 
-// Constant is one assignment of a config's CONSTANTS section: `Name = Value`
-// (a TLA+ value: an integer, TRUE or FALSE, a string, a model value, or a
-// set or tuple of those) or `Name <- Op` (a substitution, Subst is true).
-type Constant struct {
-	Name string
-	// Value is the right-hand side, normalised to single spaces after
-	// commas: "{c1, c2, c3}", "3", "TRUE".
-	Value string
-	// Subst is true for `Name <- Op`.
-	Subst bool
-}
-
-// Constant returns the value of the named constant and whether the config
-// assigns it (substitutions are not values and are not returned).
-func (m Model) Constant(name string) (string, bool) {
-	for _, c := range m.Constants {
-		if c.Name == name && !c.Subst {
-			return c.Value, true
-		}
-	}
-	return "", false
-}
-
-// cfgKeywords are the section keywords of a TLC configuration file.
-var cfgKeywords = map[string]bool{
-	"CONSTANT": true, "CONSTANTS": true, "INIT": true, "NEXT": true,
-	"SPECIFICATION": true, "INVARIANT": true, "INVARIANTS": true,
-	"PROPERTY": true, "PROPERTIES": true, "SYMMETRY": true, "VIEW": true,
-	"CONSTRAINT": true, "CONSTRAINTS": true, "ACTION_CONSTRAINT": true,
-	"ACTION_CONSTRAINTS": true, "CHECK_DEADLOCK": true, "POSTCONDITION": true,
-	"ALIAS": true,
-}
-
-// ParseModel reads a configuration file's expectation header and the
-// names of its specification, invariants and properties.
-func ParseModel(cfg []byte) (Model, error) {
-	m := Model{CheckDeadlock: true}
-	var desc []string
-	var constText strings.Builder
-	deadlock := ""
-	haveExpect := false
-	header := true
-	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(cfg))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if c, ok := strings.CutPrefix(line, `\*`); ok {
-			if !header {
-				continue
-			}
-			c = strings.TrimSpace(c)
-			switch {
-			case strings.HasPrefix(c, "expect:"):
-				if haveExpect {
-					return m, errors.New("two expect: lines")
-				}
-				haveExpect = true
-				f := strings.Fields(strings.TrimPrefix(c, "expect:"))
-				switch {
-				case len(f) == 1 && f[0] == "pass":
-					m.Pass = true
-				case len(f) == 2 && f[0] == "violation":
-					m.Violation = f[1]
-				default:
-					return m, fmt.Errorf("bad expectation %q: want `expect: pass` or `expect: violation NAME`", c)
-				}
-			case c == "deep":
-				m.Deep = true
-			case strings.HasPrefix(c, "disabled:"):
-				m.Disabled = append(m.Disabled, strings.Fields(strings.TrimPrefix(c, "disabled:"))...)
-			default:
-				desc = append(desc, c)
-			}
-			continue
-		}
-		if line == "" {
-			continue
-		}
-		header = false
-		if i := strings.Index(line, `\*`); i >= 0 {
-			line = line[:i]
-		}
-		for _, tok := range strings.Fields(line) {
-			if cfgKeywords[tok] {
-				section = tok
-				switch tok {
-				case "SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
-					"ACTION_CONSTRAINTS", "ALIAS", "POSTCONDITION":
-					m.Unsupported = append(m.Unsupported, tok)
-				case "CONSTANT", "CONSTANTS":
-					constText.WriteString(" ")
-				}
-				continue
-			}
-			switch section {
-			case "SPECIFICATION":
-				m.Specification = tok
-			case "INIT":
-				m.Init = tok
-			case "NEXT":
-				m.Next = tok
-			case "INVARIANT", "INVARIANTS":
-				m.Invariants = append(m.Invariants, tok)
-			case "PROPERTY", "PROPERTIES":
-				m.Properties = append(m.Properties, tok)
-			case "CHECK_DEADLOCK":
-				deadlock = tok
-			case "CONSTANT", "CONSTANTS":
-				constText.WriteString(tok)
-				constText.WriteString(" ")
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return m, fmt.Errorf("reading config: %w", err)
-	}
-	if !haveExpect {
-		return m, errors.New("no `\\* expect:` line in the config header")
-	}
-	switch deadlock {
-	case "":
-	case "TRUE":
-		m.CheckDeadlock = true
-	case "FALSE":
-		m.CheckDeadlock = false
-	default:
-		return m, fmt.Errorf("CHECK_DEADLOCK %s: want TRUE or FALSE", deadlock)
-	}
-	consts, err := parseConstants(constText.String())
-	if err != nil {
-		return m, err
-	}
-	m.Constants = consts
-	if m.Violation != "" && m.Violation != "Deadlock" &&
-		!slices.Contains(m.Invariants, m.Violation) && !slices.Contains(m.Properties, m.Violation) {
-		return m, fmt.Errorf("expected violation %s is neither an invariant nor a property of the config", m.Violation)
-	}
-	m.Description = strings.Join(desc, " ")
-	return m, nil
-}
+// ParseModel is tlccfg.Parse.
+func ParseModel(cfg []byte) (Model, error) { return tlccfg.Parse(cfg) }
 
 // Check compares a TLC result with the model's expectation. It returns nil
 // when they agree, and otherwise an error saying every way they disagree:

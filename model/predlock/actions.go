@@ -59,6 +59,7 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	t.Zxid = s.Zxid + 1
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Node = cow.With(s.Node, c, s.NextSeq)
+	t.Token = sp.knownToken(s, c, s.Zxid+1)
 	return model.Enabled
 }
 
@@ -109,6 +110,7 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
 			t.PC = cow.With(s.PC, c, PCList)
 			t.Node = cow.With(s.Node, c, n.Seq)
+			t.Token = sp.knownToken(s, c, n.Czxid)
 			return model.Enabled
 		}
 	}
@@ -210,24 +212,41 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 	return model.Enabled
 }
 
-// Grant: getData(<own node>): the client reads its node's Stat, whose czxid
-// is the fencing token, and holds. Spec: PredecessorLock!Grant (seed 003
-// step 3, seed 000 step 3).
+// Grant: the client holds; the czxid of its node is the fencing token.
+// By GrantRule: "reread" is getData(<own node>) on a live session, taking
+// the czxid read then; "local" is no ZooKeeper call, the token known since
+// the node became known, nothing checked; "checked" is "local" refused once
+// the loss deadline has passed (~Overdue(c); impl/zklock's grant calls
+// Session.checkDeadline). Spec: PredecessorLock!Grant (seed 003 step 3,
+// seed 000 step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
 	case s.PC[c] != PCGrant:
 		return `pc[c] = "grant"`
-	case !s.LiveC(c):
-		return gLive
-	case !s.OwnNodeExists(c):
-		return `OwnNodeExists(c)`
 	}
-	own, _ := s.NodeAt(s.Node[c])
+	token := s.Token[c]
+	switch sp.GrantRule {
+	case GrantReread:
+		switch {
+		case !s.LiveC(c):
+			return gLive
+		case !s.OwnNodeExists(c):
+			return `OwnNodeExists(c)`
+		}
+		own, _ := s.NodeAt(s.Node[c])
+		token = own.Czxid
+	case GrantChecked:
+		if s.Overdue(c) {
+			return `~Overdue(c)`
+		}
+	}
 	*t = *s
-	t.Token = cow.With(s.Token, c, own.Czxid)
-	t.LastToken = own.Czxid
+	if token != s.Token[c] {
+		t.Token = cow.With(s.Token, c, token)
+	}
+	t.LastToken = token
 	t.Grants = s.Grants + 1
 	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
 	t.PC = cow.With(s.PC, c, PCHold)

@@ -24,7 +24,7 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 		case !sp.WithExpiry:
 			return `s = Sess(c) => WithExpiry`
 		case s.PC[c] == PCHold && !s.Paused[c]:
-			return `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`
+			return `s = Sess(c) => (pc[c] = "hold" => paused[c])`
 		case !sp.fault(s):
 			return `s = Sess(c) => Fault`
 		}
@@ -49,8 +49,10 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	return model.Enabled
 }
 
-// PauseClient: a process pause (GC, VM stall, SIGSTOP) of a client that
-// holds the lock; a fault. Spec: PredecessorLock!PauseClient
+// PauseClient: a process pause (GC, VM stall, SIGSTOP); a fault. With
+// GrantReread only a holder pauses (a slow non-holder is modeled by
+// interleaving); with a local grant a client pauses in any state but
+// "idle", as impl/zklock's process can. Spec: PredecessorLock!PauseClient
 // (ARCHITECTURE.md "Process pauses").
 func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
 	switch {
@@ -58,8 +60,10 @@ func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
 		return `WithPause`
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCHold:
-		return `pc[c] = "hold"`
+	case sp.GrantRule == GrantReread && s.PC[c] != PCHold:
+		return `GrantRule = "reread" => pc[c] = "hold"`
+	case sp.GrantRule != GrantReread && s.PC[c] == PCIdle:
+		return `GrantRule # "reread" => pc[c] # "idle"`
 	case !sp.fault(s):
 		return gFault
 	}

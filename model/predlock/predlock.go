@@ -35,12 +35,55 @@ type Constants struct {
 	WithExpiry bool
 	// WithReplyLoss: a create's reply may be lost.
 	WithReplyLoss bool
-	// WithPause: a holder's process may pause.
+	// WithPause: a client's process may pause (a holder's only, with
+	// GrantReread).
 	WithPause bool
 	// WithCancel: a request's context may end while it acquires.
 	WithCancel bool
 	// Fencing: the resource rejects a token below the highest it has seen.
 	Fencing bool
+	// GrantRule: how a client that is first becomes the holder, and where
+	// a client may pause. The zero value is "reread".
+	GrantRule GrantRule
+}
+
+// GrantRule is the spec's constant GrantRule (spec: GrantRules).
+type GrantRule uint8
+
+// The grant rules.
+const (
+	// GrantReread ("reread"): the grant is getData of the own node on a
+	// live session, whose czxid is the token; only a holder pauses.
+	GrantReread GrantRule = iota
+	// GrantLocal ("local"): the grant is a local step with the token known
+	// since the node became known, and checks nothing; a client pauses in
+	// any state but "idle". impl/zklock before its grant checked the loss
+	// deadline.
+	GrantLocal
+	// GrantChecked ("checked"): as GrantLocal, but refused once the loss
+	// deadline has passed (Overdue); impl/zklock's grant, which calls
+	// Session.checkDeadline.
+	GrantChecked
+)
+
+var grantRuleNames = [...]string{"reread", "local", "checked"}
+
+// String returns the spec's name of the rule ("reread", ...).
+func (g GrantRule) String() string {
+	if int(g) < len(grantRuleNames) {
+		return grantRuleNames[g]
+	}
+	return "?"
+}
+
+// ParseGrantRule returns the rule the spec names name.
+func ParseGrantRule(name string) (GrantRule, error) {
+	for i, n := range grantRuleNames {
+		if n == name {
+			return GrantRule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("predlock: GrantRule %q is not in GrantRules %v", name, grantRuleNames)
 }
 
 // Unbounded is the value of MaxSeq, MaxFaults or MaxRequests that stands
@@ -92,6 +135,8 @@ func New(k Constants, v Variant) (*Spec, error) {
 		return nil, fmt.Errorf("predlock: MaxRequests, MaxSeq and MaxFaults must be natural numbers")
 	case v < Base || v > BlindRetry:
 		return nil, fmt.Errorf("predlock: unknown variant %d", v)
+	case k.GrantRule > GrantChecked:
+		return nil, fmt.Errorf("predlock: unknown GrantRule %d", k.GrantRule)
 	}
 	seen := map[string]bool{}
 	for _, c := range k.Clients {

@@ -36,7 +36,9 @@ func properties(sp *predlock.Spec) []property {
 }
 
 // drawConstants draws constants beyond the TLC configs' (3 clients, one or
-// two requests, MaxSeq <= 6, MaxFaults <= 2).
+// two requests, MaxSeq <= 6, MaxFaults <= 2), with a grant rule under which
+// every property holds: "reread" or "checked" ("local" fails
+// TokensIncrease: TestGrantRuleStaleToken).
 func drawConstants(t *rapid.T) predlock.Constants {
 	n := rapid.IntRange(1, 6).Draw(t, "clients")
 	k := predlock.Constants{
@@ -48,6 +50,7 @@ func drawConstants(t *rapid.T) predlock.Constants {
 		WithPause:     rapid.Bool().Draw(t, "WithPause"),
 		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
 		Fencing:       rapid.Bool().Draw(t, "Fencing"),
+		GrantRule:     rapid.SampledFrom([]predlock.GrantRule{predlock.GrantReread, predlock.GrantChecked}).Draw(t, "GrantRule"),
 	}
 	for c := 1; c <= n; c++ {
 		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
@@ -92,7 +95,7 @@ func TestRandomWalksLong(t *testing.T) {
 	rapid.Check(t, keepsInvariants)
 	t.Logf("steps taken by action: %v", taken)
 	for _, a := range predlock.ActionNames[:predlock.ActListChildrenWatchParent] {
-		if taken[a] == 0 {
+		if taken[string(a)] == 0 {
 			t.Errorf("no walk took %s", a)
 		}
 	}

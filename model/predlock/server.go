@@ -50,6 +50,22 @@ func (s *State) OwnNodeExists(c int) bool {
 	return ok && n.Owner == s.SessOf(c) && n.Uuid == s.UuidOf(c)
 }
 
+// Overdue: c's loss deadline has passed (spec: Overdue(c) == ~Live(c)).
+// The spec has no clocks: a session's deadline passes before the server
+// may expire it, so an expired current session is a passed deadline, and
+// a deadline passed on a live session shows up as LearnExpiry.
+func (s *State) Overdue(c int) bool { return !s.LiveC(c) }
+
+// knownToken is KnownToken(c, z): the token c knows once its node is known
+// (at CreateOk or FindOwnNode; a czxid never changes): z, except with
+// GrantReread, where the token is only read at Grant.
+func (sp *Spec) knownToken(s *State, c, z int) []int {
+	if sp.GrantRule == GrantReread {
+		return s.Token
+	}
+	return cow.With(s.Token, c, z)
+}
+
 // Abandoned: the server still has session x but its client has moved on to
 // a newer session (spec: Abandoned(s)).
 func (s *State) Abandoned(x Session) bool { return s.IsLive(x) && x != s.SessOf(x.C) }

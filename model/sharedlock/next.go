@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Action indices (model.Label.Action).
@@ -29,12 +30,28 @@ const (
 	numActions
 )
 
-// ActionNames are the spec's names of the actions, by index.
-var ActionNames = [numActions]string{
-	"RequestLock", "CreateOk", "CreateReplyLost", "FindOwnNode", "ListChildren",
-	"WatchPredecessor", "PredecessorGone", "IgnoreNotification", "Grant", "Downgrade",
-	"Release", "Cancel", "LearnExpiry", "ExpireSession", "PauseClient", "ResumeClient",
-	"DowngradeByReleaseAcquire", "ListChildrenPredecessor",
+// ActionNames are the spec's names of the actions, by index. The actions
+// a client's trace carries are named by package traceevent's constants,
+// the one table of those names; the others no client observes.
+var ActionNames = [numActions]traceevent.Action{
+	ActRequestLock:               traceevent.RequestLock,
+	ActCreateOk:                  traceevent.CreateOk,
+	ActCreateReplyLost:           traceevent.CreateReplyLost,
+	ActFindOwnNode:               traceevent.FindOwnNode,
+	ActListChildren:              traceevent.ListChildren,
+	ActWatchPredecessor:          traceevent.WatchPredecessor,
+	ActPredecessorGone:           traceevent.PredecessorGone,
+	ActIgnoreNotification:        "IgnoreNotification",
+	ActGrant:                     traceevent.Grant,
+	ActDowngrade:                 traceevent.Downgrade,
+	ActRelease:                   traceevent.Release,
+	ActCancel:                    traceevent.Cancel,
+	ActLearnExpiry:               traceevent.LearnExpiry,
+	ActExpireSession:             "ExpireSession",
+	ActPauseClient:               "PauseClient",
+	ActResumeClient:              "ResumeClient",
+	ActDowngradeByReleaseAcquire: "DowngradeByReleaseAcquire",
+	ActListChildrenPredecessor:   "ListChildrenPredecessor",
 }
 
 type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
@@ -143,7 +160,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 // ActionName returns the spec name of l's action.
 func ActionName(l model.Label) string {
 	if int(l.Action) < len(ActionNames) {
-		return ActionNames[l.Action]
+		return string(ActionNames[l.Action])
 	}
 	return "?"
 }

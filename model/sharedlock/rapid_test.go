@@ -87,7 +87,7 @@ func TestRandomWalksLong(t *testing.T) {
 	rapid.Check(t, keepsInvariants)
 	t.Logf("steps taken by action: %v", taken)
 	for _, a := range sharedlock.ActionNames[:sharedlock.ActDowngradeByReleaseAcquire] {
-		if taken[a] == 0 {
+		if taken[string(a)] == 0 {
 			t.Errorf("no walk took %s", a)
 		}
 	}

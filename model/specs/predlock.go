@@ -3,7 +3,7 @@ package specs
 import (
 	"fmt"
 
-	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
@@ -24,7 +24,7 @@ var predLockSpecs = map[string]struct {
 	"BlindFairSpec": {predlock.BlindRetry, true},
 }
 
-func loadPredLock(module string, m tlc.Model) (Instance, error) {
+func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 	specName, err := specOf(m)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,11 @@ func loadPredLock(module string, m tlc.Model) (Instance, error) {
 		WithCancel:    r.bool("WithCancel"),
 		Fencing:       r.bool("Fencing"),
 	}
+	rule := r.str("GrantRule")
 	if err := r.done(); err != nil {
+		return nil, err
+	}
+	if k.GrantRule, err = predlock.ParseGrantRule(rule); err != nil {
 		return nil, err
 	}
 	sp, err := predlock.New(k, which.variant)

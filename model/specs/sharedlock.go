@@ -3,7 +3,7 @@ package specs
 import (
 	"fmt"
 
-	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/sharedlock"
@@ -22,7 +22,7 @@ var sharedLockSpecs = map[string]struct {
 	"RWPSpec":  {sharedlock.ReaderWatchesPredecessor, false},
 }
 
-func loadSharedLock(module string, m tlc.Model) (Instance, error) {
+func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
 	specName, err := specOf(m)
 	if err != nil {
 		return nil, err

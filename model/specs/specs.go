@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
 )
 
@@ -64,7 +64,7 @@ func (o *Outcome) StatesPerSecond() float64 {
 }
 
 // Load builds the model of the config m of module.
-func Load(module string, m tlc.Model) (Instance, error) {
+func Load(module string, m tlccfg.Model) (Instance, error) {
 	if len(m.Unsupported) > 0 {
 		return nil, fmt.Errorf("specs: %s: the model cannot mirror %s", module, strings.Join(m.Unsupported, ", "))
 	}
@@ -154,16 +154,16 @@ func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, lo
 }
 
 // constants reads a config's CONSTANTS: each name in ints must be a
-// natural number, each in bools TRUE or FALSE, and clients a set of model
-// values; a constant the module does not declare, or a missing one, is an
-// error. The clients are returned in TLC's order (sorted by name).
+// natural number, each in bools TRUE or FALSE, each in strs a string, and
+// clients a set of model values; a constant the module does not declare,
+// or a missing one, is an error. The clients are returned in TLC's order (sorted by name).
 type constReader struct {
-	m    tlc.Model
+	m    tlccfg.Model
 	used map[string]bool
 	err  error
 }
 
-func newConstReader(m tlc.Model) *constReader { return &constReader{m: m, used: map[string]bool{}} }
+func newConstReader(m tlccfg.Model) *constReader { return &constReader{m: m, used: map[string]bool{}} }
 
 func (r *constReader) get(name string) (string, bool) {
 	r.used[name] = true
@@ -195,6 +195,20 @@ func (r *constReader) bool(name string) bool {
 		r.err = fmt.Errorf("specs: constant %s = %s: want TRUE or FALSE", name, v)
 	}
 	return v == "TRUE"
+}
+
+// str reads a string constant ("reread"), returned without its quotes.
+func (r *constReader) str(name string) string {
+	v, ok := r.get(name)
+	if !ok {
+		return ""
+	}
+	inner, found := strings.CutPrefix(v, `"`)
+	inner, found2 := strings.CutSuffix(inner, `"`)
+	if (!found || !found2) && r.err == nil {
+		r.err = fmt.Errorf("specs: constant %s = %s: want a string", name, v)
+	}
+	return inner
 }
 
 // modelValues reads a set of model values, in TLC's order (by name).
@@ -249,7 +263,7 @@ func (r *constReader) done() error {
 
 // specOf returns the specification a config names: SPECIFICATION, or
 // "Spec" for INIT Init / NEXT Next.
-func specOf(m tlc.Model) (string, error) {
+func specOf(m tlccfg.Model) (string, error) {
 	switch {
 	case m.Specification != "":
 		return m.Specification, nil

@@ -8,26 +8,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
 )
 
 var specDir = filepath.Join("..", "..", "spec", "tla")
 
 // configs reads every config in spec/tla.
-func configs(t *testing.T) map[string]tlc.Model {
+func configs(t *testing.T) map[string]tlccfg.Model {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(specDir, "*.cfg"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no configs: %v", err)
 	}
-	out := map[string]tlc.Model{}
+	out := map[string]tlccfg.Model{}
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := tlc.ParseModel(data)
+		m, err := tlccfg.Parse(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -130,15 +130,15 @@ func TestAgreesWithResults(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	base := configs(t)["PredecessorLock.Safety"]
-	edit := func(f func(*tlc.Model)) tlc.Model {
+	edit := func(f func(*tlccfg.Model)) tlccfg.Model {
 		m := base
-		m.Constants = append([]tlc.Constant(nil), base.Constants...)
+		m.Constants = append([]tlccfg.Constant(nil), base.Constants...)
 		m.Invariants = append([]string(nil), base.Invariants...)
 		m.Properties = append([]string(nil), base.Properties...)
 		f(&m)
 		return m
 	}
-	setConst := func(m *tlc.Model, name, value string) {
+	setConst := func(m *tlccfg.Model, name, value string) {
 		for i := range m.Constants {
 			if m.Constants[i].Name == name {
 				m.Constants[i].Value = value
@@ -147,29 +147,31 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for name, tc := range map[string]struct {
 		module string
-		m      tlc.Model
+		m      tlccfg.Model
 	}{
-		"unknown module":       {"Paxos", base},
-		"unknown invariant":    {"PredecessorLock", edit(func(m *tlc.Model) { m.Invariants = append(m.Invariants, "Nonsense") })},
-		"unknown property":     {"PredecessorLock", edit(func(m *tlc.Model) { m.Properties = append(m.Properties, "Nonsense") })},
-		"mutant spec in base":  {"PredecessorLock", edit(func(m *tlc.Model) { m.Specification = "HerdSpec" })},
-		"unknown spec":         {"PredecessorLock", edit(func(m *tlc.Model) { m.Specification = "OtherSpec" })},
-		"no spec":              {"PredecessorLock", edit(func(m *tlc.Model) { m.Specification = "" })},
-		"missing constant":     {"PredecessorLock", edit(func(m *tlc.Model) { m.Constants = m.Constants[1:] })},
-		"extra constant":       {"PredecessorLock", edit(func(m *tlc.Model) { m.Constants = append(m.Constants, tlc.Constant{Name: "X", Value: "1"}) })},
-		"negative bound":       {"PredecessorLock", edit(func(m *tlc.Model) { setConst(m, "MaxSeq", "-1") })},
-		"bad boolean":          {"PredecessorLock", edit(func(m *tlc.Model) { setConst(m, "Fencing", "1") })},
-		"clients not a set":    {"PredecessorLock", edit(func(m *tlc.Model) { setConst(m, "Clients", "c1") })},
-		"clients not values":   {"PredecessorLock", edit(func(m *tlc.Model) { setConst(m, "Clients", "{1, 2}") })},
-		"unsupported symmetry": {"PredecessorLock", edit(func(m *tlc.Model) { m.Unsupported = []string{"SYMMETRY"} })},
-		"no fair spec":         {"PredecessorLockHerdParent", edit(func(m *tlc.Model) { m.Specification = "BlindFairSpec" })},
+		"unknown module":          {"Paxos", base},
+		"unknown invariant":       {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Invariants = append(m.Invariants, "Nonsense") })},
+		"unknown property":        {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Properties = append(m.Properties, "Nonsense") })},
+		"mutant spec in base":     {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "HerdSpec" })},
+		"unknown spec":            {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "OtherSpec" })},
+		"no spec":                 {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Specification = "" })},
+		"missing constant":        {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Constants = m.Constants[1:] })},
+		"extra constant":          {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Constants = append(m.Constants, tlccfg.Constant{Name: "X", Value: "1"}) })},
+		"negative bound":          {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "MaxSeq", "-1") })},
+		"bad boolean":             {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Fencing", "1") })},
+		"grant rule not a string": {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "GrantRule", "checked") })},
+		"unknown grant rule":      {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "GrantRule", `"eager"`) })},
+		"clients not a set":       {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Clients", "c1") })},
+		"clients not values":      {"PredecessorLock", edit(func(m *tlccfg.Model) { setConst(m, "Clients", "{1, 2}") })},
+		"unsupported symmetry":    {"PredecessorLock", edit(func(m *tlccfg.Model) { m.Unsupported = []string{"SYMMETRY"} })},
+		"no fair spec":            {"PredecessorLockHerdParent", edit(func(m *tlccfg.Model) { m.Specification = "BlindFairSpec" })},
 	} {
 		if _, err := Load(tc.module, tc.m); err == nil {
 			t.Errorf("%s: Load accepted it", name)
 		}
 	}
 	// INIT Init / NEXT Next is the same as SPECIFICATION Spec.
-	m := edit(func(m *tlc.Model) { m.Specification, m.Init, m.Next = "", "Init", "Next" })
+	m := edit(func(m *tlccfg.Model) { m.Specification, m.Init, m.Next = "", "Init", "Next" })
 	if in, err := Load("PredecessorLock", m); err != nil || in.Name() != "PredecessorLock!Spec" {
 		t.Errorf("INIT/NEXT: %v", err)
 	}

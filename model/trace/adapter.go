@@ -6,6 +6,7 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/sharedlock"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // obsNode is what a listing can observe of a model node: its request
@@ -39,7 +40,7 @@ type adapter[S any] interface {
 	format(s *S) string
 	// step applies the named action of client c (arg: RequestLock's kind
 	// index, ExpireSession's k).
-	step(s *S, action string, c, arg int, t *S) model.Guard
+	step(s *S, action traceevent.Action, c, arg int, t *S) model.Guard
 	// kindArg maps an event's kind to RequestLock's arg.
 	kindArg(kind string) (int, error)
 	pc(s *S, c int) string
@@ -55,7 +56,7 @@ type adapter[S any] interface {
 // predAdapter adapts model/predlock.
 type predAdapter struct{ sp *predlock.Spec }
 
-var predActions = map[string]uint8{}
+var predActions = map[traceevent.Action]uint8{}
 
 func init() {
 	for i, n := range predlock.ActionNames {
@@ -81,7 +82,7 @@ func (a predAdapter) key(b []byte, s *predlock.State) []byte {
 	return t.AppendEncoding(b)
 }
 func (a predAdapter) format(s *predlock.State) string { return a.sp.Format(s) }
-func (a predAdapter) step(s *predlock.State, action string, c, arg int, t *predlock.State) model.Guard {
+func (a predAdapter) step(s *predlock.State, action traceevent.Action, c, arg int, t *predlock.State) model.Guard {
 	idx, ok := predActions[action]
 	if !ok {
 		return model.Guard("no action " + action + " in PredecessorLock")
@@ -130,7 +131,7 @@ func (a predAdapter) sessions(s *predlock.State) []liveSession {
 // sharedAdapter adapts model/sharedlock.
 type sharedAdapter struct{ sp *sharedlock.Spec }
 
-var sharedActions = map[string]uint8{}
+var sharedActions = map[traceevent.Action]uint8{}
 
 func (a sharedAdapter) specName() string       { return "SharedLock" }
 func (a sharedAdapter) init() sharedlock.State { return a.sp.Init() }
@@ -146,7 +147,7 @@ func (a sharedAdapter) key(b []byte, s *sharedlock.State) []byte {
 	return t.AppendEncoding(b)
 }
 func (a sharedAdapter) format(s *sharedlock.State) string { return a.sp.Format(s) }
-func (a sharedAdapter) step(s *sharedlock.State, action string, c, arg int, t *sharedlock.State) model.Guard {
+func (a sharedAdapter) step(s *sharedlock.State, action traceevent.Action, c, arg int, t *sharedlock.State) model.Guard {
 	idx, ok := sharedActions[action]
 	if !ok {
 		return model.Guard("no action " + action + " in SharedLock")

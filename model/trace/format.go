@@ -41,7 +41,9 @@
 //	          request; zxid_high: when it had the reply. Optional (0 or
 //	          absent: unknown); see Order.
 //
-// This is impl/zklock's TraceEvent with Start and Time (the outcome) as
+// An event is a traceevent.Event: the actions and results are the
+// constants of package traceevent. impl/zklock's TraceEvent.Record makes
+// one of a step the library traced: Start and Time (the outcome) as
 // nanoseconds since the epoch, Time dropped when Pending, and a client
 // name added.
 //
@@ -63,78 +65,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
-// Event is one protocol step as one client observed it (one JSON line).
-type Event struct {
-	Client   string   `json:"client"`
-	Session  int64    `json:"session,omitempty"`
-	Lock     string   `json:"lock,omitempty"`
-	Action   string   `json:"action"`
-	Request  string   `json:"request,omitempty"`
-	Kind     string   `json:"kind,omitempty"`
-	Node     string   `json:"node,omitempty"`
-	Target   string   `json:"target,omitempty"`
-	Result   string   `json:"result,omitempty"`
-	Children []string `json:"children,omitempty"`
-	Token    int64    `json:"token,omitempty"`
-	Start    int64    `json:"start"`
-	End      *int64   `json:"end,omitempty"`
-	// Zxid places the step exactly in the ensemble's order of writes: a
-	// confirmed write's own zxid, or for a listing its parent's pzxid (it
-	// saw every change to the queue up to that zxid and none after).
-	// Otherwise ZxidLow and ZxidHigh bound it: the highest zxid the client
-	// had seen when it sent the request and when it had the reply. 0:
-	// unknown.
-	Zxid     int64 `json:"zxid,omitempty"`
-	ZxidLow  int64 `json:"zxid_low,omitempty"`
-	ZxidHigh int64 `json:"zxid_high,omitempty"`
-	// Line is the event's line in the trace file (1-based; 0 if not read
-	// from a file).
-	Line int `json:"-"`
-}
-
-// The action names of the events (spec action names).
-const (
-	ActRequestLock      = "RequestLock"
-	ActCreateOk         = "CreateOk"
-	ActCreateReplyLost  = "CreateReplyLost"
-	ActFindOwnNode      = "FindOwnNode"
-	ActListChildren     = "ListChildren"
-	ActWatchPredecessor = "WatchPredecessor"
-	ActPredecessorGone  = "PredecessorGone"
-	ActGrant            = "Grant"
-	ActRelease          = "Release"
-	ActCancel           = "Cancel"
-	ActDowngrade        = "Downgrade"
-	ActLearnExpiry      = "LearnExpiry"
-)
-
-// String renders the event on one line.
-func (e *Event) String() string {
-	var b strings.Builder
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "line %d: ", e.Line)
-	}
-	fmt.Fprintf(&b, "%s %s", e.Client, e.Action)
-	for _, kv := range [][2]string{{"result", e.Result}, {"node", e.Node}, {"target", e.Target}} {
-		if kv[1] != "" {
-			fmt.Fprintf(&b, " %s=%s", kv[0], kv[1])
-		}
-	}
-	if len(e.Children) > 0 {
-		fmt.Fprintf(&b, " children=[%s]", strings.Join(e.Children, " "))
-	}
-	if e.Token != 0 {
-		fmt.Fprintf(&b, " token=%d", e.Token)
-	}
-	if e.End != nil {
-		fmt.Fprintf(&b, " [%d, %d]", e.Start, *e.End)
-	} else {
-		fmt.Fprintf(&b, " [%d, ?]", e.Start)
-	}
-	return b.String()
-}
+// Event is one protocol step as one client observed it (one JSON line):
+// the trace vocabulary's event, shared with impl/zklock's
+// TraceEvent.Record and cmd/chaos.
+type Event = traceevent.Event
 
 // Read parses a JSON-lines trace; blank lines are skipped.
 func Read(r io.Reader) ([]Event, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/zklock/zklock/model/internal/walk"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/sharedlock"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // GenerateOptions say what kind of run Generate simulates.
@@ -121,7 +122,7 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 			zx.tick(wrote, !slices.Equal(from.Live, to.Live))
 			c := int(l.Client)
 			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: "exclusive",
-				Action: predlock.ActionName(l), Request: genUuid(c, from.ReqNo[c])}
+				Action: predlock.ActionNames[l.Action], Request: genUuid(c, from.ReqNo[c])}
 			switch l.Action {
 			case predlock.ActRequestLock:
 				ev.Request = genUuid(c, to.ReqNo[c])
@@ -130,32 +131,32 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 			case predlock.ActCreateReplyLost, predlock.ActPredecessorGone, predlock.ActCancel:
 			case predlock.ActFindOwnNode:
 				if to.PC[c] == predlock.PCList {
-					ev.Result, ev.Target, ev.Node = "found", node(to, to.Node[c]), node(to, to.Node[c])
+					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
 				} else {
-					ev.Result = "absent"
+					ev.Result = traceevent.ResultAbsent
 				}
 			case predlock.ActListChildren:
 				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
 				if to.PC[c] == predlock.PCGrant {
-					ev.Result = "grant"
+					ev.Result = traceevent.ResultGrant
 				} else {
-					ev.Result, ev.Target = "wait", node(from, to.Target[c])
+					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c])
 				}
 			case predlock.ActWatchPredecessor:
 				ev.Node = node(from, from.Node[c])
 				ev.Target = lastWaitTarget(steps, ev.Client)
-				ev.Result = "exists"
+				ev.Result = traceevent.ResultExists
 				if to.PC[c] == predlock.PCList {
-					ev.Result = "gone"
+					ev.Result = traceevent.ResultGone
 				}
 			case predlock.ActGrant:
 				ev.Node, ev.Token = node(from, from.Node[c]), int64(to.Token[c])+1000
 			case predlock.ActRelease:
 				ev.Node = node(from, from.Node[c])
 			case predlock.ActLearnExpiry:
-				ev.Request, ev.Kind, ev.Result = "", "", "expired"
+				ev.Request, ev.Kind, ev.Result = "", "", traceevent.ResultExpired
 				if from.LiveC(c) {
-					ev.Result = "timer"
+					ev.Result = traceevent.ResultTimer
 				}
 			default: // ExpireSession, IgnoreNotification, PauseClient, ResumeClient, Write
 				return true
@@ -170,7 +171,7 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 // "wait": the node it watches.
 func lastWaitTarget(steps []genStep, client string) string {
 	for i := len(steps) - 1; i >= 0; i-- {
-		if e := steps[i].ev; e.Client == client && e.Action == ActListChildren && e.Result == "wait" {
+		if e := steps[i].ev; e.Client == client && e.Action == traceevent.ListChildren && e.Result == traceevent.ResultWait {
 			return e.Target
 		}
 	}
@@ -205,7 +206,7 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 			zx.tick(wrote, !slices.Equal(from.Live, to.Live))
 			c := int(l.Client)
 			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: from.Kind[c].String(),
-				Action: sharedlock.ActionName(l), Request: genUuid(c, from.ReqNo[c])}
+				Action: sharedlock.ActionNames[l.Action], Request: genUuid(c, from.ReqNo[c])}
 			switch l.Action {
 			case sharedlock.ActRequestLock:
 				ev.Request, ev.Kind = genUuid(c, to.ReqNo[c]), to.Kind[c].String()
@@ -214,23 +215,23 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 			case sharedlock.ActCreateReplyLost, sharedlock.ActPredecessorGone, sharedlock.ActCancel:
 			case sharedlock.ActFindOwnNode:
 				if to.PC[c] == sharedlock.PCList {
-					ev.Result, ev.Target, ev.Node = "found", node(to, to.Node[c]), node(to, to.Node[c])
+					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
 				} else {
-					ev.Result = "absent"
+					ev.Result = traceevent.ResultAbsent
 				}
 			case sharedlock.ActListChildren:
 				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
 				if to.PC[c] == sharedlock.PCGrant {
-					ev.Result = "grant"
+					ev.Result = traceevent.ResultGrant
 				} else {
-					ev.Result, ev.Target = "wait", node(from, to.Target[c].Seq)
+					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c].Seq)
 				}
 			case sharedlock.ActWatchPredecessor:
 				ev.Node = node(from, from.Node[c])
 				ev.Target = lastWaitTarget(steps, ev.Client)
-				ev.Result = "exists"
+				ev.Result = traceevent.ResultExists
 				if to.PC[c] == sharedlock.PCList {
-					ev.Result = "gone"
+					ev.Result = traceevent.ResultGone
 				}
 			case sharedlock.ActGrant:
 				ev.Node, ev.Token = node(from, from.Node[c]), int64(to.Token[c])+1000
@@ -239,9 +240,9 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 			case sharedlock.ActRelease:
 				ev.Node = node(from, from.Node[c])
 			case sharedlock.ActLearnExpiry:
-				ev.Request, ev.Kind, ev.Result = "", "", "expired"
+				ev.Request, ev.Kind, ev.Result = "", "", traceevent.ResultExpired
 				if from.LiveC(c) {
-					ev.Result = "timer"
+					ev.Result = traceevent.ResultTimer
 				}
 			default:
 				return true
@@ -254,9 +255,9 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 
 // zxidBounded are the steps that are ZooKeeper calls, whose replies carry
 // a zxid (a lost reply carries none).
-var zxidBounded = map[string]bool{
-	ActCreateOk: true, ActFindOwnNode: true, ActListChildren: true, ActWatchPredecessor: true,
-	ActRelease: true, ActCancel: true, ActDowngrade: true,
+var zxidBounded = map[traceevent.Action]bool{
+	traceevent.CreateOk: true, traceevent.FindOwnNode: true, traceevent.ListChildren: true, traceevent.WatchPredecessor: true,
+	traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
 }
 
 // timeEvents gives every event a start and an end around the instant its
@@ -283,7 +284,7 @@ func timeEvents(steps []genStep, opt GenerateOptions, rng *rand.Rand) []Event {
 			switch exact := rng.Float64() < 0.8; {
 			case exact && st.wrote && orderedByTime[ev.Action]:
 				ev.Zxid = st.zxid + 1000
-			case exact && ev.Action == ActListChildren:
+			case exact && ev.Action == traceevent.ListChildren:
 				ev.Zxid = st.pzxid + 1000
 			default:
 				ev.ZxidLow, ev.ZxidHigh = seen[ev.Client]+1000, st.zxid+1000
@@ -309,7 +310,7 @@ func timeEvents(steps []genStep, opt GenerateOptions, rng *rand.Rand) []Event {
 			end = st.at + jitter(opt.Jitter)
 		}
 		prevEnd[ev.Client] = end
-		if ev.Action == ActRelease && rng.Float64() < opt.Pending {
+		if ev.Action == traceevent.Release && rng.Float64() < opt.Pending {
 			ev.End, ev.Zxid, ev.ZxidHigh = nil, 0, 0
 		} else {
 			e := end

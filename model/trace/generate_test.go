@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // TestGeneratedTracesAccepted: traces projected from random walks of the
@@ -69,17 +71,17 @@ func TestBrokenTracesRejected(t *testing.T) {
 				break_ func(e *Event) bool
 			}{
 				{"listing says grant", func(e *Event) bool {
-					if e.Action != ActListChildren || e.Result != "wait" {
+					if e.Action != traceevent.ListChildren || e.Result != traceevent.ResultWait {
 						return false
 					}
-					e.Result, e.Target = "grant", ""
+					e.Result, e.Target = traceevent.ResultGrant, ""
 					return true
 				}},
 				{"grant without listing", func(e *Event) bool {
-					if e.Action != ActListChildren || e.Result != "wait" {
+					if e.Action != traceevent.ListChildren || e.Result != traceevent.ResultWait {
 						return false
 					}
-					e.Action, e.Result, e.Target, e.Children = ActGrant, "", "", nil
+					e.Action, e.Result, e.Target, e.Children = traceevent.Grant, "", "", nil
 					return true
 				}},
 			} {

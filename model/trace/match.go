@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // match returns the ways client c's event ev can be matched in nd's state
@@ -12,16 +14,16 @@ import (
 func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], string) {
 	s := &nd.state
 	name := se.lt.clients[c]
-	label := ev.Action + "(" + name + ")"
+	label := string(ev.Action) + "(" + name + ")"
 	desc := fmt.Sprintf("line %d: %s %s", ev.Line, name, ev.Action)
 	if ev.Result != "" {
-		desc += " " + ev.Result
+		desc += " " + string(ev.Result)
 	}
 	one := func(t S, maxSeq int64, model string) ([]succ[S], string) {
 		return []succ[S]{{state: t, maxSeq: maxSeq, desc: desc + "  =>  " + model, consume: true}}, ""
 	}
 	// do takes the named model step, or says why it is not enabled.
-	do := func(action string, arg int) (S, string) {
+	do := func(action traceevent.Action, arg int) (S, string) {
 		var t S
 		if g := se.a.step(s, action, c, arg, &t); g != "" {
 			guard := strings.NewReplacer("[c]", "["+name+"]", "(c)", "("+name+")").Replace(string(g))
@@ -32,7 +34,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 	pc := se.a.pc(s, c)
 
 	switch ev.Action {
-	case ActRequestLock:
+	case traceevent.RequestLock:
 		arg, err := se.a.kindArg(ev.Kind)
 		if err != nil {
 			return nil, err.Error()
@@ -43,7 +45,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return one(t, nd.maxSeq, label)
 
-	case ActCreateOk:
+	case traceevent.CreateOk:
 		if why := ownName(ev, ev.Node, ev.Kind); why != "" {
 			return nil, why
 		}
@@ -57,7 +59,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return one(t, max, label)
 
-	case ActCreateReplyLost:
+	case traceevent.CreateReplyLost:
 		// The reply was lost: the create may or may not have happened.
 		var out []succ[S]
 		t, why := do("CreateReplyLost", 0)
@@ -78,9 +80,9 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return out, ""
 
-	case ActFindOwnNode:
+	case traceevent.FindOwnNode:
 		switch ev.Result {
-		case "found":
+		case traceevent.ResultFound:
 			if why := ownName(ev, ev.Target, ev.Kind); why != "" {
 				return nil, why
 			}
@@ -92,7 +94,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 				return nil, fmt.Sprintf("FindOwnNode(%s) finds no node of request %s owned by its session in the model", name, ev.Request)
 			}
 			return one(t, nd.maxSeq, label+" (found)")
-		case "absent":
+		case traceevent.ResultAbsent:
 			if pc != "create" {
 				return nil, fmt.Sprintf("FindOwnNode found nothing, but in the model the lost create happened (pc[%s] = %q): the node exists", name, pc)
 			}
@@ -100,11 +102,11 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return nil, fmt.Sprintf("FindOwnNode result %q: want found or absent", ev.Result)
 
-	case ActListChildren:
+	case traceevent.ListChildren:
 		if why := se.sameChildren(s, ev); why != "" {
 			return nil, why
 		}
-		if ev.Result == "missing" {
+		if ev.Result == traceevent.ResultMissing {
 			if pc != "list" || se.a.ownNodeExists(s, c) {
 				return nil, fmt.Sprintf("the listing misses %s's own node, but in the model it exists (pc[%s] = %q, Live = %v)",
 					name, name, pc, se.a.live(s, c))
@@ -116,9 +118,9 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 			return nil, why
 		}
 		switch got := se.a.pc(&t, c); {
-		case ev.Result == "grant" && got == "grant":
+		case ev.Result == traceevent.ResultGrant && got == "grant":
 			return one(t, nd.maxSeq, label+" -> grant")
-		case ev.Result == "wait" && got == "watch":
+		case ev.Result == traceevent.ResultWait && got == "watch":
 			tg, _ := se.a.target(&t, c)
 			if w := se.lt.nameOf(tg); !se.lt.sameNode(ev.Target, tg) {
 				return nil, fmt.Sprintf("the client waits for %s, the model for %s", ev.Target, w)
@@ -131,7 +133,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 			return nil, fmt.Sprintf("the client's listing says %q; in the model it must wait for %s", ev.Result, se.lt.nameOf(tg))
 		}
 
-	case ActWatchPredecessor:
+	case traceevent.WatchPredecessor:
 		if prev := se.lt.prevTarget[c][nd.pos[c]]; prev != ev.Target {
 			return nil, fmt.Sprintf("the client watches %s but chose %q at its last listing", ev.Target, prev)
 		}
@@ -140,9 +142,9 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 			return nil, why
 		}
 		switch got := se.a.pc(&t, c); {
-		case ev.Result == "exists" && got == "wait":
+		case ev.Result == traceevent.ResultExists && got == "wait":
 			return one(t, nd.maxSeq, label+" -> watch armed")
-		case ev.Result == "gone" && got == "list":
+		case ev.Result == traceevent.ResultGone && got == "list":
 			return one(t, nd.maxSeq, label+" -> NoNode, list again")
 		case got == "wait":
 			return nil, fmt.Sprintf("the client found %s gone; in the model it exists", ev.Target)
@@ -150,7 +152,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 			return nil, fmt.Sprintf("the client set a watch on %s; in the model it is gone", ev.Target)
 		}
 
-	case ActLearnExpiry:
+	case traceevent.LearnExpiry:
 		// Even "expired" may come before the model's ExpireSession: a
 		// server tells a reconnecting client its session expired as soon
 		// as the leader has dropped it, while the closeSession transaction
@@ -162,7 +164,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return one(t, nd.maxSeq, label)
 
-	case ActDowngrade:
+	case traceevent.Downgrade:
 		if why := ownName(ev, ev.Node, "read"); why != "" {
 			return nil, why
 		}
@@ -172,17 +174,26 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		return one(t, nd.maxSeq, label)
 
-	case ActPredecessorGone, ActGrant:
+	case traceevent.PredecessorGone, traceevent.Grant:
 		t, why := do(ev.Action, 0)
 		if why != "" {
-			if ev.Action == ActPredecessorGone && pc == "wait" {
+			if ev.Action == traceevent.PredecessorGone && pc == "wait" {
 				why += ": no notification for this request has been delivered"
 			}
 			return nil, why
 		}
 		return one(t, nd.maxSeq, label)
 
-	case ActRelease, ActCancel:
+	case traceevent.Release, traceevent.Cancel:
+		if ev.Action == traceevent.Cancel && ev.Result != "" {
+			// The client's session had ended when it cancelled (the
+			// result says how): it deleted nothing, and its nodes stay
+			// until the server's ExpireSession, which may come later.
+			if pc == "idle" || pc == "hold" {
+				return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", ev.Action, name, pc)
+			}
+			return one(*s, nd.maxSeq, "(nothing: the session had ended; its nodes go with it)")
+		}
 		if se.a.live(s, c) {
 			t, why := do(ev.Action, 0)
 			if why != "" {
@@ -192,7 +203,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		}
 		// The session is gone: the delete fails (SESSIONEXPIRED) or finds
 		// nothing; the server deleted the node with the session.
-		if ev.Action == ActRelease && pc != "hold" || ev.Action == ActCancel && (pc == "idle" || pc == "hold") {
+		if ev.Action == traceevent.Release && pc != "hold" || ev.Action == traceevent.Cancel && (pc == "idle" || pc == "hold") {
 			return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", ev.Action, name, pc)
 		}
 		return one(*s, nd.maxSeq, "(nothing: the session is gone, so is the node)")

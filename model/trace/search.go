@@ -6,6 +6,8 @@ import (
 	"hash/maphash"
 	"sort"
 	"strings"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 // searchNode is one point of the search: a model state and how many
@@ -170,9 +172,9 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // ready one is matched at once, without branching. Creates and deletes
 // (CreateOk, CreateReplyLost, Release, Cancel, Downgrade) are not: the
 // search tries them in every order the times allow.
-var eager = map[string]bool{
-	ActRequestLock: true, ActPredecessorGone: true, ActGrant: true, ActLearnExpiry: true,
-	ActFindOwnNode: true, ActWatchPredecessor: true, ActListChildren: true,
+var eager = map[traceevent.Action]bool{
+	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
+	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.ListChildren: true,
 }
 
 // expand returns nd's successors, the one to try first last.
@@ -261,8 +263,8 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		}
 	}
 	switch ev.Action {
-	case ActListChildren:
-		if ev.Result == "missing" {
+	case traceevent.ListChildren:
+		if ev.Result == traceevent.ResultMissing {
 			own()
 		}
 		listed := map[string]bool{}
@@ -288,13 +290,13 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 				d.creates = append(d.creates, o)
 			}
 		}
-	case ActWatchPredecessor, ActPredecessorGone:
+	case traceevent.WatchPredecessor, traceevent.PredecessorGone:
 		if n, ok := se.a.target(s, c); ok {
 			d.addSession(n.owner, n.ownerK)
 		}
-	case ActLearnExpiry:
+	case traceevent.LearnExpiry:
 		own()
-	case ActCreateOk, ActCreateReplyLost:
+	case traceevent.CreateOk, traceevent.CreateReplyLost:
 		// A sequence number below one created before: the lock path was
 		// reaped and made anew, which needs an empty queue. Ask for the
 		// expiry of the sessions whose nodes are still in it.
@@ -379,7 +381,7 @@ func (se *searcher[S]) environment(nd *searchNode[S], d *demands) []envSucc[S] {
 		}
 		i := int(nd.pos[c])
 		if i < len(se.lt.events[c]) {
-			if a := se.lt.events[c][i].Action; a != ActCancel && a != ActLearnExpiry {
+			if a := se.lt.events[c][i].Action; a != traceevent.Cancel && a != traceevent.LearnExpiry {
 				continue
 			}
 		}

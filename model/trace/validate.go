@@ -8,6 +8,7 @@ import (
 
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/sharedlock"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // ErrUnsupported is returned (wrapped) for a trace the validator cannot
@@ -203,7 +204,7 @@ func (lt *lockTrace) realSeq(uuid string) (int64, bool) {
 // its i-th event.
 func (lt *lockTrace) currentRequest(c, i int) string {
 	for k := i - 1; k >= 0; k-- {
-		if ev := lt.events[c][k]; ev.Action == ActRequestLock {
+		if ev := lt.events[c][k]; ev.Action == traceevent.RequestLock {
 			return ev.Request
 		}
 	}
@@ -258,7 +259,7 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 			order = append(order, e.Client)
 		}
 		ce.events = append(ce.events, e)
-		if e.Action != ActLearnExpiry {
+		if e.Action != traceevent.LearnExpiry {
 			if singleLock == "" {
 				singleLock = e.Lock
 			} else if e.Lock != singleLock && (e.Lock == "" || singleLock == "") {
@@ -273,13 +274,13 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 	for _, name := range order {
 		uses := map[string]bool{}
 		for _, e := range byClient[name].events {
-			if e.Action != ActLearnExpiry {
+			if e.Action != traceevent.LearnExpiry {
 				uses[e.Lock] = true
 			}
 		}
 		for _, e := range byClient[name].events {
 			targets := []string{e.Lock}
-			if e.Action == ActLearnExpiry {
+			if e.Action == traceevent.LearnExpiry {
 				targets = nil
 				for l := range uses {
 					targets = append(targets, l)
@@ -316,8 +317,8 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 // each client's own order, not linearizable reads). So a listing, a watch,
 // a notification consumed or a grant may be matched earlier than its times
 // say, as long as its own client's order and what it observed allow.
-var orderedByTime = map[string]bool{
-	ActCreateOk: true, ActCreateReplyLost: true, ActRelease: true, ActCancel: true, ActDowngrade: true,
+var orderedByTime = map[traceevent.Action]bool{
+	traceevent.CreateOk: true, traceevent.CreateReplyLost: true, traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
 }
 
 // precedes says whether e, another client's step, must be matched before f.
@@ -340,7 +341,7 @@ func precedes(e, f *Event) bool {
 			return true
 		}
 	}
-	return orderedByTime[f.Action] && e.Action != ActLearnExpiry && e.End != nil && *e.End < f.Start
+	return orderedByTime[f.Action] && e.Action != traceevent.LearnExpiry && e.End != nil && *e.End < f.Start
 }
 
 // zxidBounds are the lowest and highest zxid of an event's point (0:
@@ -398,7 +399,7 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 		target := ""
 		for i, e := range evs {
 			lt.prevTarget[c][i] = target
-			if e.Action == ActRequestLock {
+			if e.Action == traceevent.RequestLock {
 				if open {
 					return nil, fmt.Errorf("%w: %s: client %s starts request %s while request %s has not ended "+
 						"(one acquisition per session and lock at a time; a request ends with Release, Cancel or LearnExpiry)",
@@ -415,7 +416,7 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 				current, open, target = e.Request, true, ""
 				continue
 			}
-			if e.Action == ActLearnExpiry {
+			if e.Action == traceevent.LearnExpiry {
 				open = false
 				continue
 			}
@@ -424,14 +425,14 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 					"(two acquisitions of one session on one lock in flight at once)", ErrUnsupported, e, lt.clients[c], e.Request, current)
 			}
 			switch e.Action {
-			case ActRelease, ActCancel:
+			case traceevent.Release, traceevent.Cancel:
 				open = false
-			case ActListChildren:
-				if e.Result == "wait" {
+			case traceevent.ListChildren:
+				if e.Result == traceevent.ResultWait {
 					target = e.Target
 				}
-			case ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActWatchPredecessor,
-				ActPredecessorGone, ActGrant, ActDowngrade:
+			case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor,
+				traceevent.PredecessorGone, traceevent.Grant, traceevent.Downgrade:
 			default:
 				return nil, fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 			}
@@ -482,10 +483,10 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 		reportAhead, localOnly := false, true
 		for i := len(evs) - 1; i >= 0; i-- {
 			e := evs[i]
-			if e.Action == ActLearnExpiry || (e.Action == ActListChildren && e.Result == "missing") {
+			if e.Action == traceevent.LearnExpiry || (e.Action == traceevent.ListChildren && e.Result == traceevent.ResultMissing) {
 				reportAhead = true
 			}
-			if e.Action != ActRequestLock {
+			if e.Action != traceevent.RequestLock {
 				localOnly = false
 			}
 			switch {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zklock/zklock/traceevent"
 )
 
 func readFile(t *testing.T, name string) []Event {
@@ -31,7 +33,7 @@ func TestControls(t *testing.T) {
 		file    string
 		verdict Verdict
 		client  string // the diverging event's client and action
-		action  string
+		action  traceevent.Action
 		why     string // a part of the reason
 	}{
 		{file: "mutex_correct.jsonl", verdict: Valid},
@@ -45,15 +47,23 @@ func TestControls(t *testing.T) {
 		// the transaction that deletes its nodes commits; its Cancel,
 		// pending, never happened.
 		{file: "mutex_expired_before_nodes_go.jsonl", verdict: Valid},
-		{"mutex_seq_goes_back.jsonl", Invalid, "c2", ActListChildren, "the model's nodes are"},
+		// The session ended (its loss timer) while a create was in
+		// flight; the create committed, and the node stayed until the
+		// server closed the session, after the Cancel: a Cancel that says
+		// the session had ended deleted nothing.
+		{file: "mutex_cancel_after_session_ended.jsonl", verdict: Valid},
+		// The control: the same trace with a Cancel that does not say so
+		// claims a delete the listing after it contradicts.
+		{"mutex_cancel_deletes_late.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
+		{"mutex_seq_goes_back.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
 		// Real time allows the listing before the release; its pzxid, the
 		// release's zxid, does not.
-		{"mutex_listing_before_its_zxid.jsonl", Invalid, "c2", ActListChildren, "the model's nodes are"},
-		{"mutex_holds_before_predecessor_gone.jsonl", Invalid, "c2", ActListChildren, "must wait for"},
-		{"mutex_holds_while_waiting.jsonl", Invalid, "c2", ActGrant, `pc[c2] = "wait"`},
-		{"mutex_holds_without_listing.jsonl", Invalid, "c1", ActGrant, `pc[c1] = "list"`},
-		{"mutex_blind_retry.jsonl", Invalid, "c1", ActListChildren, "the model's nodes are"},
-		{"rw_reader_granted_behind_writer.jsonl", Invalid, "c2", ActListChildren, "must wait for"},
+		{"mutex_listing_before_its_zxid.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
+		{"mutex_holds_before_predecessor_gone.jsonl", Invalid, "c2", traceevent.ListChildren, "must wait for"},
+		{"mutex_holds_while_waiting.jsonl", Invalid, "c2", traceevent.Grant, `pc[c2] = "wait"`},
+		{"mutex_holds_without_listing.jsonl", Invalid, "c1", traceevent.Grant, `pc[c1] = "list"`},
+		{"mutex_blind_retry.jsonl", Invalid, "c1", traceevent.ListChildren, "the model's nodes are"},
+		{"rw_reader_granted_behind_writer.jsonl", Invalid, "c2", traceevent.ListChildren, "must wait for"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})

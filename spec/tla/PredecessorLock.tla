@@ -36,12 +36,30 @@ CONSTANTS
     MaxFaults,      \* budget of fault steps (see Fault below)
     WithExpiry,     \* server-side session expiry and the client's loss timer
     WithReplyLoss,  \* the reply of a create may be lost
-    WithPause,      \* a holder's process may pause
+    WithPause,      \* a process may pause: a holder's ("reread"), any non-idle one's
     WithCancel,     \* a request's context may end while it acquires
-    Fencing         \* the resource rejects writes with a token below the highest seen
+    Fencing,        \* the resource rejects writes with a token below the highest seen
+    GrantRule       \* how a client that is first becomes the holder, see GrantRules
 
 ASSUME MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
 ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, Fencing} \subseteq BOOLEAN
+
+(***************************************************************************)
+(* GrantRules: the grant step (Grant) and the pauses (PauseClient).        *)
+(*   "reread"   the grant is a ZooKeeper call on a live session: getData   *)
+(*              of the own node, whose czxid is the token; only a holder   *)
+(*              pauses.  The protocol as first specified.                  *)
+(*   "local"    the grant is a local step, as in impl/zklock: the token is *)
+(*              the czxid known since the node became known (KnownToken),  *)
+(*              and the grant checks nothing; a client may pause in every  *)
+(*              state but "idle".  The implementation before the grant     *)
+(*              checked its loss deadline (must fail TokensIncrease).      *)
+(*   "checked"  as "local", but the grant is refused once the client's     *)
+(*              loss deadline has passed (impl/zklock contender.grant      *)
+(*              calls Session.checkDeadline, deadline.go); see Overdue.    *)
+(***************************************************************************)
+GrantRules == {"reread", "local", "checked"}
+ASSUME GrantRule \in GrantRules
 
 VARIABLES
     \* ---- ZooKeeper server ----
@@ -57,7 +75,8 @@ VARIABLES
     reqNo,      \* number of the client's current (or last) request: uuid <<c, reqNo>>
     node,       \* seq of the client's own node, NoNode while unknown
     target,     \* seq of the node the client watches or is about to watch, NoNode if none
-    token,      \* fencing token of the lease (czxid of the own node), 0 when not holding
+    token,      \* fencing token (czxid of the own node): with GrantRule "reread" read at
+                \* Grant, otherwise known with the node; 0 when idle
     tenure,     \* grant number of the lease, 0 when not holding
     paused,     \* the client's process is paused
     \* ---- the fenced resource, fault budget and history ----
@@ -106,6 +125,23 @@ OwnNodeExists(c) == \E n \in nodes : n.seq = node[c] /\ n.owner = Sess(c) /\ n.u
 \* moved on to a newer session (its loss timer fired).
 Abandoned(s) == s \in live /\ s # Sess(s[1])
 
+(***************************************************************************)
+(* The client's loss deadline has passed (impl/zklock: the deadline of its *)
+(* lossClock; checkDeadline).  The spec has no clocks; it abstracts the    *)
+(* deadline by the rule it already uses for ExpireSession: the deadline   *)
+(* of a session passes before the server may expire it.  So when the       *)
+(* client's current session is no longer live, the deadline has certainly *)
+(* passed: Overdue is exactly the flag "the server expired the client's    *)
+(* current session", which LearnExpiry clears with the move to a new       *)
+(* session (a variable set by ExpireSession and cleared by LearnExpiry     *)
+(* would always equal it).  While the session is live the deadline may or  *)
+(* may not have passed: a grant there is allowed (more behaviours than the *)
+(* code has, so safety shown here holds for the code), and the code's      *)
+(* refusal shows up as LearnExpiry by the loss timer, a step the client    *)
+(* may take in any non-idle state.                                         *)
+(***************************************************************************)
+Overdue(c) == ~Live(c)
+
 \* Notifications for one client, fired in one server transaction, are queued
 \* in request order (a set has no order; any fixed order will do).
 RECURSIVE SortReqs(_)
@@ -132,6 +168,12 @@ ZkChange(del, add, ws) ==
         /\ watches' = ws \ fired
         /\ inbox' = [d \in Clients |->
                         inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
+
+\* The token as the client knows it once its node is known.  impl/zklock
+\* reads the node's stat with its first listing (pipelined), or in
+\* FindOwnNode; a czxid never changes, so the spec takes it at CreateOk and
+\* FindOwnNode.  With GrantRule "reread" the client learns it only at Grant.
+KnownToken(c, z) == IF GrantRule = "reread" THEN token ELSE [token EXCEPT ![c] = z]
 
 \* Reset of a client's per-request state.
 Idle(c) ==
@@ -220,7 +262,8 @@ CreateOk(c) ==
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
-    /\ UNCHANGED <<live, sess, reqNo, target, token, tenure, paused, histVars>>
+    /\ token' = KnownToken(c, zxid + 1)
+    /\ UNCHANGED <<live, sess, reqNo, target, tenure, paused, histVars>>
 
 (* The same create succeeds on the server but the connection drops before  *)
 (* the reply (ConnectionLoss): the node exists, the client does not know   *)
@@ -254,11 +297,13 @@ FindOwnNode(c) ==
     /\ Live(c)
     /\ LET mine == {n \in nodes : n.uuid = Uuid(c) /\ n.owner = Sess(c)}
        IN  IF mine # {}
-           THEN /\ pc' = [pc EXCEPT ![c] = "list"]
-                /\ node' = [node EXCEPT ![c] = (CHOOSE n \in mine : TRUE).seq]
+           THEN LET n == CHOOSE n \in mine : TRUE
+                IN  /\ pc' = [pc EXCEPT ![c] = "list"]
+                    /\ node' = [node EXCEPT ![c] = n.seq]
+                    /\ token' = KnownToken(c, n.czxid)
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
-                /\ UNCHANGED node
-    /\ UNCHANGED <<zkVars, sess, reqNo, target, token, tenure, paused, histVars>>
+                /\ UNCHANGED <<node, token>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, target, tenure, paused, histVars>>
 
 (* getChildren(<lock>) without a watch; sort by sequence suffix.  No node   *)
 (* before ours: the lock is ours (go on to Grant).  Otherwise choose the    *)
@@ -320,17 +365,32 @@ IgnoreNotification(c) ==
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, histVars>>
 
-(* getData(<own node>): the client reads its node's Stat; its czxid is the  *)
-(* fencing token (monotonic across the ensemble, unlike sequence numbers).  *)
-(* The client now holds.  Seed 003 step 3, seed 000 step 3.                *)
+(* The client holds; the czxid of its node is the fencing token           *)
+(* (monotonic across the ensemble, unlike sequence numbers).  Seed 003     *)
+(* step 3, seed 000 step 3.                                                *)
+(* "reread":  getData(<own node>) on a live session reads the node's Stat  *)
+(*            and takes its czxid.                                         *)
+(* "local":   no ZooKeeper call: the token known since the node became     *)
+(*            known; nothing is checked (the listing that showed the node  *)
+(*            first may be long past: a pause, or a late monitor).         *)
+(* "checked": as "local", but refused once the loss deadline has passed    *)
+(*            (~Overdue(c)); the client then takes LearnExpiry.            *)
 Grant(c) ==
     /\ ~paused[c]
     /\ pc[c] = "grant"
-    /\ Live(c)
-    /\ OwnNodeExists(c)
-    /\ LET t == NodeAt(node[c]).czxid
-       IN  /\ token' = [token EXCEPT ![c] = t]
-           /\ lastToken' = t
+    /\ CASE GrantRule = "reread" ->
+                /\ Live(c)
+                /\ OwnNodeExists(c)
+                /\ LET t == NodeAt(node[c]).czxid
+                   IN  /\ token' = [token EXCEPT ![c] = t]
+                       /\ lastToken' = t
+          [] GrantRule = "local" ->
+                /\ lastToken' = token[c]
+                /\ UNCHANGED token
+          [] GrantRule = "checked" ->
+                /\ ~Overdue(c)
+                /\ lastToken' = token[c]
+                /\ UNCHANGED token
     /\ grants' = grants + 1
     /\ tenure' = [tenure EXCEPT ![c] = grants + 1]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
@@ -420,7 +480,10 @@ ExpireSession(s) ==
     /\ LET c == s[1] IN
        /\ IF s = Sess(c)
           THEN /\ WithExpiry
-               /\ pc[c] # "hold" \/ paused[c]
+               \* An implication, not pc[c] # "hold" \/ paused[c]: TLC makes
+               \* one successor per true disjunct, and a client paused outside
+               \* "hold" (a local grant) would count each step twice.
+               /\ pc[c] = "hold" => paused[c]
                /\ Fault
           ELSE UNCHANGED faults
        /\ live' = live \ {s}
@@ -429,14 +492,21 @@ ExpireSession(s) ==
        /\ zxid' = zxid + 1
     /\ UNCHANGED <<nextSeq, clientVars, grants, lastToken, resHigh, resTenure>>
 
-(* A process pause (GC, VM stall, SIGSTOP) of a client that holds the lock: *)
-(* a fault.  A slow non-holder needs no pause to be modeled: interleaving   *)
-(* already delays it arbitrarily and its session may expire at any time.   *)
-(* ARCHITECTURE.md "Process pauses".                                       *)
+(* A process pause (GC, VM stall, SIGSTOP): a fault.  ARCHITECTURE.md     *)
+(* "Process pauses".  A slow non-holder needs no pause to be modeled:      *)
+(* interleaving already delays it arbitrarily and ExpireSession may expire *)
+(* its session at any time (its loss timer need not have run yet).  So     *)
+(* with GrantRule "reread" only a holder pauses.  With a local grant a     *)
+(* client may pause in every state but "idle", as the implementation's     *)
+(* process can (impl/zklock TestPauseBetweenListingAndGrant): a pause      *)
+(* outside "hold" only stops the client and spends a fault, so it adds     *)
+(* states but no behaviour of the other variables; it is there so that     *)
+(* the fault the code is tested against is a step of the spec, and the    *)
+(* GrantLocal counterexample does not need it.                             *)
 PauseClient(c) ==
     /\ WithPause
     /\ ~paused[c]
-    /\ pc[c] = "hold"
+    /\ IF GrantRule = "reread" THEN pc[c] = "hold" ELSE pc[c] # "idle"
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
     /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, token, tenure,

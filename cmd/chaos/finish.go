@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/internal/chaos/campaign"
+	"github.com/zklock/zklock/internal/chaos/report"
+	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/validate"
+	"github.com/zklock/zklock/model/trace"
+)
+
+// finish checks the history and the trace, decides the exit status, and
+// writes report.html and report.json.
+func finish(c *campaign.Campaign, started time.Time) *report.Report {
+	cfg := c.Cfg
+	r := &report.Report{
+		Started: started, Elapsed: c.Elapsed.Round(time.Second).String(), Config: cfg, Seed: cfg.Seed,
+		Replay: report.ReplayCommand(cfg), Target: c.Clu.Describe(), Root: c.Root, Interrupted: c.Interrupted,
+		Schedule: c.Sched, Faults: c.Events, FaultCounts: report.CountFaults(c.Sched, c.Events),
+		Sessions: c.Mon.Sessions.Load(), Live: c.Mon.Examples(),
+		Files: map[string]any{"history": "history.jsonl"},
+	}
+	if r.Schedule == nil {
+		r.Schedule = []schedule.Fault{}
+	}
+	hc := validate.CheckHistory(validate.HistoryCheck{Dir: c.Out.Path, Timeout: cfg.CheckTimeout, Note: c.Note, Fail: c.Fail})
+	r.Operations, r.Check = hc.Operations, hc.Check
+	for k, v := range hc.Files {
+		r.Files[k] = v
+	}
+	if c.Traces != nil {
+		r.Trace = validate.ValidateTrace(validate.TraceCheck{File: c.Out.File, Budget: cfg.TraceBudget, Note: c.Note, Fail: c.Fail})
+		r.Files["trace"] = "trace.jsonl"
+		if r.Trace != nil && r.Trace.Report != "" {
+			r.Files["trace_check"] = r.Trace.Report
+		}
+	}
+	acquired := 0
+	for _, o := range r.Operations {
+		if o.Kind == checker.KindAcquire {
+			acquired = o.OK
+		}
+	}
+	traced := c.Traces == nil || r.Trace != nil
+	switch {
+	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid:
+		r.Verdict, r.ExitCode = "fail", exitViolation
+	case r.Check == nil || !traced || len(c.Errors()) > 0:
+		r.Verdict, r.ExitCode = "error", exitSetup
+	case acquired == 0:
+		c.Fail("no lock was ever acquired: the campaign proves nothing")
+		r.Verdict, r.ExitCode = "error", exitSetup
+	case r.Check.Verdict == checker.VerdictUnknown, r.Trace != nil && r.Trace.Verdict != trace.Valid:
+		r.Verdict, r.ExitCode = "unknown", exitUndecided
+	default:
+		r.Verdict, r.ExitCode = "pass", exitPass
+	}
+	if r.ExitCode != exitPass && len(cfg.Servers) == 0 {
+		r.Files["server_logs"] = "zk*.log"
+	}
+	r.Errors = c.Errors()
+	r.Files["html_report"] = "report.html"
+	r.Page = report.PageOf(r, hc.History, hc.Result)
+	sum := report.Summarize(r.Page)
+	r.Summary = &sum
+	if err := report.WriteHTML(c.Out.File("report.html"), r.Page); err != nil {
+		c.Fail("writing report.html: %v", err)
+		r.Errors = c.Errors()
+		delete(r.Files, "html_report")
+	}
+	if err := report.WriteJSON(c.Out.File("report.json"), r); err != nil {
+		fmt.Fprintln(c.Stderr, "chaos: writing report.json:", err)
+		if r.ExitCode == exitPass {
+			r.ExitCode = exitSetup
+		}
+	}
+	return r
+}

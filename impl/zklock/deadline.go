@@ -1,0 +1,83 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zklock/zklock/traceevent"
+)
+
+// deadline is when the session must be taken for lost (see lossClock);
+// live is false before the server granted the session.
+func (s *Session) deadline() (deadline time.Time, live bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.clock == nil {
+		return time.Time{}, false
+	}
+	return s.clock.deadline(s.timeout, s.margin()), true
+}
+
+// checkDeadline ends the session if its loss deadline has passed, and
+// returns the session's error, if any. Every local step that hands out or
+// honours a lease calls it first: the monitor goroutine may not have run
+// yet (a process that was paused wakes up with its timers late), and from
+// the deadline on another client may already hold the lock.
+func (s *Session) checkDeadline() error {
+	if err := s.Err(); err != nil {
+		return err
+	}
+	deadline, live := s.deadline()
+	if !live || time.Now().Before(deadline) {
+		return nil
+	}
+	s.mu.Lock()
+	timeout, margin, lag := s.timeout, s.margin(), s.cfg.syncLag()
+	s.mu.Unlock()
+	s.lose(fmt.Errorf("%w: no sync in the last %v of a %v session proved the leader still heard from us (sync lag %v)",
+		ErrSessionLost, timeout-margin, timeout, lag), traceevent.ResultTimer)
+	return s.Err()
+}
+
+// minRoom is the least time the negotiated timeout must leave after the
+// drift margin and the sync lag: the heartbeat sends a sync every quarter
+// of it.
+const minRoom = 200 * time.Millisecond
+
+// checkRoom refuses a negotiated timeout the loss rule cannot keep alive.
+func (s *Session) checkRoom() error {
+	s.mu.Lock()
+	timeout, margin, lag := s.timeout, s.margin(), s.cfg.syncLag()
+	s.mu.Unlock()
+	if room := timeout - margin - lag; room < minRoom {
+		return fmt.Errorf("zklock: new session: %w: the negotiated session timeout %v leaves %v after the drift margin %v "+
+			"and the sync lag %v ((syncLimit %d + 1) x tickTime %v, WithEnsembleTiming); at least %v is needed",
+			ErrInvalidArgument, timeout, room, margin, lag, s.cfg.syncLimit, s.cfg.tickTime, minRoom)
+	}
+	return nil
+}
+
+// heartbeat sends a sync every quarter of the room the timeout leaves, so
+// that the loss deadline keeps moving while the leader hears from us. One
+// sync at a time: a sync stuck behind a cut link is the point, not a reason
+// to pile up more.
+func (s *Session) heartbeat() {
+	defer s.wg.Done()
+	s.mu.Lock()
+	every := (s.timeout - s.margin() - s.cfg.syncLag()) / 4
+	s.mu.Unlock()
+	t := time.NewTicker(max(every, minRoom/4))
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {
+			s.log.Debug("zklock: heartbeat sync", "err", err)
+		}
+	}
+}

@@ -1,0 +1,177 @@
+// Package campaign runs one chaos campaign: it connects, creates the run's
+// nodes, lock paths and clients, runs the workload (package workload) while
+// the nemesis injects the schedule (packages schedule and nemesis), heals
+// everything, records what the locks left behind, and tears down. What the
+// campaign recorded is then judged by package validate and reported by
+// package report.
+package campaign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/impl/zklock"
+	"github.com/zklock/zklock/internal/chaos/monitor"
+	"github.com/zklock/zklock/internal/chaos/nemesis"
+	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/validate"
+	"github.com/zklock/zklock/internal/chaos/workload"
+)
+
+// Campaign is one run: set up, workload and faults, then the end-of-run
+// observation. The check and the report are the caller's.
+type Campaign struct {
+	Cfg    *Config
+	Out    *OutDir
+	Clu    nemesis.Cluster
+	Sched  []schedule.Fault
+	Stderr io.Writer // progress and notes; io.Discard with --quiet
+
+	// Set by Setup and Run, for the report.
+	Root        string              // this run's ZooKeeper subtree
+	Mon         *monitor.Monitor    // the live counts
+	Traces      *validate.TraceFile // zklock's protocol steps; nil for --lock=zk
+	Interrupted bool                // the run's context ended before --duration
+	Events      []nemesis.Event     // what became of each planned fault
+	Elapsed     time.Duration       // how long the workload ran
+
+	observer *zk.Conn
+	w        *workload.Workload
+	clients  []*workload.Client
+	workers  []workload.Worker
+	history  *os.File
+
+	errMu sync.Mutex
+	errs  []string // what went wrong after set-up, for the report
+}
+
+// SetupError is a failure before the campaign started: exit status 2 and
+// nothing left in --out.
+type SetupError struct{ Err error }
+
+// Error is the failure's message, as Err says it.
+func (e *SetupError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *SetupError) Unwrap() error { return e.Err }
+
+// Errors returns what went wrong after set-up, for the report.
+func (c *Campaign) Errors() []string {
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	return append([]string(nil), c.errs...)
+}
+
+// Fail records what went wrong for the report and tells Stderr.
+func (c *Campaign) Fail(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	c.errMu.Lock()
+	c.errs = append(c.errs, msg)
+	c.errMu.Unlock()
+	fmt.Fprintln(c.Stderr, "chaos:", msg)
+}
+
+// Note tells Stderr, as a printf.
+func (c *Campaign) Note(format string, args ...any) { fmt.Fprintf(c.Stderr, format, args...) }
+
+// Setup connects, checks the session timeout the servers grant, creates the
+// run's nodes and the clients. Nothing is written to --out before it
+// succeeds; on an error (a *SetupError) it has torn down what it made.
+func (c *Campaign) Setup(ctx context.Context) (err error) {
+	defer func() {
+		if err != nil {
+			c.Teardown()
+			err = &SetupError{err}
+		}
+	}()
+	addrs := c.Clu.Addrs()
+	// zklock's session reports the timeout the servers granted; the faults'
+	// lengths are planned from the one asked for, so they must agree.
+	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	timing := zklock.WithEnsembleTiming(c.Clu.Timing())
+	probe, err := zklock.NewSession(pctx, addrs, zklock.WithSessionTimeout(c.Cfg.SessionTimeout), timing, zklock.WithLogger(workload.QuietLog))
+	cancel()
+	if err != nil {
+		return fmt.Errorf("connecting to %v: %w", addrs, err)
+	}
+	granted := probe.Timeout()
+	probe.Close()
+	if granted != c.Cfg.SessionTimeout {
+		return fmt.Errorf("the servers grant a %v session timeout, not --session-timeout %v: pass --session-timeout %v", granted, c.Cfg.SessionTimeout, granted)
+	}
+
+	c.observer, err = workload.Connect(ctx, addrs, c.Cfg.SessionTimeout)
+	if err != nil {
+		return err
+	}
+	c.Root = fmt.Sprintf("/zklock-chaos/%s-%d", time.Now().Format("20060102-150405"), uint64(c.Cfg.Seed)%1000000)
+	c.Mon = monitor.New()
+	c.w = &workload.Workload{Cfg: c.Cfg.workload(), Rec: checker.NewRecorder(checker.NewClock()), Mon: c.Mon, Timeout: granted, Timing: timing}
+	if err := c.makePaths(); err != nil {
+		return err
+	}
+	if err := c.makeClients(ctx, addrs); err != nil {
+		return err
+	}
+	c.history, err = os.Create(c.Out.File("history.jsonl"))
+	if err != nil || c.Cfg.Lock != workload.LockZklock {
+		return err
+	}
+	c.Traces, err = validate.NewTraceFile(c.Out.File("trace.jsonl"))
+	if c.Traces != nil {
+		c.w.Tracer = c.Traces.Tracer
+	}
+	return err
+}
+
+// makePaths creates the run's nodes: its root, and a lock path and a data
+// node for every lock.
+func (c *Campaign) makePaths() error {
+	mk := []string{"/zklock-chaos", c.Root, c.Root + "/locks", c.Root + "/data"}
+	for i := 0; i < c.Cfg.Locks; i++ {
+		rw := i >= c.Cfg.Locks-c.Cfg.RWLocks
+		name := fmt.Sprintf("ex-%d", i)
+		if rw {
+			name = fmt.Sprintf("rw-%d", i-(c.Cfg.Locks-c.Cfg.RWLocks))
+		}
+		lp := workload.NewLockPath(c.Root+"/locks/"+name, c.Root+"/data/"+name, rw, !c.Cfg.NoFence, c.Mon)
+		if rw {
+			c.w.RW = append(c.w.RW, lp)
+		} else {
+			c.w.Excl = append(c.w.Excl, lp)
+		}
+		mk = append(mk, lp.Path, lp.Data)
+	}
+	for _, p := range mk {
+		if _, err := c.observer.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			return fmt.Errorf("creating %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// makeClients makes every client, with its proxies and its worker.
+func (c *Campaign) makeClients(ctx context.Context, addrs []string) error {
+	for i := 0; i < c.Cfg.Clients; i++ {
+		set, err := faultinject.NewSet(addrs)
+		if err != nil {
+			return fmt.Errorf("proxies: %w", err)
+		}
+		cl := workload.NewClient(c.w, i, set)
+		c.clients = append(c.clients, cl)
+		wk, err := workload.NewWorker(ctx, c.Cfg.Lock, cl)
+		c.workers = append(c.workers, wk)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+// Package workload is what a campaign's clients do: each is an application
+// process with one session at a time, through its own fault-injecting
+// proxies, that takes exclusive and read/write leases on the campaign's lock
+// paths, with zklock or with go-zookeeper's zk.Lock (a control), and in its
+// critical sections writes and reads two registers per lock, a ZooKeeper
+// node and an in-process fenced resource. Every operation and every lost
+// lease is recorded in the campaign's history.
+package workload
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/impl/zklock"
+	"github.com/zklock/zklock/internal/chaos/monitor"
+)
+
+// Lock implementations a campaign can run.
+const (
+	LockZklock = "zklock" // this project's library: the campaign must pass
+	LockZk     = "zk"     // go-zookeeper's zk.Lock: a control the checker must catch
+)
+
+// Config is what the clients take from the campaign's command line.
+type Config struct {
+	Seed           int64         // seeds every client's choices
+	RWRatio        float64       // share of operations on read/write lock paths
+	Pin            bool          // client i talks to server i mod N only
+	IdleHold       time.Duration // end critical sections idle for up to this long; 0 for none
+	SessionTimeout time.Duration // asked for every session
+	NoFence        bool          // write to ZooKeeper without Lease.Guard (a control)
+}
+
+// Workload is what every client of a campaign shares. Its fields are set
+// before any client runs.
+type Workload struct {
+	Cfg     Config
+	Rec     *checker.Recorder
+	Mon     *monitor.Monitor
+	Excl    []*LockPath          // exclusive lock paths
+	RW      []*LockPath          // read/write lock paths
+	Timeout time.Duration        // the session timeout the servers granted
+	Timing  zklock.SessionOption // the servers' tickTime and syncLimit, for zklock's loss rule
+	// Tracer returns a client's zklock.Tracer, which records its protocol
+	// steps; nil for none (--lock=zk).
+	Tracer func(client string) zklock.Tracer
+}
+
+func (w *Workload) tracer(client string) zklock.Tracer {
+	if w.Tracer == nil {
+		return nil
+	}
+	return w.Tracer(client)
+}
+
+// LockPath is one contended lock and the two registers its critical sections
+// write: a ZooKeeper node and an in-process resource.
+type LockPath struct {
+	Path string // the lock path
+	Data string // the ZooKeeper node written under the lock
+	RW   bool   // a read/write lock (else exclusive)
+	mem  *memRegister
+}
+
+// NewLockPath returns the lock at path, whose critical sections write the
+// ZooKeeper node data and an in-process register, fenced or not; mon counts
+// the stale writes an unfenced register lets through.
+func NewLockPath(path, data string, rw, fenced bool, mon *monitor.Monitor) *LockPath {
+	lp := &LockPath{Path: path, Data: data, RW: rw}
+	lp.mem = &memRegister{name: "mem:" + lp.Path, fenced: fenced, mon: mon}
+	return lp
+}
+
+func (lp *LockPath) zkRegister() string { return "zk:" + lp.Data }
+
+// Worker is one client's workload on one lock implementation.
+type Worker interface {
+	// Run runs rounds of acquire, critical section and release until ctx
+	// ends.
+	Run(ctx context.Context)
+	// Close ends the client's session; a zk.Lock waiting in Lock returns.
+	Close()
+}
+
+// NewWorker returns cl's worker on lock (LockZklock or LockZk). A zk.Lock
+// worker connects at once; an error says it could not, and the worker
+// returned must still be closed.
+func NewWorker(ctx context.Context, lock string, cl *Client) (Worker, error) {
+	if lock == LockZk {
+		zw := &zkWorker{Client: cl}
+		return zw, zw.connect(ctx)
+	}
+	return &zklockWorker{Client: cl}, nil
+}
+
+// QuietLog discards zklock's log lines.
+var QuietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+type nopLogger struct{}
+
+func (nopLogger) Printf(string, ...any) {}
+
+// Connect opens a plain connection and waits for its session.
+func Connect(ctx context.Context, addrs []string, timeout time.Duration) (*zk.Conn, error) {
+	conn, events, err := zk.Connect(addrs, timeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		select {
+		case ev := <-events:
+			if ev.State == zk.StateHasSession {
+				return conn, nil
+			}
+		case <-ctx.Done():
+			conn.Close()
+			return nil, fmt.Errorf("no session from %v: %w", addrs, ctx.Err())
+		}
+	}
+}

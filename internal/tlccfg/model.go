@@ -1,0 +1,246 @@
+// Package tlccfg reads TLC configuration files: the expectation header
+// this repository writes at the top of each .cfg, the CONSTANTS, and the
+// names of the specification, invariants and properties. It is pure: the
+// Go models (model/specs) and the TLC runner (internal/tlc, cmd/tlc,
+// cmd/conformance) share it without pulling in a JVM or a download.
+package tlccfg
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Model is what a TLC configuration file says about itself: the
+// expectation in its leading comment lines and the properties it checks.
+//
+// The header is a block of `\*` comment lines at the top of the .cfg:
+//
+//	\* expect: pass                      (or: \* expect: violation NoHerd)
+//	\* deep                              (only run by `make tlc-deep`)
+//	\* disabled: PauseClient ResumeClient
+//	\* Any other comment line describes the question the config asks.
+//
+// "disabled" names the actions this config's constants turn off; every
+// other action must be taken at least once in a passing run.
+type Model struct {
+	// Pass is true for "expect: pass".
+	Pass bool
+	// Violation is the property expected to be violated ("Deadlock" for a
+	// deadlock); empty when Pass.
+	Violation string
+	// Deep marks configs run only by the deep target.
+	Deep bool
+	// Disabled lists the actions the config's constants disable.
+	Disabled []string
+	// Description is the remaining header comment text.
+	Description string
+	// Specification is the SPECIFICATION of the config, if any.
+	Specification string
+	// Invariants and Properties are the names listed under INVARIANT(S)
+	// and PROPERTY(IES).
+	Invariants, Properties []string
+	// Init and Next are the INIT and NEXT of the config, if any (a config
+	// names either SPECIFICATION or INIT and NEXT).
+	Init, Next string
+	// Constants are the CONSTANT(S) assignments in file order.
+	Constants []Constant
+	// CheckDeadlock is CHECK_DEADLOCK; TLC's default is TRUE.
+	CheckDeadlock bool
+	// Unsupported lists the sections a Go model of the config cannot
+	// mirror (SYMMETRY, VIEW, CONSTRAINT, ACTION_CONSTRAINT, ALIAS,
+	// POSTCONDITION); TLC accepts them.
+	Unsupported []string
+}
+
+// Constant is one assignment of a config's CONSTANTS section: `Name = Value`
+// (a TLA+ value: an integer, TRUE or FALSE, a string, a model value, or a
+// set or tuple of those) or `Name <- Op` (a substitution, Subst is true).
+type Constant struct {
+	Name string
+	// Value is the right-hand side, normalised to single spaces after
+	// commas: "{c1, c2, c3}", "3", "TRUE".
+	Value string
+	// Subst is true for `Name <- Op`.
+	Subst bool
+}
+
+// Constant returns the value of the named constant and whether the config
+// assigns it (substitutions are not values and are not returned).
+func (m Model) Constant(name string) (string, bool) {
+	for _, c := range m.Constants {
+		if c.Name == name && !c.Subst {
+			return c.Value, true
+		}
+	}
+	return "", false
+}
+
+// cfgKeywords are the section keywords of a TLC configuration file.
+var cfgKeywords = map[string]bool{
+	"CONSTANT": true, "CONSTANTS": true, "INIT": true, "NEXT": true,
+	"SPECIFICATION": true, "INVARIANT": true, "INVARIANTS": true,
+	"PROPERTY": true, "PROPERTIES": true, "SYMMETRY": true, "VIEW": true,
+	"CONSTRAINT": true, "CONSTRAINTS": true, "ACTION_CONSTRAINT": true,
+	"ACTION_CONSTRAINTS": true, "CHECK_DEADLOCK": true, "POSTCONDITION": true,
+	"ALIAS": true,
+}
+
+// ParseModel reads a configuration file's expectation header and the
+// names of its specification, invariants and properties.
+func Parse(cfg []byte) (Model, error) {
+	m := Model{CheckDeadlock: true}
+	var desc []string
+	var constText strings.Builder
+	deadlock := ""
+	haveExpect := false
+	header := true
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(cfg))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if c, ok := strings.CutPrefix(line, `\*`); ok {
+			if !header {
+				continue
+			}
+			c = strings.TrimSpace(c)
+			switch {
+			case strings.HasPrefix(c, "expect:"):
+				if haveExpect {
+					return m, errors.New("two expect: lines")
+				}
+				haveExpect = true
+				f := strings.Fields(strings.TrimPrefix(c, "expect:"))
+				switch {
+				case len(f) == 1 && f[0] == "pass":
+					m.Pass = true
+				case len(f) == 2 && f[0] == "violation":
+					m.Violation = f[1]
+				default:
+					return m, fmt.Errorf("bad expectation %q: want `expect: pass` or `expect: violation NAME`", c)
+				}
+			case c == "deep":
+				m.Deep = true
+			case strings.HasPrefix(c, "disabled:"):
+				m.Disabled = append(m.Disabled, strings.Fields(strings.TrimPrefix(c, "disabled:"))...)
+			default:
+				desc = append(desc, c)
+			}
+			continue
+		}
+		if line == "" {
+			continue
+		}
+		header = false
+		if i := strings.Index(line, `\*`); i >= 0 {
+			line = line[:i]
+		}
+		for _, tok := range strings.Fields(line) {
+			if cfgKeywords[tok] {
+				section = tok
+				switch tok {
+				case "SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
+					"ACTION_CONSTRAINTS", "ALIAS", "POSTCONDITION":
+					m.Unsupported = append(m.Unsupported, tok)
+				case "CONSTANT", "CONSTANTS":
+					constText.WriteString(" ")
+				}
+				continue
+			}
+			switch section {
+			case "SPECIFICATION":
+				m.Specification = tok
+			case "INIT":
+				m.Init = tok
+			case "NEXT":
+				m.Next = tok
+			case "INVARIANT", "INVARIANTS":
+				m.Invariants = append(m.Invariants, tok)
+			case "PROPERTY", "PROPERTIES":
+				m.Properties = append(m.Properties, tok)
+			case "CHECK_DEADLOCK":
+				deadlock = tok
+			case "CONSTANT", "CONSTANTS":
+				constText.WriteString(tok)
+				constText.WriteString(" ")
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return m, fmt.Errorf("reading config: %w", err)
+	}
+	if !haveExpect {
+		return m, errors.New("no `\\* expect:` line in the config header")
+	}
+	switch deadlock {
+	case "":
+	case "TRUE":
+		m.CheckDeadlock = true
+	case "FALSE":
+		m.CheckDeadlock = false
+	default:
+		return m, fmt.Errorf("CHECK_DEADLOCK %s: want TRUE or FALSE", deadlock)
+	}
+	consts, err := parseConstants(constText.String())
+	if err != nil {
+		return m, err
+	}
+	m.Constants = consts
+	if m.Violation != "" && m.Violation != "Deadlock" &&
+		!slices.Contains(m.Invariants, m.Violation) && !slices.Contains(m.Properties, m.Violation) {
+		return m, fmt.Errorf("expected violation %s is neither an invariant nor a property of the config", m.Violation)
+	}
+	m.Description = strings.Join(desc, " ")
+	return m, nil
+}
+
+// Config is one configuration file, <Module>.<Name>.cfg, beside the module
+// <Module>.tla it checks.
+type Config struct {
+	Module string // root module name, e.g. PredecessorLockHerdParent
+	Name   string // config name, e.g. NoHerd
+	Spec   string // path of <Module>.tla
+	Path   string // path of <Module>.<Name>.cfg
+	Model  Model
+}
+
+// ID is Module.Name.
+func (c Config) ID() string { return c.Module + "." + c.Name }
+
+// Discover reads every <Module>.<Name>.cfg in dir, sorted by file name, and
+// checks that its module is there.
+func Discover(dir string) ([]Config, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
+	if err != nil {
+		return nil, fmt.Errorf("listing configs: %w", err)
+	}
+	sort.Strings(paths)
+	var cfgs []Config
+	for _, p := range paths {
+		base := strings.TrimSuffix(filepath.Base(p), ".cfg")
+		module, name, ok := strings.Cut(base, ".")
+		if !ok || module == "" || name == "" || strings.Contains(name, ".") {
+			return nil, fmt.Errorf("%s: config files are named <Module>.<Name>.cfg", p)
+		}
+		spec := filepath.Join(dir, module+".tla")
+		if _, err := os.Stat(spec); err != nil {
+			return nil, fmt.Errorf("%s: no module %s: %w", p, spec, err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading config: %w", err)
+		}
+		m, err := Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		cfgs = append(cfgs, Config{Module: module, Name: name, Spec: spec, Path: p, Model: m})
+	}
+	return cfgs, nil
+}

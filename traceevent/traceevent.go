@@ -1,0 +1,137 @@
+// Package traceevent is the vocabulary of zklock's traces, shared from the
+// spec to the trace file: the names of the spec actions a client's step
+// carries (spec/tla/PredecessorLock.tla and SharedLock.tla), the outcomes
+// the client observed, and Event, one step as a line of a trace file.
+//
+// impl/zklock emits its steps (zklock.TraceEvent) with these names, the Go
+// model of the specs (model/predlock, model/sharedlock) names its actions
+// with them, and model/trace reads trace files of Events and replays them
+// in the model. The package imports only the standard library.
+package traceevent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is the name of a spec action, exactly as the TLA+ specs spell it.
+// The constants below are the actions a client's trace carries; the Go
+// model has more (faults, pauses, the mutant specs' actions), which no
+// client observes.
+type Action string
+
+// The actions a trace carries.
+const (
+	RequestLock      Action = "RequestLock"      // a Lock, RLock or TryLock call begins
+	CreateOk         Action = "CreateOk"         // our lock node was created
+	CreateReplyLost  Action = "CreateReplyLost"  // the create's outcome is unknown
+	FindOwnNode      Action = "FindOwnNode"      // after a lost reply: look for the node the create may have made
+	ListChildren     Action = "ListChildren"     // list the queue and decide: grant, wait or missing
+	WatchPredecessor Action = "WatchPredecessor" // set a watch on the node waited for
+	PredecessorGone  Action = "PredecessorGone"  // the watch fired
+	Grant            Action = "Grant"            // the lease is handed out
+	Release          Action = "Release"          // the lease's node is deleted (Unlock)
+	Cancel           Action = "Cancel"           // an acquisition gives up and deletes its node
+	Downgrade        Action = "Downgrade"        // a write lease becomes a read lease (SharedLock only)
+	LearnExpiry      Action = "LearnExpiry"      // the client learns its session is lost; its last step
+)
+
+// Actions returns the actions a trace carries, in the order the specs
+// list them.
+func Actions() []Action {
+	return []Action{RequestLock, CreateOk, CreateReplyLost, FindOwnNode, ListChildren,
+		WatchPredecessor, PredecessorGone, Grant, Release, Cancel, Downgrade, LearnExpiry}
+}
+
+// Result is what a step observed, for the actions whose outcome the
+// client reads: ListChildren, WatchPredecessor, FindOwnNode and
+// LearnExpiry. Other steps carry none ("").
+type Result string
+
+// The observed results.
+const (
+	ResultGrant   Result = "grant"   // ListChildren: nothing we wait for is ahead
+	ResultWait    Result = "wait"    // ListChildren: Target must go first
+	ResultMissing Result = "missing" // ListChildren: our own node is gone
+	ResultExists  Result = "exists"  // WatchPredecessor: watch set
+	ResultGone    Result = "gone"    // WatchPredecessor: the node had already gone
+	ResultFound   Result = "found"   // FindOwnNode: the lost create had happened
+	ResultAbsent  Result = "absent"  // FindOwnNode: it had not; create again
+	ResultExpired Result = "expired" // LearnExpiry: the server said so
+	ResultTimer   Result = "timer"   // LearnExpiry: the client's loss timer ran out
+	ResultClosed  Result = "closed"  // LearnExpiry: Close was called
+)
+
+// Event is one protocol step as one client observed it: one JSON line of
+// a trace file. model/trace documents the format and the order the fields
+// imply.
+type Event struct {
+	// Client is the stable name of the client: one per ZooKeeper session.
+	Client string `json:"client"`
+	// Session is the ZooKeeper session id (informational).
+	Session int64 `json:"session,omitempty"`
+	// Lock is the lock path; empty for LearnExpiry.
+	Lock string `json:"lock,omitempty"`
+	// Action is the spec action the step took.
+	Action Action `json:"action"`
+	// Request is the uuid of the acquisition; empty for LearnExpiry.
+	Request string `json:"request,omitempty"`
+	// Kind is "exclusive" (a Mutex: PredecessorLock), "read" or "write"
+	// (an RWMutex: SharedLock).
+	Kind string `json:"kind,omitempty"`
+	// Node is our lock node's name, once known.
+	Node string `json:"node,omitempty"`
+	// Target is the node waited for (ListChildren "wait",
+	// WatchPredecessor) or found (FindOwnNode "found").
+	Target string `json:"target,omitempty"`
+	// Result is what the step observed.
+	Result Result `json:"result,omitempty"`
+	// Children is ListChildren's listing.
+	Children []string `json:"children,omitempty"`
+	// Token is Grant's fencing token (the node's czxid).
+	Token int64 `json:"token,omitempty"`
+	// Start is when the client sent the step's request, in nanoseconds
+	// since the epoch.
+	Start int64 `json:"start"`
+	// End is when it observed the outcome (ns); nil when unknown (a
+	// delete left to the background).
+	End *int64 `json:"end,omitempty"`
+	// Zxid places the step exactly in the ensemble's order of writes: a
+	// confirmed write's own zxid, or for a listing its parent's pzxid (it
+	// saw every change to the queue up to that zxid and none after).
+	// Otherwise ZxidLow and ZxidHigh bound it: the highest zxid the client
+	// had seen when it sent the request and when it had the reply. 0:
+	// unknown.
+	Zxid     int64 `json:"zxid,omitempty"`
+	ZxidLow  int64 `json:"zxid_low,omitempty"`  // see Zxid
+	ZxidHigh int64 `json:"zxid_high,omitempty"` // see Zxid
+	// Line is the event's line in the trace file (1-based; 0 if not read
+	// from a file).
+	Line int `json:"-"`
+}
+
+// String renders the event on one line.
+func (e *Event) String() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	fmt.Fprintf(&b, "%s %s", e.Client, e.Action)
+	for _, kv := range [][2]string{{"result", string(e.Result)}, {"node", e.Node}, {"target", e.Target}} {
+		if kv[1] != "" {
+			fmt.Fprintf(&b, " %s=%s", kv[0], kv[1])
+		}
+	}
+	if len(e.Children) > 0 {
+		fmt.Fprintf(&b, " children=[%s]", strings.Join(e.Children, " "))
+	}
+	if e.Token != 0 {
+		fmt.Fprintf(&b, " token=%d", e.Token)
+	}
+	if e.End != nil {
+		fmt.Fprintf(&b, " [%d, %d]", e.Start, *e.End)
+	} else {
+		fmt.Fprintf(&b, " [%d, ?]", e.Start)
+	}
+	return b.String()
+}
