@@ -1,10 +1,6 @@
 package sessiontiming
 
-import (
-	"fmt"
-
-	"github.com/zklock/zklock/model"
-)
+import "github.com/zklock/zklock/model"
 
 // Action indices (model.Label.Action), in the order of Next's disjuncts.
 const (
@@ -14,6 +10,7 @@ const (
 	ActSendRequest
 	ActReceiveRequest
 	ActAckReply
+	ActLeaderReceive
 	ActExpireSession
 	ActGrantContender
 	numActions
@@ -21,12 +18,12 @@ const (
 
 // ActionNames are the spec's names of the actions, by index.
 var ActionNames = [numActions]string{"Tick", "CutLink", "HealLink", "SendRequest",
-	"ReceiveRequest", "AckReply", "ExpireSession", "GrantContender"}
+	"ReceiveRequest", "AckReply", "LeaderReceive", "ExpireSession", "GrantContender"}
 
 // Tick: the clock advances; at the new tick the leader pings the follower
 // if the link is up and the follower still serves (Learner: a packet
-// within syncLimit), and the ping's reply carries the follower's touches,
-// which restart the session's expiry clock at the leader.
+// within syncLimit), and the ping's reply carries the follower's touches
+// into its stream to the leader (LeaderReceive delivers it).
 func (sp *Spec) Tick(s *State, t *State) model.Guard {
 	if s.Now >= sp.MaxTime {
 		return "now < MaxTime"
@@ -36,7 +33,7 @@ func (sp *Spec) Tick(s *State, t *State) model.Guard {
 	if s.Link && s.Now+1 <= s.Heard+sp.SyncLimit {
 		t.Heard = s.Now + 1
 		if s.Touched {
-			t.LastTouch = s.Now + 1
+			t.Stream = appendStream(s.Stream, PingReply)
 		}
 		t.Touched = false
 	}
@@ -67,8 +64,10 @@ func (sp *Spec) HealLink(s *State, t *State) model.Guard {
 	return model.Enabled
 }
 
-// SendRequest: the holder sends a ping or a read while it believes it holds.
-func (sp *Spec) SendRequest(s *State, t *State) model.Guard {
+// SendRequest: the holder sends a request of kind k while it believes it
+// holds: a ping or a read (Read, answered by the follower) or a sync (Sync,
+// which the follower forwards to the leader).
+func (sp *Spec) SendRequest(s *State, k Kind, t *State) model.Guard {
 	switch {
 	case !sp.HBelieves(s):
 		return "HBelieves"
@@ -76,7 +75,7 @@ func (sp *Spec) SendRequest(s *State, t *State) model.Guard {
 		return "Len(reqs) < MaxRequests"
 	}
 	*t = *s
-	t.Reqs = append(append(make([]Req, 0, len(s.Reqs)+1), s.Reqs...), Req{Sent: s.Now, State: Sent})
+	t.Reqs = append(append(make([]Req, 0, len(s.Reqs)+1), s.Reqs...), Req{Sent: s.Now, Kind: k, State: Sent})
 	return model.Enabled
 }
 
@@ -87,8 +86,15 @@ func withReq(s *State, i int, r Req, t *State) {
 	t.Reqs[i] = r
 }
 
+// appendStream returns a new stream: s with e at its end.
+func appendStream(s []int, e int) []int {
+	return append(append(make([]int, 0, len(s)+1), s...), e)
+}
+
 // ReceiveRequest: the follower, while serving, receives request i (1-based
-// as in the spec), records a touch of the session and answers.
+// as in the spec), records a touch of the session, and answers a read or
+// forwards a sync on its stream to the leader. (A request reaching the
+// follower when it no longer serves stays in flight.)
 func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
 	switch {
 	case i < 1 || i > len(s.Reqs):
@@ -100,8 +106,39 @@ func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
 	}
 	r := s.Reqs[i-1]
 	r.State = Replied
+	if r.Kind == Sync {
+		r.State = Forwarded
+	}
 	withReq(s, i-1, r, t)
+	if r.Kind == Sync {
+		t.Stream = appendStream(s.Stream, i)
+	}
 	t.Touched = true
+	return model.Enabled
+}
+
+// LeaderReceive: the leader receives the head of the follower's stream
+// while the link is up and the follower's connection lives (it serves): a
+// ping reply restarts the session's expiry clock; a sync is answered (the
+// answer passes through the follower to the holder).
+func (sp *Spec) LeaderReceive(s *State, t *State) model.Guard {
+	switch {
+	case len(s.Stream) == 0:
+		return "stream # <<>>"
+	case !s.Link:
+		return "link"
+	case !sp.Serving(s):
+		return "Serving"
+	}
+	if h := s.Stream[0]; h == PingReply {
+		*t = *s
+		t.LastTouch = s.Now
+	} else {
+		r := s.Reqs[h-1]
+		r.State = Replied
+		withReq(s, h-1, r, t)
+	}
+	t.Stream = s.Stream[1:]
 	return model.Enabled
 }
 
@@ -147,65 +184,4 @@ func (sp *Spec) GrantContender(s *State, t *State) model.Guard {
 	*t = *s
 	t.Granted = true
 	return model.Enabled
-}
-
-// Step applies the action instance l to s, writing the successor into t.
-func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
-	switch l.Action {
-	case ActTick:
-		return sp.Tick(s, t)
-	case ActCutLink:
-		return sp.CutLink(s, t)
-	case ActHealLink:
-		return sp.HealLink(s, t)
-	case ActSendRequest:
-		return sp.SendRequest(s, t)
-	case ActReceiveRequest:
-		return sp.ReceiveRequest(s, int(l.Arg), t)
-	case ActAckReply:
-		return sp.AckReply(s, int(l.Arg), t)
-	case ActExpireSession:
-		return sp.ExpireSession(s, t)
-	case ActGrantContender:
-		return sp.GrantContender(s, t)
-	}
-	return "unknown action"
-}
-
-// Next calls emit with every successor of s in TLC's order: Next's
-// disjuncts in order, \E i \in 1..MaxRequests in increasing i (TLC splits
-// the quantifier over a constant set into one action per i).
-func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
-	var t State
-	try := func(a uint8, i int) {
-		if sp.Step(s, model.Label{Action: a, Client: -1, Arg: int16(i)}, &t) == model.Enabled {
-			emit(model.Label{Action: a, Client: -1, Arg: int16(i)}, &t)
-		}
-	}
-	for _, a := range []uint8{ActTick, ActCutLink, ActHealLink, ActSendRequest} {
-		try(a, 0)
-	}
-	for _, a := range []uint8{ActReceiveRequest, ActAckReply} {
-		for i := 1; i <= len(s.Reqs); i++ {
-			try(a, i)
-		}
-	}
-	try(ActExpireSession, 0)
-	try(ActGrantContender, 0)
-}
-
-// ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return ActionNames[l.Action]
-	}
-	return "?"
-}
-
-// LabelString renders l with its parameter, e.g. "AckReply(2)".
-func (sp *Spec) LabelString(l model.Label) string {
-	if l.Action == ActReceiveRequest || l.Action == ActAckReply {
-		return fmt.Sprintf("%s(%d)", ActionName(l), l.Arg)
-	}
-	return ActionName(l)
 }

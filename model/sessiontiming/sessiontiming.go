@@ -1,7 +1,7 @@
 // Package sessiontiming is the Go mirror of spec/tla/SessionTiming.tla:
 // abstract discrete time, a holder on a follower, a contender on the
-// leader, pings, forwarded touches, the leader's session expiry and the
-// client's loss rule. It decides which loss rule keeps a holder from
+// leader, pings, forwarded touches on the follower's stream to the leader,
+// syncs, the leader's session expiry and the client's loss rule. It decides which loss rule keeps a holder from
 // believing it holds the lock after the contender is granted.
 //
 // Every variable of the spec is a field of State, every action a method of
@@ -27,6 +27,9 @@ const (
 	// Lagged: only requests acknowledged Lag ticks before the newest
 	// acknowledged send time restart it.
 	Lagged Rule = "lagged"
+	// Synced: only requests acknowledged Lag ticks before the send time
+	// of an acknowledged sync restart it.
+	Synced Rule = "synced"
 )
 
 // Constants are the CONSTANTS of SessionTiming.
@@ -46,8 +49,8 @@ func New(k Constants) (*Spec, error) {
 			return nil, fmt.Errorf("sessiontiming: a constant is negative: %+v", k)
 		}
 	}
-	if k.Rule != Today && k.Rule != Lagged {
-		return nil, fmt.Errorf("sessiontiming: Rule = %q: want %q or %q", k.Rule, Today, Lagged)
+	if k.Rule != Today && k.Rule != Lagged && k.Rule != Synced {
+		return nil, fmt.Errorf("sessiontiming: Rule = %q: want %q, %q or %q", k.Rule, Today, Lagged, Synced)
 	}
 	return &Spec{k}, nil
 }
@@ -57,19 +60,39 @@ type ReqState uint8
 
 // The request states (spec: ReqStates).
 const (
-	Sent    ReqState = iota // in flight to the follower
-	Replied                 // answered, the reply in flight
-	Acked                   // the reply arrived
+	Sent      ReqState = iota // in flight to the follower
+	Forwarded                 // a sync in the follower's stream to the leader
+	Replied                   // answered, the reply in flight
+	Acked                     // the reply arrived
 )
 
-func (r ReqState) String() string { return [...]string{"sent", "replied", "acked"}[r] }
+func (r ReqState) String() string { return [...]string{"sent", "forwarded", "replied", "acked"}[r] }
+
+// Kind is a request's kind (spec: Kinds).
+type Kind uint8
+
+// The request kinds.
+const (
+	Read Kind = iota // a ping or a read: the follower answers it
+	Sync             // a sync: the follower forwards it to the leader
+)
+
+// Kinds are the kinds in the order TLC enumerates the set Kinds.
+var Kinds = []Kind{Read, Sync}
+
+func (k Kind) String() string { return [...]string{"read", "sync"}[k] }
 
 // Req is one of the holder's requests.
 type Req struct {
 	Sent  int
+	Kind  Kind
 	State ReqState
 	Acked int
 }
+
+// PingReply is the stream entry of a ping reply carrying touches; any
+// other entry i > 0 is the sync reqs[i] (1-based).
+const PingReply = 0
 
 // State is a state of SessionTiming; fields in the VARIABLES order.
 type State struct {
@@ -81,12 +104,14 @@ type State struct {
 	LastTouch int
 	Expired   bool
 	Granted   bool
-	// Reqs is shared between states: never written in place.
+	// Reqs and Stream are shared between states: never written in place.
 	Reqs []Req
+	// Stream is the follower's TCP stream to the leader, oldest first.
+	Stream []int
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
-var VarNames = []string{"now", "heard", "link", "faults", "touched", "lastTouch", "expired", "granted", "reqs"}
+var VarNames = []string{"now", "heard", "link", "faults", "touched", "lastTouch", "expired", "granted", "reqs", "stream"}
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State { return State{Link: true} }
@@ -97,10 +122,10 @@ func (sp *Spec) Deadline(s *State) int {
 	var acks []Ack
 	for _, r := range s.Reqs {
 		if r.State == Acked {
-			acks = append(acks, Ack{Sent: int64(r.Sent), Acked: int64(r.Acked)})
+			acks = append(acks, Ack{Sent: int64(r.Sent), Acked: int64(r.Acked), Sync: r.Kind == Sync})
 		}
 	}
-	return int(LossDeadline(sp.Rule == Lagged, 0, acks, int64(sp.Timeout), int64(sp.Drift), int64(sp.Lag)))
+	return int(LossDeadline(sp.Rule, 0, acks, int64(sp.Timeout), int64(sp.Drift), int64(sp.Lag)))
 }
 
 // HBelieves is the spec's HBelieves: the holder's deadline has not passed.
@@ -117,7 +142,8 @@ func appendBool(b []byte, x bool) []byte {
 }
 
 // AppendEncoding appends the canonical encoding of s to b: every variable
-// in order, integers as zig-zag varints, reqs prefixed by its length.
+// in order, integers as zig-zag varints, reqs and stream prefixed by their
+// lengths.
 func (s *State) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
 	b = v(v(b, int64(s.Now)), int64(s.Heard))
@@ -128,7 +154,11 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	b = appendBool(appendBool(b, s.Expired), s.Granted)
 	b = binary.AppendUvarint(b, uint64(len(s.Reqs)))
 	for _, r := range s.Reqs {
-		b = append(v(v(b, int64(r.Sent)), int64(r.Acked)), byte(r.State))
+		b = append(v(v(b, int64(r.Sent)), int64(r.Acked)), byte(r.State), byte(r.Kind))
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Stream)))
+	for _, e := range s.Stream {
+		b = binary.AppendUvarint(b, uint64(e))
 	}
 	return b
 }
@@ -138,7 +168,12 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 	reqs := tla.Tuple{}
 	for _, r := range s.Reqs {
 		reqs = append(reqs, tla.Record{{Name: "sent", Value: tla.Int(r.Sent)},
-			{Name: "acked", Value: tla.Int(r.Acked)}, {Name: "state", Value: tla.Str(r.State.String())}})
+			{Name: "acked", Value: tla.Int(r.Acked)}, {Name: "state", Value: tla.Str(r.State.String())},
+			{Name: "kind", Value: tla.Str(r.Kind.String())}})
+	}
+	stream := tla.Tuple{}
+	for _, e := range s.Stream {
+		stream = append(stream, tla.Int(e))
 	}
 	return []tla.Binding{
 		{Name: "now", Value: tla.Int(s.Now)},
@@ -150,6 +185,7 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		{Name: "expired", Value: tla.Bool(s.Expired)},
 		{Name: "granted", Value: tla.Bool(s.Granted)},
 		{Name: "reqs", Value: reqs},
+		{Name: "stream", Value: stream},
 	}
 }
 
@@ -173,7 +209,12 @@ func (sp *Spec) TypeOK(s *State) bool {
 		return false
 	}
 	for _, r := range s.Reqs {
-		if r.State > Acked || !in(r.Sent, sp.MaxTime) || !in(r.Acked, sp.MaxTime) {
+		if r.State > Acked || r.Kind > Sync || !in(r.Sent, sp.MaxTime) || !in(r.Acked, sp.MaxTime) {
+			return false
+		}
+	}
+	for _, e := range s.Stream {
+		if !in(e, len(s.Reqs)) {
 			return false
 		}
 	}

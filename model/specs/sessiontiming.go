@@ -2,15 +2,14 @@ package specs
 
 import (
 	"fmt"
-	"strconv"
 
-	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/sessiontiming"
 	"github.com/zklock/zklock/model/tla"
 )
 
-func loadSessionTiming(module string, m tlc.Model) (Instance, error) {
+func loadSessionTiming(module string, m tlccfg.Model) (Instance, error) {
 	if module != "SessionTiming" {
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
@@ -77,17 +76,4 @@ func SessionTimingSpec(sp *sessiontiming.Spec, invariants, properties []string) 
 		return nil, fmt.Errorf("specs: SessionTiming has no property %s", properties[0])
 	}
 	return es, nil
-}
-
-// str reads a string constant ("today" in the config).
-func (r *constReader) str(name string) string {
-	v, ok := r.get(name)
-	if !ok {
-		return ""
-	}
-	s, err := strconv.Unquote(v)
-	if err != nil && r.err == nil {
-		r.err = fmt.Errorf("specs: constant %s = %s: want a string", name, v)
-	}
-	return s
 }
