@@ -21,8 +21,8 @@ const (
 
 // RequestLock: Mutex.Lock is called; a new request with a fresh uuid
 // <<c, reqNo+1>>, chosen before the create so the node can be recognised
-// after a lost reply. Spec: PredecessorLock!RequestLock (seed 003 step 1,
-// seed 004 "recoverable errors").
+// after a lost reply. Spec: PredecessorLock!RequestLock (ZooKeeper
+// recipes, "Locks" step 1 and "Recoverable Errors and the GUID").
 func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -41,7 +41,7 @@ func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
 // CreateOk: create(<lock>/_c_<uuid>-lock-, EPHEMERAL_SEQUENTIAL) with its
 // reply received: the server appends the next sequence number (firing
 // child watches on the parent) and the client knows its node.
-// Spec: PredecessorLock!CreateOk (seed 000 step 1, seed 003 step 1).
+// Spec: PredecessorLock!CreateOk (ZooKeeper recipes, "Locks" step 1).
 func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -66,7 +66,8 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 // CreateReplyLost: the same create succeeds on the server, but the
 // connection drops before the reply (ConnectionLoss): the node exists and
 // the client does not know its name. A fault. Spec:
-// PredecessorLock!CreateReplyLost (seed 004 "recoverable errors", seed 001).
+// PredecessorLock!CreateReplyLost (ZooKeeper recipes, "Recoverable Errors
+// and the GUID").
 func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithReplyLoss:
@@ -95,7 +96,8 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 // name carries this request's uuid and that the current session owns.
 // Found: continue with it. Not found: create again (unreachable here: a
 // request never outlives its session; kept to mirror the implementation).
-// Spec: PredecessorLock!FindOwnNode (seed 004, seed 001 checkNode).
+// Spec: PredecessorLock!FindOwnNode (ZooKeeper recipes, "Recoverable
+// Errors and the GUID": look for the guid among the children).
 func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -120,8 +122,9 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 
 // ListChildren: getChildren(<lock>) without a watch, sorted by suffix. No
 // node before ours: the lock is ours (go on to Grant). Otherwise choose the
-// node immediately before ours. Spec: PredecessorLock!ListChildren (seed
-// 003 steps 2-4, seed 000, seed 004 "herd effect").
+// node immediately before ours. Spec: PredecessorLock!ListChildren
+// (ZooKeeper recipes, "Locks" steps 2-4: no watch on the listing, so no
+// herd effect).
 func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -150,8 +153,9 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 // WatchPredecessor: getData(<target>, watch=true), an atomic read and
 // watch-set. The node exists: the watch is armed and the client waits.
 // NoNode: no watch is left behind (unlike exists); list again. Spec:
-// PredecessorLock!WatchPredecessor (seed 000, atomicity; Curator's
-// internalLockLoop).
+// PredecessorLock!WatchPredecessor (a read sets its watch atomically,
+// ZooKeeper Programmer's Guide "ZooKeeper Watches"; NoNode lists again as
+// Curator's LockInternals.internalLockLoop does).
 func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -174,8 +178,8 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 
 // PredecessorGone: the client consumes the head of its inbox, a NodeDeleted
 // event for the watch of its current request, and lists again (it does not
-// conclude that it holds). Spec: PredecessorLock!PredecessorGone (seed 003
-// step 5, seed 000).
+// conclude that it holds). Spec: PredecessorLock!PredecessorGone
+// (ZooKeeper recipes, "Locks" step 5).
 func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -217,8 +221,8 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 // the czxid read then; "local" is no ZooKeeper call, the token known since
 // the node became known, nothing checked; "checked" is "local" refused once
 // the loss deadline has passed (~Overdue(c); impl/zklock's grant calls
-// Session.checkDeadline). Spec: PredecessorLock!Grant (seed 003 step 3,
-// seed 000 step 3).
+// Session.checkDeadline). Spec: PredecessorLock!Grant (ZooKeeper
+// recipes, "Locks" step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -257,7 +261,8 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 // lease's token (not a ZooKeeper call: no live session needed). With
 // Fencing the resource accepts only a token >= the highest it has seen; a
 // rejected write changes nothing (a stuttering step). Spec:
-// PredecessorLock!Write (ARCHITECTURE.md "Fencing").
+// PredecessorLock!Write (docs/DESIGN.md "Unrecoverable errors: sessions,
+// loss and fencing").
 func (sp *Spec) Write(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -277,7 +282,7 @@ func (sp *Spec) Write(s *State, c int, t *State) model.Guard {
 }
 
 // Release: Mutex.Unlock, delete(<own node>); watches on it fire. Spec:
-// PredecessorLock!Release (seed 000 step 4, seed 003).
+// PredecessorLock!Release (ZooKeeper recipes, "Locks": the release).
 func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -301,8 +306,8 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 // Cancel: the request's context ends while acquiring: delete every node
 // carrying this request's uuid (found by listing, so it works while the
 // node is unknown after a lost reply) and go idle. A watch the request
-// armed stays behind. Spec: PredecessorLock!Cancel (ARCHITECTURE.md "A
-// context that ends while waiting deletes our node").
+// armed stays behind. Spec: PredecessorLock!Cancel (docs/DESIGN.md "The
+// recipe": a waiter whose context ends deletes its node).
 func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithCancel:
@@ -332,8 +337,8 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 // SESSIONEXPIRED; free), or its own loss timer fired while the server may
 // still have it (a fault). Later requests use session k+1; the abandoned
 // session stays live with its nodes until ExpireSession; its watches and
-// queued events are dropped. Spec: PredecessorLock!LearnExpiry (seed 004
-// "unrecoverable errors").
+// queued events are dropped. Spec: PredecessorLock!LearnExpiry
+// (docs/DESIGN.md "Unrecoverable errors: sessions, loss and fencing").
 func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 	if s.Paused[c] {
 		return gNotPaused

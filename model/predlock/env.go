@@ -11,8 +11,9 @@ import (
 // is a fault, enabled only while the client does not believe it holds,
 // unless it is paused (the loss timer fires before the server may expire
 // the session); an abandoned session may always expire, at no cost. Spec:
-// PredecessorLock!ExpireSession (seed 000 step 1, seed 004 "unrecoverable
-// errors", ARCHITECTURE.md "Session loss").
+// PredecessorLock!ExpireSession (ZooKeeper Programmer's Guide "ZooKeeper
+// Sessions": an expired session's ephemeral nodes are deleted;
+// docs/DESIGN.md "Unrecoverable errors: sessions, loss and fencing").
 func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	if !s.IsLive(x) {
 		return `s \in live`
@@ -53,7 +54,7 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 // GrantReread only a holder pauses (a slow non-holder is modeled by
 // interleaving); with a local grant a client pauses in any state but
 // "idle", as impl/zklock's process can. Spec: PredecessorLock!PauseClient
-// (ARCHITECTURE.md "Process pauses").
+// (docs/DESIGN.md "Unrecoverable errors: sessions, loss and fencing").
 func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithPause:

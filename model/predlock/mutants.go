@@ -9,8 +9,8 @@ import (
 // watch=true), listing and arming a child watch on the parent in one step.
 // First: the lock is ours; otherwise wait for any child change. Replaces
 // ListChildren and WatchPredecessor. Spec:
-// PredecessorLockHerdParent!ListChildrenWatchParent (seed 000's first
-// algorithm, seed 003 step 2, seed 004 steps 2-4).
+// PredecessorLockHerdParent!ListChildrenWatchParent (ZooKeeper recipes,
+// "Locks" step 2, with the watch flag the recipe says not to set).
 func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -35,7 +35,7 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 // PredecessorGoneIsGrant (mutant NotifyIsGrant): the watch notification is
 // consumed as "the lock is ours", straight to Grant. Replaces
 // PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
-// (seed 000, waitOtherLock/process()).
+// (skips ZooKeeper recipes, "Locks" step 5's return to step 2).
 func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -57,8 +57,8 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 // CreateReplyLostRetry (mutant BlindRetry): the create succeeds, its reply
 // is lost, and the client simply creates again (pc stays "create").
 // Replaces CreateReplyLost and FindOwnNode. Spec:
-// PredecessorLockBlindRetry!CreateReplyLostRetry (seed 004 "recoverable
-// errors").
+// PredecessorLockBlindRetry!CreateReplyLostRetry (the mistake ZooKeeper
+// recipes, "Recoverable Errors and the GUID", warns about).
 func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithReplyLoss:

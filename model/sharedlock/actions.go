@@ -18,8 +18,8 @@ const (
 )
 
 // RequestLock: RWMutex.RLock (k = read) or RWMutex.Lock (k = write): a new
-// request with a fresh uuid. Spec: SharedLock!RequestLock (seed 002
-// "获取锁", seed 004 "recoverable errors").
+// request with a fresh uuid. Spec: SharedLock!RequestLock (ZooKeeper
+// recipes, "Shared Locks" step 1 and "Recoverable Errors and the GUID").
 func (sp *Spec) RequestLock(s *State, c int, k Kind, t *State) model.Guard {
 	switch {
 	case k != KindRead && k != KindWrite:
@@ -39,8 +39,8 @@ func (sp *Spec) RequestLock(s *State, c int, k Kind, t *State) model.Guard {
 }
 
 // CreateOk: create(_c_<uuid>-__READ__ or _c_<uuid>-__WRIT__,
-// EPHEMERAL_SEQUENTIAL), reply received. Spec: SharedLock!CreateOk (seed
-// 002 "定义锁").
+// EPHEMERAL_SEQUENTIAL), reply received. Spec: SharedLock!CreateOk
+// (ZooKeeper recipes, "Shared Locks" step 1).
 func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -62,7 +62,8 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 }
 
 // CreateReplyLost: the create succeeds, its reply is lost (ConnectionLoss).
-// A fault. Spec: SharedLock!CreateReplyLost (seed 004, seed 001).
+// A fault. Spec: SharedLock!CreateReplyLost (ZooKeeper recipes,
+// "Recoverable Errors and the GUID").
 func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithReplyLoss:
@@ -88,8 +89,8 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 }
 
 // FindOwnNode: getChildren, find the node carrying this request's uuid and
-// owned by the current session. Spec: SharedLock!FindOwnNode (seed 004,
-// seed 001 checkNode).
+// owned by the current session. Spec: SharedLock!FindOwnNode (ZooKeeper
+// recipes, "Recoverable Errors and the GUID").
 func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -113,8 +114,8 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 
 // ListChildren: getChildren without a watch, sorted by suffix. No blocker:
 // go on to Grant. Otherwise a writer chooses its immediate predecessor, a
-// reader the last write node before it. Spec: SharedLock!ListChildren (seed
-// 002 "判断读写顺序" step 3, "羊群效应").
+// reader the last write node before it. Spec: SharedLock!ListChildren
+// (ZooKeeper recipes, "Shared Locks" steps 2-4).
 func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -138,7 +139,8 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 // WatchPredecessor: getData(<chosen node>, watch=true), an atomic read and
 // watch-set; it checks that the NAME exists (a downgraded write node is
 // gone, its read node is another path). Exists: wait. NoNode: list again.
-// Spec: SharedLock!WatchPredecessor (seed 000).
+// Spec: SharedLock!WatchPredecessor (a read sets its watch atomically:
+// ZooKeeper Programmer's Guide, "ZooKeeper Watches").
 func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -160,7 +162,8 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 }
 
 // PredecessorGone: consume the notification of the current request's
-// watch; list again. Spec: SharedLock!PredecessorGone (seed 002 step 4).
+// watch; list again. Spec: SharedLock!PredecessorGone (ZooKeeper recipes,
+// "Shared Locks" step 5).
 func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -196,7 +199,8 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 }
 
 // Grant: getData(<own node>): token := czxid; the client holds (as a
-// reader or a writer). Spec: SharedLock!Grant (seed 002 step 3).
+// reader or a writer). Spec: SharedLock!Grant (ZooKeeper recipes, "Shared
+// Locks" step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -246,7 +250,7 @@ func (sp *Spec) Downgrade(s *State, c int, t *State) model.Guard {
 }
 
 // Release: RUnlock / Unlock, delete(<own node>). Spec: SharedLock!Release
-// (seed 002 "释放锁").
+// (ZooKeeper recipes, "Locks": the release).
 func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
@@ -268,7 +272,8 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 }
 
 // Cancel: the context ends while acquiring: delete every node carrying
-// this request's uuid, go idle. Spec: SharedLock!Cancel (ARCHITECTURE.md).
+// this request's uuid, go idle. Spec: SharedLock!Cancel (docs/DESIGN.md
+// "The recipe": a waiter whose context ends deletes its node).
 func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithCancel:
@@ -295,8 +300,8 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 
 // LearnExpiry: the client learns its session is lost (StateExpired, free;
 // or its loss timer, a fault) and drops every belief; later requests use
-// session k+1. Spec: SharedLock!LearnExpiry (seed 004 "unrecoverable
-// errors").
+// session k+1. Spec: SharedLock!LearnExpiry (docs/DESIGN.md
+// "Unrecoverable errors: sessions, loss and fencing").
 func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 	if s.Paused[c] {
 		return gNotPaused
@@ -326,7 +331,8 @@ func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 
 // ExpireSession: the server expires session x: a fault for a session in
 // use, enabled only while its client does not hold or is paused; free for
-// an abandoned session. Spec: SharedLock!ExpireSession (seed 004).
+// an abandoned session. Spec: SharedLock!ExpireSession (ZooKeeper
+// Programmer's Guide, "ZooKeeper Sessions").
 func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	if !s.IsLive(x) {
 		return `s \in live`

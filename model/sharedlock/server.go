@@ -56,7 +56,8 @@ func (s *State) Holding(c int, k Kind) bool { return s.PC[c] == PCHold && s.Kind
 
 // Blockers are the nodes that keep c from holding: for a writer every node
 // before its own, for a reader every write node before its own (spec:
-// Blockers(c), seed 002 step 3). They are returned in seq order.
+// Blockers(c); ZooKeeper recipes, "Shared Locks" step 3). They are
+// returned in seq order.
 func (s *State) Blockers(c int) []Node {
 	var out []Node
 	for _, n := range s.Nodes {

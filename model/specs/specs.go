@@ -73,6 +73,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):
 		return loadSharedLock(module, m)
+	case module == "SessionTiming":
+		return loadSessionTiming(module, m)
 	}
 	return nil, fmt.Errorf("specs: no model of module %s", module)
 }

@@ -15,14 +15,19 @@
 (* reply is lost, server-side session expiry, a client's loss timer, and   *)
 (* process pauses.                                                         *)
 (*                                                                         *)
-(* Seeds (shared/seeds, Chinese) cited in the action comments:             *)
-(*   000  ZooKeeper lock recipe; atomic read+watch; herd effect; the       *)
-(*        predecessor watch; Curator's internalLockLoop (NoNode -> re-list)*)
-(*   001  connection loss during create: check before retrying             *)
-(*   002  shared (read/write) lock                                         *)
-(*   003  herd effect, improved recipe steps 1-5                           *)
-(*   004  herd effect; recoverable errors (uuid in the node name);         *)
-(*        unrecoverable errors (session expiry)                            *)
+(* Public sources cited in the action comments:                            *)
+(*   Locks     ZooKeeper recipes, "Locks", steps 1-5 and the release       *)
+(*             (https://zookeeper.apache.org/doc/current/recipes.html)     *)
+(*   GUID      the same page, "Recoverable Errors and the GUID": a create  *)
+(*             whose reply is lost may have succeeded; look for the guid   *)
+(*             among the children before creating again                    *)
+(*   Shared    the same page, "Shared Locks"                               *)
+(*   Watches   ZooKeeper Programmer's Guide, "ZooKeeper Watches": a read   *)
+(*             sets its watch in the same server step; one-time triggers   *)
+(*   Sessions  ZooKeeper Programmer's Guide, "ZooKeeper Sessions": an      *)
+(*             expired session's ephemeral nodes are deleted               *)
+(*   Curator   Apache Curator's InterProcessMutex (LockInternals's         *)
+(*             internalLockLoop: NoNode on the predecessor -> list again)  *)
 (*                                                                         *)
 (* spec/tla/README.md is the contract between this spec, the Go model in   *)
 (* model/ and the trace events of impl/zklock: keep them in step.          *)
@@ -237,9 +242,9 @@ Init ==
 (* as long as its session is live, see KnownNodeExists.)                   *)
 (***************************************************************************)
 
-(* Mutex.Lock called: a new request with a fresh uuid (uuid <<c, reqNo>>).  *)
-(* Seed 003 step 1 / seed 004 "recoverable errors": the uuid is chosen     *)
-(* before the create so the node can be recognised after a lost reply.     *)
+(* Mutex.Lock called: a new request with a fresh uuid (uuid <<c, reqNo>>). *)
+(* Locks step 1, GUID: the uuid is chosen before the create so the node    *)
+(* can be recognised after a lost reply.                                   *)
 RequestLock(c) ==
     /\ ~paused[c]
     /\ pc[c] = "idle"
@@ -250,7 +255,7 @@ RequestLock(c) ==
 
 (* create(`<lock>/_c_<uuid>-lock-`, EPHEMERAL_SEQUENTIAL), reply received: *)
 (* the server appends the next sequence number; the client knows its node. *)
-(* Seed 000 step 1, seed 003 step 1 ("_locknode_/guid-lock-").             *)
+(* Locks step 1 ("_locknode_/guid-lock-", sequence and ephemeral flags).   *)
 CreateOk(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
@@ -267,8 +272,8 @@ CreateOk(c) ==
 
 (* The same create succeeds on the server but the connection drops before  *)
 (* the reply (ConnectionLoss): the node exists, the client does not know   *)
-(* its name.  A fault.  Seed 004 "recoverable errors", seed 001 (connection *)
-(* loss may hit the request or the response).                              *)
+(* its name.  A fault.  GUID (connection loss may hit the request or the   *)
+(* response).                                                              *)
 CreateReplyLost(c) ==
     /\ WithReplyLoss
     /\ ~paused[c]
@@ -287,7 +292,7 @@ CreateReplyLost(c) ==
 (* After reconnecting: getChildren, look for a node whose name carries this *)
 (* request's uuid AND that is owned by the current session (a node of an    *)
 (* older session is not ours any more).  Found: continue with it.  Not      *)
-(* found: create again.  Seed 004 "recoverable errors", seed 001 checkNode. *)
+(* found: create again.  GUID.                                             *)
 (* (Not-found cannot happen here: a request never outlives its session, and *)
 (* the create whose reply was lost did succeed; the branch is the           *)
 (* implementation's and is kept so the Go model mirrors it.)                *)
@@ -307,8 +312,8 @@ FindOwnNode(c) ==
 
 (* getChildren(<lock>) without a watch; sort by sequence suffix.  No node   *)
 (* before ours: the lock is ours (go on to Grant).  Otherwise choose the    *)
-(* node immediately before ours.  Seed 003 steps 2-4, seed 000 (improved   *)
-(* algorithm step 2), seed 004 "herd effect".                              *)
+(* node immediately before ours.  Locks steps 2-4 (no watch on the         *)
+(* listing: each node is watched by one client only, no herd effect).      *)
 ListChildren(c) ==
     /\ ~paused[c]
     /\ pc[c] = "list"
@@ -323,10 +328,9 @@ ListChildren(c) ==
 
 (* getData(<predecessor>, watch=true): ZooKeeper reads the node and arms   *)
 (* the watch in one step, so a deletion between the listing and the watch  *)
-(* cannot be missed (seed 000, atomicity of read and watch).  The node     *)
-(* exists: the watch is armed and the client waits.  NoNode: no watch is   *)
-(* left behind (unlike exists), list again (seed 000, Curator's            *)
-(* internalLockLoop catching NoNodeException).                             *)
+(* cannot be missed (Watches).  The node exists: the watch is armed and    *)
+(* the client waits.  NoNode: no watch is left behind (unlike exists),     *)
+(* list again (Locks step 5, Curator).                                     *)
 WatchPredecessor(c) ==
     /\ ~paused[c]
     /\ pc[c] = "watch"
@@ -343,7 +347,7 @@ WatchPredecessor(c) ==
 
 (* The client consumes the head of its inbox: a NodeDeleted event for the  *)
 (* watch of its current request.  It does not conclude it holds: it lists  *)
-(* the children again.  Seed 003 step 5, seed 000 (improved step 2).       *)
+(* the children again.  Locks step 5 ("before going to step 2").           *)
 PredecessorGone(c) ==
     /\ ~paused[c]
     /\ inbox[c] # <<>>
@@ -365,9 +369,8 @@ IgnoreNotification(c) ==
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, histVars>>
 
-(* The client holds; the czxid of its node is the fencing token           *)
-(* (monotonic across the ensemble, unlike sequence numbers).  Seed 003     *)
-(* step 3, seed 000 step 3.                                                *)
+(* The client holds (Locks step 3); the czxid of its node is the fencing   *)
+(* token (monotonic across the ensemble, unlike sequence numbers).         *)
 (* "reread":  getData(<own node>) on a live session reads the node's Stat  *)
 (*            and takes its czxid.                                         *)
 (* "local":   no ZooKeeper call: the token known since the node became     *)
@@ -400,7 +403,8 @@ Grant(c) ==
 (* The critical section writes to an outside resource, presenting the      *)
 (* lease's token.  With Fencing the resource accepts only a token >= the   *)
 (* highest it has seen (a rejected write changes nothing).  Not a ZooKeeper *)
-(* call: it needs no live session.  ARCHITECTURE.md "Fencing".             *)
+(* call: it needs no live session.  docs/DESIGN.md, "Unrecoverable errors: *)
+(* sessions, loss and fencing".                                            *)
 Write(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
@@ -410,8 +414,8 @@ Write(c) ==
             /\ resTenure' = tenure[c]
     /\ UNCHANGED <<zkVars, clientVars, faults, grants, lastToken>>
 
-(* Mutex.Unlock: delete(<own node>).  Watches on it fire.  Seed 000 step 4, *)
-(* seed 003 ("release: delete the node").                                  *)
+(* Mutex.Unlock: delete(<own node>).  Watches on it fire.  Locks ("to      *)
+(* release a lock, the client deletes the node it created in step 1").     *)
 Release(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
@@ -425,7 +429,8 @@ Release(c) ==
 (* this request's uuid (found by listing the children, so it also works    *)
 (* while the node is unknown after a lost reply), and go idle.  A watch the *)
 (* request armed stays behind and later fires harmlessly.                  *)
-(* ARCHITECTURE.md "A context that ends while waiting deletes our node".   *)
+(* docs/DESIGN.md, "The recipe": a waiter whose context ends deletes its   *)
+(* node.                                                                   *)
 Cancel(c) ==
     /\ WithCancel
     /\ ~paused[c]
@@ -445,7 +450,8 @@ Cancel(c) ==
 (* Later requests use a new session <<c, k+1>>; the abandoned session      *)
 (* stays live on the server with its nodes until ExpireSession removes it; *)
 (* its watches are gone with its connection and its queued events are      *)
-(* dropped.  Seed 004 "unrecoverable errors".                              *)
+(* dropped.  Sessions; docs/DESIGN.md, "Unrecoverable errors: sessions,    *)
+(* loss and fencing".                                                      *)
 LearnExpiry(c) ==
     /\ ~paused[c]
     /\ IF Live(c)
@@ -468,13 +474,14 @@ LearnExpiry(c) ==
 
 (* The server expires session s (closeSession: one transaction): all its   *)
 (* ephemeral nodes are deleted, watches on them fire, and the session's    *)
-(* own watches are dropped.  Seed 000 step 1 (ephemeral nodes free a dead  *)
-(* client's lock), seed 004 "unrecoverable errors".                        *)
+(* own watches are dropped.  Sessions (ephemeral nodes free a dead         *)
+(* client's lock).                                                         *)
 (* For the session a client currently uses this is a fault, and it is only *)
 (* enabled while the client does not believe it holds, unless the client   *)
 (* is paused: the client's loss timer fires before the server may expire   *)
-(* the session (ARCHITECTURE.md "Session loss").  An abandoned session     *)
-(* may always expire, at no cost: it is the cleanup that must happen.      *)
+(* the session (docs/DESIGN.md, "Unrecoverable errors: sessions, loss and  *)
+(* fencing").  An abandoned session may always expire, at no cost: it is   *)
+(* the cleanup that must happen.                                           *)
 ExpireSession(s) ==
     /\ s \in live
     /\ LET c == s[1] IN
@@ -492,17 +499,18 @@ ExpireSession(s) ==
        /\ zxid' = zxid + 1
     /\ UNCHANGED <<nextSeq, clientVars, grants, lastToken, resHigh, resTenure>>
 
-(* A process pause (GC, VM stall, SIGSTOP): a fault.  ARCHITECTURE.md     *)
-(* "Process pauses".  A slow non-holder needs no pause to be modeled:      *)
-(* interleaving already delays it arbitrarily and ExpireSession may expire *)
-(* its session at any time (its loss timer need not have run yet).  So     *)
-(* with GrantRule "reread" only a holder pauses.  With a local grant a     *)
-(* client may pause in every state but "idle", as the implementation's     *)
-(* process can (impl/zklock TestPauseBetweenListingAndGrant): a pause      *)
-(* outside "hold" only stops the client and spends a fault, so it adds     *)
-(* states but no behaviour of the other variables; it is there so that     *)
-(* the fault the code is tested against is a step of the spec, and the    *)
-(* GrantLocal counterexample does not need it.                             *)
+(* A process pause (GC, VM stall, SIGSTOP): a fault (docs/DESIGN.md,       *)
+(* "Unrecoverable errors: sessions, loss and fencing"). A slow non-holder  *)
+(* needs no pause to be modeled: interleaving already delays it            *)
+(* arbitrarily and ExpireSession may expire its session at any time (its   *)
+(* loss timer need not have run yet). So with GrantRule "reread" only a    *)
+(* holder pauses. With a local grant a client may pause in every state but *)
+(* "idle", as the implementation's process can (impl/zklock                *)
+(* TestPauseBetweenListingAndGrant): a pause outside "hold" only stops the *)
+(* client and spends a fault, so it adds states but no behaviour of the    *)
+(* other variables; it is there so that the fault the code is tested       *)
+(* against is a step of the spec, and the GrantLocal counterexample does   *)
+(* not need it.                                                            *)
 PauseClient(c) ==
     /\ WithPause
     /\ ~paused[c]

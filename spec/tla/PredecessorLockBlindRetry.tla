@@ -1,17 +1,19 @@
 ---------------------- MODULE PredecessorLockBlindRetry ----------------------
 (***************************************************************************)
 (* MUTANT (must fail NoOrphans): after a connection loss during create the *)
-(* client simply creates again, the mistake seed 004 "recoverable errors"  *)
-(* warns about (sequential create is not idempotent).  Such a client never *)
-(* looks for its node by uuid, so it only knows, and on cancel only        *)
-(* deletes, the node of its last create: the first node stays behind as   *)
-(* an orphan for as long as the session lives, and the client's second    *)
-(* node waits behind it forever (a self-deadlock unless cancelled).        *)
+(* client simply creates again, the mistake ZooKeeper recipes,             *)
+(* "Recoverable Errors and the GUID", warns about (sequential create is    *)
+(* not idempotent).  Such a client never looks for its node by uuid, so it *)
+(* only knows, and on cancel only deletes, the node of its last create:    *)
+(* the first node stays behind as an orphan for as long as the session     *)
+(* lives, and the client's second node waits behind it forever (a          *)
+(* self-deadlock unless cancelled).                                        *)
 (***************************************************************************)
 EXTENDS PredecessorLock
 
 (* The create succeeds but the reply is lost; the client retries blindly.  *)
-(* Replaces CreateReplyLost + FindOwnNode.  Seed 004 "recoverable errors". *)
+(* Replaces CreateReplyLost + FindOwnNode.  The mistake the GUID paragraph *)
+(* of the recipes page warns about.                                        *)
 CreateReplyLostRetry(c) ==
     /\ WithReplyLoss
     /\ ~paused[c]

@@ -1,6 +1,7 @@
 ---------------------- MODULE PredecessorLockHerdParent ----------------------
 (***************************************************************************)
-(* MUTANT (must fail NoHerd): the first recipe of seeds 000, 003 and 004:  *)
+(* MUTANT (must fail NoHerd): the naive recipe that ZooKeeper recipes,     *)
+(* "Locks", step 2 warns against (getChildren with the watch flag set):    *)
 (* a waiter lists the children with a child watch on the lock's parent     *)
 (* (getChildren(<lock>, watch=true)) instead of watching its predecessor.  *)
 (* Every create or delete under the parent then wakes every waiter: the   *)
@@ -11,8 +12,8 @@ EXTENDS PredecessorLock
 
 (* getChildren(<lock>, watch=true): list and arm a child watch on the      *)
 (* parent atomically.  First: the lock is ours.  Otherwise wait for any   *)
-(* child change.  Seed 000 step 2 (first algorithm), seed 003 step 2,     *)
-(* seed 004 steps (2)-(4).  Replaces ListChildren and WatchPredecessor.   *)
+(* child change.  Locks step 2 with the watch flag it says must not be     *)
+(* set.  Replaces ListChildren and WatchPredecessor.                       *)
 ListChildrenWatchParent(c) ==
     /\ ~paused[c]
     /\ pc[c] = "list"

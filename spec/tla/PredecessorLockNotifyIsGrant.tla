@@ -2,15 +2,15 @@
 (***************************************************************************)
 (* MUTANT (must fail MutualExclusion): a client that takes the deletion of *)
 (* its predecessor as the grant, without listing the children again (the   *)
-(* shortcut seed 000's ZooKeeperLock.waitOtherLock takes: the latch counts *)
-(* down on NodeDeleted and lock() returns true).  When a waiter in the     *)
-(* middle of the queue cancels, the waiter behind it wakes while the       *)
-(* holder in front still holds.                                            *)
+(* shortcut of a lock that counts a latch down on NodeDeleted and returns  *)
+(* from lock(); ZooKeeper recipes, "Locks", step 5 goes back to step 2     *)
+(* instead).  When a waiter in the middle of the queue cancels, the waiter *)
+(* behind it wakes while the holder in front still holds.                  *)
 (***************************************************************************)
 EXTENDS PredecessorLock
 
 (* The watch notification is consumed as "the lock is ours": straight to   *)
-(* Grant.  Replaces PredecessorGone.  Seed 000, waitOtherLock/process().   *)
+(* Grant.  Replaces PredecessorGone.  Skips Locks step 5's "go to step 2". *)
 PredecessorGoneIsGrant(c) ==
     /\ ~paused[c]
     /\ inbox[c] # <<>>

@@ -7,9 +7,10 @@
 (* sequence suffix only (Apache Curator's names).  A reader holds when no  *)
 (* write node precedes it and otherwise watches the LAST write node before *)
 (* it; a writer holds when it is first and otherwise watches its           *)
-(* immediate predecessor (seed 002, "herd effect" improvement).  A holding *)
-(* writer may Downgrade: one multi turns its write node into a read node   *)
-(* with the same sequence number, so it keeps its place.                   *)
+(* immediate predecessor (ZooKeeper recipes, "Shared Locks";               *)
+(* PredecessorLock.tla lists the sources cited below).  A holding writer   *)
+(* may Downgrade: one multi turns its write node into a read node with the *)
+(* same sequence number, so it keeps its place.                            *)
 (*                                                                         *)
 (* ZooKeeper side, faults and client steps are those of PredecessorLock    *)
 (* (see that module's comments); this module differs in the node kinds,   *)
@@ -105,7 +106,7 @@ Idle(c) ==
 Fault == faults < MaxFaults /\ faults' = faults + 1
 
 \* The nodes that keep c from holding: for a writer every node before its
-\* own, for a reader every write node before its own (seed 002 step 3).
+\* own, for a reader every write node before its own (Shared, step 3).
 Blockers(c) ==
     {n \in nodes : n.seq < node[c] /\ (kind[c] = "write" \/ n.kind = "write")}
 
@@ -152,8 +153,7 @@ Init ==
 (***************************************************************************)
 
 (* RWMutex.RLock (k = "read") or RWMutex.Lock (k = "write"): a new request *)
-(* with a fresh uuid.  Seed 002 "获取锁" (acquire), seed 004 "recoverable   *)
-(* errors" (uuid in the name).                                             *)
+(* with a fresh uuid.  Shared, step 1; GUID (the uuid in the name).        *)
 RequestLock(c, k) ==
     /\ ~paused[c]
     /\ pc[c] = "idle"
@@ -164,8 +164,8 @@ RequestLock(c, k) ==
     /\ UNCHANGED <<zkVars, sess, node, target, token, paused, faults>>
 
 (* create(`_c_<uuid>-__READ__` or `_c_<uuid>-__WRIT__`,                    *)
-(* EPHEMERAL_SEQUENTIAL), reply received.  Seed 002 "定义锁" (the lock     *)
-(* node `/shared_lock/[Hostname]-请求类型-序号`).                          *)
+(* EPHEMERAL_SEQUENTIAL), reply received.  Shared, step 1 (a "read-" or    *)
+(* "write-" node under the lock node, sequence and ephemeral flags).       *)
 CreateOk(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
@@ -180,7 +180,7 @@ CreateOk(c) ==
     /\ UNCHANGED <<live, kind, sess, reqNo, target, token, paused, faults>>
 
 (* The create succeeds, its reply is lost (ConnectionLoss).  A fault.      *)
-(* Seed 004 "recoverable errors", seed 001.                                *)
+(* GUID.                                                                   *)
 CreateReplyLost(c) ==
     /\ WithReplyLoss
     /\ ~paused[c]
@@ -196,7 +196,7 @@ CreateReplyLost(c) ==
     /\ UNCHANGED <<live, kind, sess, reqNo, node, target, token, paused>>
 
 (* getChildren, find the node carrying this request's uuid and owned by    *)
-(* the current session.  Seed 004 "recoverable errors", seed 001 checkNode.*)
+(* the current session.  GUID.                                             *)
 FindOwnNode(c) ==
     /\ ~paused[c]
     /\ pc[c] = "find"
@@ -211,8 +211,8 @@ FindOwnNode(c) ==
 
 (* getChildren without a watch, sorted by suffix.  No blocker: go on to    *)
 (* Grant.  Otherwise a writer chooses its immediate predecessor, a reader  *)
-(* the last write node before it.  Seed 002 "判断读写顺序" step 3 and      *)
-(* "羊群效应" (herd effect) improvement.                                    *)
+(* the last write node before it.  Shared, steps 2-4 (no watch on the      *)
+(* listing; each waiter watches one node).                                 *)
 ListChildren(c) ==
     /\ ~paused[c]
     /\ pc[c] = "list"
@@ -225,7 +225,7 @@ ListChildren(c) ==
                              Name(NodeAt(Max({n.seq : n \in Blockers(c)})))]
     /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, token, paused, faults>>
 
-(* getData(<chosen node>, watch=true): atomic read + watch-set (seed 000). *)
+(* getData(<chosen node>, watch=true): atomic read + watch-set (Watches).  *)
 (* Exists: wait.  NoNode (the name is gone, e.g. deleted or downgraded):   *)
 (* list again.                                                             *)
 WatchPredecessor(c) ==
@@ -243,7 +243,7 @@ WatchPredecessor(c) ==
                    token, paused, faults>>
 
 (* Consume the notification of the current request's watch; list again.    *)
-(* Seed 002 step 4 ("收到 Watcher 通知后，重复第一步").                      *)
+(* Shared, step 5 (after the notification, go to step 2: list again).      *)
 PredecessorGone(c) ==
     /\ ~paused[c]
     /\ inbox[c] # <<>>
@@ -265,7 +265,7 @@ IgnoreNotification(c) ==
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, faults>>
 
 (* getData(<own node>): token := czxid; the client holds (as a reader or a *)
-(* writer).  Seed 002 step 3.                                              *)
+(* writer).  Shared, step 3.                                               *)
 Grant(c) ==
     /\ ~paused[c]
     /\ pc[c] = "grant"
@@ -295,7 +295,7 @@ Downgrade(c) ==
     /\ UNCHANGED <<nextSeq, live, pc, sess, reqNo, node, target, token, paused,
                    faults>>
 
-(* RUnlock / Unlock: delete(<own node>).  Seed 002 "释放锁".               *)
+(* RUnlock / Unlock: delete(<own node>) (Locks: release).                  *)
 Release(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
@@ -306,7 +306,8 @@ Release(c) ==
     /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
 
 (* The context ends while acquiring: delete every node carrying this       *)
-(* request's uuid, go idle.  ARCHITECTURE.md.                              *)
+(* request's uuid, go idle.  docs/DESIGN.md, "The recipe": a waiter whose  *)
+(* context ends deletes its node.                                          *)
 Cancel(c) ==
     /\ WithCancel
     /\ ~paused[c]
@@ -320,7 +321,7 @@ Cancel(c) ==
 
 (* The client learns its session is lost (StateExpired, or its loss timer: *)
 (* a fault) and drops every belief; later requests use session k+1.        *)
-(* Seed 004 "unrecoverable errors".                                        *)
+(* Sessions.                                                               *)
 LearnExpiry(c) ==
     /\ ~paused[c]
     /\ IF Live(c)
@@ -338,7 +339,7 @@ LearnExpiry(c) ==
 -----------------------------------------------------------------------------
 (* The server expires session s (see PredecessorLock!ExpireSession): a     *)
 (* fault for a session in use, enabled only while its client does not hold *)
-(* or is paused; free for an abandoned session.  Seed 004.                 *)
+(* or is paused; free for an abandoned session.  Sessions.                 *)
 ExpireSession(s) ==
     /\ s \in live
     /\ LET c == s[1] IN
