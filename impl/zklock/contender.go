@@ -91,6 +91,7 @@ type contender struct {
 	stat      *zk.Stat                // our node's stat, once read: the token is its czxid
 	prefetch  <-chan result[*zk.Stat] // a stat read started early
 	inflight  <-chan result[string]   // a create whose reply we stopped waiting for
+	sentAt    time.Time               // when that create was sent
 	listed    mark                    // where the last listing started
 	pzxid     int64                   // the lock path's pzxid the last listing saw
 	deleted   string                  // the node removeOwnNodes deleted, if one
@@ -178,7 +179,7 @@ func (c *contender) create(ctx context.Context) error {
 		select {
 		case r = <-ch:
 		case <-ctx.Done():
-			c.inflight = ch
+			c.inflight, c.sentAt = ch, sent.at
 			return ctx.Err()
 		case <-s.done:
 			// The session ended with the create sent: it may still reach
@@ -340,6 +341,12 @@ func (c *contender) cancel() {
 	if c.name == "" && c.inflight == nil && !c.ambiguous {
 		c.trace(TraceEvent{Action: traceevent.Cancel, Start: sent.at})
 		return
+	}
+	if c.inflight != nil {
+		// The acquisition ends without having seen its create's reply:
+		// for the trace the create may or may not have happened (a
+		// clean-up may still learn the outcome, and delete, later).
+		c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: c.sentAt})
 	}
 	if how := s.endedHow(); how != "" {
 		// The session has ended: we delete nothing (our calls would fail);
