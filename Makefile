@@ -129,6 +129,11 @@ soak: setup
 
 CHAOS        := .cache/bin/chaos
 CHAOS_MUTANT := .cache/bin/chaos-watch-the-holder
+CHAOS_TFP    := .cache/bin/chaos-trust-follower-pings
+# A holder pinned to a server that the fault cuts off from the rest, idle
+# long enough for the majority to expire its session and grant the lock.
+FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
+	--faults isolate-holder --fault-interval 2s --clients 6 --locks 1 --rw-ratio 0
 
 # make verify's campaigns: zklock must pass (history and trace); the
 # controls must be flagged, exit 1: go-zookeeper's zk.Lock and critical
@@ -138,6 +143,7 @@ chaos-short:
 	@mkdir -p $(dir $(CHAOS)) && rm -rf out/verify
 	$(GO) build -o $(CHAOS) ./cmd/chaos
 	$(GO) build -o $(CHAOS_MUTANT) -overlay $$($(GO) run ./cmd/mutants -only watch-the-holder -overlay .cache/mutants/watch-the-holder) ./cmd/chaos
+	$(GO) build -o $(CHAOS_TFP) -overlay $$($(GO) run ./cmd/mutants -only trust-follower-pings -overlay .cache/mutants/trust-follower-pings) ./cmd/chaos
 	@for v in $(ZK_VERSIONS); do \
 	  echo "chaos-short: zklock against ZooKeeper $$v"; \
 	  ZKLOCK_ZK=$$v $(CHAOS) --duration 30s --fault-interval 4s --quiet --out out/verify/zklock-$$v || exit 1; \
@@ -145,6 +151,8 @@ chaos-short:
 	@$(call control,zk-lock,$(CHAOS) --lock=zk --faults blackhole-holder)
 	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
 	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
+	@$(call control,follower-lag,$(CHAOS_TFP) $(FOLLOWER_LAG) --duration 60s --control "the trust-follower-pings mutant: a holder on a cut-off server believes past its expiry"); \
+	  grep -q 'VIOLATION overlap' out/verify/control-follower-lag/check.txt || { echo "control follower-lag: flagged, but not for two holders at once"; exit 1; }
 	ZKLOCK_REPORT_PASS=$(CURDIR)/out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=$(CURDIR)/out/verify/control-zk-lock/report.html \
 	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./internal/chaos/report
 

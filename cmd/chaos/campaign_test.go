@@ -143,7 +143,7 @@ func TestCampaignExternalWithKillCmd(t *testing.T) {
 }
 
 // linkKinds are the faults that cut links between servers.
-var linkKinds = []schedule.Kind{schedule.IsolateLeader, schedule.SplitMinority, schedule.Bridge, schedule.Flap}
+var linkKinds = []schedule.Kind{schedule.IsolateLeader, schedule.SplitMinority, schedule.IsolateHolder, schedule.Bridge, schedule.Flap}
 
 // Every link fault is injected on the real ensemble, without error, and
 // healed: no link is cut and one leader serves when the campaign ends.

@@ -10,7 +10,16 @@ type mutant struct {
 	File    string // relative to the repository root
 	Find    string
 	Replace string
+	Also    []edit   // further edits, for a bug that spans more than one place
 	Killers []string // the tests expected to kill it
+}
+
+// edit replaces the one occurrence of Find in File with Replace.
+type edit struct{ File, Find, Replace string }
+
+// edits lists every edit of m, the main one first.
+func (m mutant) edits() []edit {
+	return append([]edit{{m.File, m.Find, m.Replace}}, m.Also...)
 }
 
 var mutants = []mutant{
@@ -86,7 +95,7 @@ var mutants = []mutant{
 	},
 	{
 		Name: "trust-follower-pings",
-		Why:  "every acknowledged request restarts the loss clock, pings answered by a follower cut off from the leader included (the rule before SessionTiming.tla)",
+		Why:  "every acknowledged request restarts the loss clock, pings answered by a follower cut off from the leader included, and no heartbeat sync (the rule before SessionTiming.tla)",
 		File: "impl/zklock/lossclock.go",
 		Find: `	if sync {
 		c.prove(sent.Add(-c.lag))
@@ -94,6 +103,19 @@ var mutants = []mutant{
 		Replace: `	if sent.After(c.base) {
 		c.base = sent
 	}`,
+		// The rule before the fix had no heartbeat sync either; with one, a
+		// cut-off follower stops answering pings as soon as the sync is
+		// queued ahead of them (a session's requests are served in order),
+		// which hides the bug.
+		Also: []edit{{
+			File: "impl/zklock/deadline.go",
+			Find: `		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {
+			s.log.Debug("zklock: heartbeat sync", "err", err)
+		}`,
+			Replace: `		_ = errors.Is
+		_ = context.Canceled
+		continue`,
+		}},
 		Killers: []string{"TestFollowerCutOffFromLeader", "TestLossClock"},
 	},
 	{

@@ -92,23 +92,15 @@ func goTest(root, overlay, pattern string, timeout time.Duration, env []string) 
 	return failed, local, err
 }
 
-// writeOverlay writes the mutated file to a temporary directory and the
-// overlay description that points go test at it.
+// writeOverlay writes the mutated files to a temporary directory and the
+// overlay description that points go test at them.
 func writeOverlay(root string, m mutant) (string, func(), error) {
-	src := filepath.Join(root, m.File)
-	orig, err := os.ReadFile(src)
-	if err != nil {
-		return "", nil, err
-	}
-	if n := strings.Count(string(orig), m.Find); n != 1 {
-		return "", nil, fmt.Errorf("%s: the code to mutate occurs %d times, want 1 (did it move?)", m.File, n)
-	}
 	dir, err := os.MkdirTemp("", "zklock-mutant-")
 	if err != nil {
 		return "", nil, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	overlay, err := writeOverlayIn(dir, src, string(orig), m)
+	overlay, err := writeOverlayIn(root, dir, m)
 	if err != nil {
 		cleanup()
 		return "", nil, err
@@ -116,15 +108,45 @@ func writeOverlay(root string, m mutant) (string, func(), error) {
 	return overlay, cleanup, nil
 }
 
-// writeOverlayIn writes the mutated copy of src (whose text is orig) and
-// the overlay.json that points the go command at it into dir.
-func writeOverlayIn(dir, src, orig string, m mutant) (string, error) {
-	mutated := filepath.Join(dir, filepath.Base(m.File))
-	body := strings.Replace(orig, m.Find, m.Replace, 1)
-	if err := os.WriteFile(mutated, []byte(body), 0o644); err != nil {
-		return "", err
+// writeOverlayIn applies every edit of m to its file (each Find must occur
+// exactly once), writes the mutated copies and the overlay.json that points
+// the go command at them into dir, and returns the overlay's path.
+func writeOverlayIn(root, dir string, m mutant) (string, error) {
+	replace := map[string]string{}
+	for i, e := range m.edits() {
+		src := filepath.Join(root, e.File)
+		text, ok := replace[src]
+		if ok {
+			b, err := os.ReadFile(text)
+			if err != nil {
+				return "", err
+			}
+			text = string(b)
+		} else {
+			b, err := os.ReadFile(src)
+			if err != nil {
+				return "", err
+			}
+			text = string(b)
+		}
+		if n := strings.Count(text, e.Find); n != 1 {
+			return "", fmt.Errorf("%s: the code to mutate occurs %d times, want 1 (did it move?)", e.File, n)
+		}
+		mutated, ok := replace[src]
+		if !ok {
+			// One subdirectory per file: two packages may have files of one name.
+			sub := filepath.Join(dir, fmt.Sprint(i))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				return "", err
+			}
+			mutated = filepath.Join(sub, filepath.Base(e.File))
+			replace[src] = mutated
+		}
+		if err := os.WriteFile(mutated, []byte(strings.Replace(text, e.Find, e.Replace, 1)), 0o644); err != nil {
+			return "", err
+		}
 	}
-	spec, _ := json.Marshal(map[string]map[string]string{"Replace": {src: mutated}})
+	spec, _ := json.Marshal(map[string]map[string]string{"Replace": replace})
 	overlay := filepath.Join(dir, "overlay.json")
 	return overlay, os.WriteFile(overlay, spec, 0o644)
 }
@@ -133,14 +155,6 @@ func writeOverlayIn(dir, src, orig string, m mutant) (string, error) {
 // there, for building a command with the mutant in it (make chaos-short
 // builds cmd/chaos with one, a control its trace check must flag).
 func keepOverlay(root string, m mutant, dir string) (string, error) {
-	src := filepath.Join(root, m.File)
-	orig, err := os.ReadFile(src)
-	if err != nil {
-		return "", err
-	}
-	if n := strings.Count(string(orig), m.Find); n != 1 {
-		return "", fmt.Errorf("%s: the code to mutate occurs %d times, want 1 (did it move?)", m.File, n)
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -148,7 +162,7 @@ func keepOverlay(root string, m mutant, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return writeOverlayIn(abs, src, string(orig), m)
+	return writeOverlayIn(root, abs, m)
 }
 
 var timedOut = regexp.MustCompile(`panic: test timed out.*\n(?:.*\n)*?\s+running tests:\n\s+(\S+)`)

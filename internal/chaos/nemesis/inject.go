@@ -107,7 +107,7 @@ func (in *Injector) inject(ctx context.Context, i int, f schedule.Fault) Event {
 		if err != nil {
 			ev.Error = err.Error()
 		}
-	case schedule.IsolateLeader, schedule.SplitMinority, schedule.Bridge, schedule.Flap:
+	case schedule.IsolateLeader, schedule.SplitMinority, schedule.IsolateHolder, schedule.Bridge, schedule.Flap:
 		plan, err := in.planLinks(ctx, f)
 		if err != nil {
 			ev.Skipped = err.Error()
@@ -186,47 +186,52 @@ func (in *Injector) clientFault(ctx context.Context, c *workload.Client, f sched
 }
 
 // pickClient waits up to candidateWait for clients that fill the fault's role
-// and picks one by the schedule's Pick, in name order. A holder is preferred
-// among those with a waiter queued behind them: only then is there a next
-// holder for the faulted one to overlap with.
+// and picks one by the schedule's Pick, in name order.
 func (in *Injector) pickClient(ctx context.Context, f schedule.Fault) *workload.Client {
 	deadline := time.Now().Add(candidateWait)
 	for {
-		var cands, preferred []*workload.Client
-		waiting := map[string]bool{}
-		for _, c := range in.clients {
-			if st, p := c.Snapshot(); st == workload.StateWaiting {
-				waiting[p] = true
-			}
-		}
-		for _, c := range in.clients {
-			st, p := c.Snapshot()
-			switch f.Role {
-			case schedule.RoleHolder:
-				if st == workload.StateHolding {
-					cands = append(cands, c)
-					if waiting[p] {
-						preferred = append(preferred, c)
-					}
-				}
-			case schedule.RoleWaiter:
-				if st == workload.StateWaiting {
-					cands = append(cands, c)
-				}
-			default:
-				cands = append(cands, c)
-			}
-		}
-		if len(preferred) > 0 {
-			cands = preferred
-		}
-		if len(cands) > 0 {
+		if cands := in.candidates(f); len(cands) > 0 {
 			return cands[int(f.Pick%uint32(len(cands)))]
 		}
 		if time.Now().After(deadline) || !Sleep(ctx, 20*time.Millisecond) {
 			return nil
 		}
 	}
+}
+
+// candidates lists the clients that fill the fault's role now, in name
+// order. A holder is preferred among those with a waiter queued behind them:
+// only then is there a next holder for the faulted one to overlap with.
+func (in *Injector) candidates(f schedule.Fault) []*workload.Client {
+	var cands, preferred []*workload.Client
+	waiting := map[string]bool{}
+	for _, c := range in.clients {
+		if st, p := c.Snapshot(); st == workload.StateWaiting {
+			waiting[p] = true
+		}
+	}
+	for _, c := range in.clients {
+		st, p := c.Snapshot()
+		switch f.Role {
+		case schedule.RoleHolder:
+			if st == workload.StateHolding {
+				cands = append(cands, c)
+				if waiting[p] {
+					preferred = append(preferred, c)
+				}
+			}
+		case schedule.RoleWaiter:
+			if st == workload.StateWaiting {
+				cands = append(cands, c)
+			}
+		default:
+			cands = append(cands, c)
+		}
+	}
+	if len(preferred) > 0 {
+		return preferred
+	}
+	return cands
 }
 
 // pickServer finds the leader, or picks a follower by the schedule's Pick.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
 // linkPlan is what a link fault will do: the groups of servers that stay
@@ -17,6 +18,7 @@ type linkPlan struct {
 	groups [][]int
 	link   [2]int // flap only
 	target string // for the report: "zk1|zk2,zk3", "zk1-zk2"
+	holder string // isolate-holder only: the holder whose server is cut off
 }
 
 // planLinks picks a link fault's servers. The leader is looked up now (it
@@ -39,6 +41,13 @@ func (in *Injector) planLinks(ctx context.Context, f schedule.Fault) (linkPlan, 
 	switch f.Kind {
 	case schedule.IsolateLeader:
 		p.groups = [][]int{{leader}, without(all, leader)}
+	case schedule.IsolateHolder:
+		s, who, err := in.holderServer(ctx, f)
+		if err != nil {
+			return linkPlan{}, err
+		}
+		p.groups = [][]int{{s}, without(all, s)}
+		p.holder = who
 	case schedule.SplitMinority:
 		// A minority of 1 to (n-1)/2 servers, consecutive from a random
 		// start: the leader is in it or not, as it happens.
@@ -75,7 +84,61 @@ func (in *Injector) planLinks(ctx context.Context, f schedule.Fault) (linkPlan, 
 		sides = append(sides, strings.Join(names, ","))
 	}
 	p.target = strings.Join(sides, "|")
+	if p.holder != "" {
+		p.target += " (" + p.holder + "'s server)"
+	}
 	return p, nil
+}
+
+// holderServer picks a holder (one with a waiter behind it if any) and
+// finds the server its session is connected to: the one proxy of its set
+// with an open connection. It prefers a holder on a follower: cut off from
+// the leader, a follower goes on answering the holder's pings for up to
+// syncLimit ticks while the leader expires the session and grants the lock
+// to the next waiter (the case zklock's loss rule exists for). A cut-off
+// leader is replaced, and the new leader gives every session a fresh
+// timeout, so its holders rarely meet that case; one is taken only when no
+// holder on a follower shows up within candidateWait.
+func (in *Injector) holderServer(ctx context.Context, f schedule.Fault) (int, string, error) {
+	leader, _, err := in.roles(ctx)
+	if err != nil {
+		return -1, "", fmt.Errorf("no leader found: %v", err)
+	}
+	deadline := time.Now().Add(candidateWait)
+	for {
+		type held struct {
+			c      *workload.Client
+			server int
+		}
+		var onFollower, onLeader []held
+		for _, c := range in.candidates(f) {
+			var on []int
+			for i := 0; i < c.Set().Len(); i++ {
+				if c.Set().Proxy(i).Conns() > 0 {
+					on = append(on, i)
+				}
+			}
+			switch {
+			case len(on) != 1: // between two connections: look again later
+			case on[0] == leader:
+				onLeader = append(onLeader, held{c, on[0]})
+			default:
+				onFollower = append(onFollower, held{c, on[0]})
+			}
+		}
+		late := time.Now().After(deadline)
+		pick := onFollower
+		if len(pick) == 0 && late {
+			pick = onLeader
+		}
+		if len(pick) > 0 {
+			h := pick[int(f.Pick%uint32(len(pick)))]
+			return h.server, h.c.Name(), nil
+		}
+		if late || !Sleep(ctx, 20*time.Millisecond) {
+			return -1, "", fmt.Errorf("no %s with a known server within %v", f.Role, candidateWait)
+		}
+	}
 }
 
 func without(s []int, x int) []int {

@@ -23,6 +23,7 @@ const (
 	Latency         Kind = "latency"
 	IsolateLeader   Kind = "isolate-leader"
 	SplitMinority   Kind = "split-minority"
+	IsolateHolder   Kind = "isolate-holder"
 	Bridge          Kind = "bridge"
 	Flap            Kind = "flap"
 )
@@ -58,6 +59,7 @@ var All = []Info{
 	{Latency, false, false, "add latency to every frame of one client's connections for a few seconds"},
 	{IsolateLeader, false, true, "cut the leader off from every other server past the session timeout, then heal"},
 	{SplitMinority, false, true, "cut a random minority of the servers off from the rest past the session timeout, then heal"},
+	{IsolateHolder, false, true, "cut the server a lease holder is connected to off from the rest past the session timeout, then heal"},
 	{Bridge, false, true, "split the servers into two halves that share one server (Jepsen's bridge), then heal"},
 	{Flap, false, true, "cut and heal the link between the leader and a follower every few hundred ms for a few seconds"},
 }

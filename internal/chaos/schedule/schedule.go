@@ -99,10 +99,13 @@ func Make(p Params) []Fault {
 		case Latency:
 			f.Delay = between(20*time.Millisecond, 250*time.Millisecond)
 			f.Duration = between(2*time.Second, 5*time.Second)
-		case IsolateLeader, SplitMinority:
+		case IsolateLeader, SplitMinority, IsolateHolder:
 			f.Role = RoleServers
-			if k == IsolateLeader {
+			switch k {
+			case IsolateLeader:
 				f.Role = RoleLeader
+			case IsolateHolder:
+				f.Role = RoleHolder
 			}
 			// Long enough for the cut-off servers to stop serving, the
 			// sessions of their clients to expire on the majority and the

@@ -88,7 +88,7 @@ func TestScheduleDurations(t *testing.T) {
 				if f.Delay <= 0 || f.Duration <= 0 {
 					t.Errorf("seed %d: latency %+v", seed, f)
 				}
-			case IsolateLeader, SplitMinority:
+			case IsolateLeader, SplitMinority, IsolateHolder:
 				// Past the session timeout, so that sessions of the cut-off
 				// side expire while the partition lasts.
 				if f.Duration < T*3/2+time.Second {
