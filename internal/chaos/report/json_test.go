@@ -17,3 +17,29 @@ func TestCountFaults(t *testing.T) {
 		t.Errorf("CountFaults = %+v, want %+v", got, want)
 	}
 }
+
+func TestCountIntrusions(t *testing.T) {
+	if CountIntrusions([]nemesis.Event{{Kind: schedule.Sever}, {Kind: schedule.Intruder, Skipped: "no holder"}}) != nil {
+		t.Error("counts without an injected intruder fault")
+	}
+	events := []nemesis.Event{
+		{Kind: schedule.Intruder, Attempts: []nemesis.Attempt{{What: nemesis.AttemptDeleteHolder, Outcome: nemesis.Refused},
+			{What: nemesis.AttemptDeleteLock, Outcome: nemesis.Failed}}},
+		{Kind: schedule.Sever},
+		{Kind: schedule.Intruder, Attempts: []nemesis.Attempt{{What: nemesis.AttemptDeleteHolder, Outcome: nemesis.Succeeded}}},
+	}
+	got := CountIntrusions(events)
+	if got == nil || got.Faults != 2 || got.Attempts != 3 || got.Refused != 1 || got.Succeeded != 1 || got.Failed != 1 ||
+		len(got.ByKind) != 2 || got.ByKind[0] != (IntrusionKind{nemesis.AttemptDeleteHolder, 2, 1, 1, 0}) {
+		t.Fatalf("CountIntrusions = %+v", got)
+	}
+	// A success on a lock with ACLs is an anomaly of its own (the control:
+	// the same counts without ACLs are not).
+	page := &Campaign{Intruder: got, Breaches: got.Succeeded}
+	if s := Summarize(page); s.Anomalies["intruder got past the ACLs"] != 1 {
+		t.Errorf("a breach is not an anomaly: %+v", s.Anomalies)
+	}
+	if s := Summarize(&Campaign{Intruder: got}); len(s.Anomalies) != 0 {
+		t.Errorf("anomalies without a breach: %+v", s.Anomalies)
+	}
+}

@@ -25,6 +25,7 @@ const (
 	SplitMinority   Kind = "split-minority"
 	Bridge          Kind = "bridge"
 	Flap            Kind = "flap"
+	Intruder        Kind = "intruder"
 )
 
 // Roles a fault's target is chosen by, at the moment of injection.
@@ -60,6 +61,7 @@ var All = []Info{
 	{SplitMinority, false, true, "cut a random minority of the servers off from the rest past the session timeout, then heal"},
 	{Bridge, false, true, "split the servers into two halves that share one server (Jepsen's bridge), then heal"},
 	{Flap, false, true, "cut and heal the link between the leader and a follower every few hundred ms for a few seconds"},
+	{Intruder, false, false, "a foreign session (no or wrong credentials) tries to overwrite, queue ahead of, delete a holder's node and delete its lock path"},
 }
 
 // Lookup returns the description of kind k, and false for an unknown kind.
