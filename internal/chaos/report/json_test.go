@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/zklock/zklock/internal/chaos/nemesis"
@@ -41,5 +43,20 @@ func TestCountIntrusions(t *testing.T) {
 	}
 	if s := Summarize(&Campaign{Intruder: got}); len(s.Anomalies) != 0 {
 		t.Errorf("anomalies without a breach: %+v", s.Anomalies)
+	}
+	// The summary on the terminal and on the page both say it.
+	c := campaign(t, false)
+	c.Intruder = got
+	var text, html bytes.Buffer
+	Summarize(c).WriteText(&text, c)
+	want := "intruder:  3 attempts in 2 faults: 1 refused (NoAuth), 1 succeeded, 1 failed otherwise (succeeded: delete-holder 1)"
+	if !strings.Contains(text.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, text.String())
+	}
+	if err := Write(&html, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(html.String(), `id="intruder">3 attempts in 2 faults`) {
+		t.Error("report.html does not show the intruder's counts")
 	}
 }
