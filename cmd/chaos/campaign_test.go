@@ -134,7 +134,7 @@ func TestCampaignNoACLIsFlagged(t *testing.T) {
 	if r.Check == nil || r.Check.Verdict != "fail" {
 		t.Errorf("the history check did not fail: %+v", r.Check)
 	}
-	if r.Trace != nil || r.TraceSkipped == "" {
+	if r.Trace != nil || r.Untraced == "" {
 		t.Errorf("trace %+v replayed, want it skipped with a reason", r.Trace)
 	}
 }

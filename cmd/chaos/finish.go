@@ -41,10 +41,10 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 	case intruded && c.Traces != nil:
 		// Nodes deleted and written by a session that is no client are steps
 		// outside the model: the history judges such a campaign alone.
-		r.TraceSkipped = fmt.Sprintf("not replayed: an intruder changed the lock nodes (%d attempts succeeded), steps of no client that the model does not have", r.Intruder.Succeeded)
+		r.Untraced = fmt.Sprintf("not replayed: an intruder changed the lock nodes (%d attempts succeeded), steps of no client that the model does not have", r.Intruder.Succeeded)
 		r.Files["trace"] = "trace.jsonl"
 	}
-	if c.Traces != nil && r.TraceSkipped == "" {
+	if c.Traces != nil && r.Untraced == "" {
 		r.Trace = validate.ValidateTrace(validate.TraceCheck{File: c.Out.File, Budget: cfg.TraceBudget, Note: c.Note, Fail: c.Fail})
 		r.Files["trace"] = "trace.jsonl"
 		if r.Trace != nil && r.Trace.Report != "" {
@@ -57,7 +57,7 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 			acquired = o.OK
 		}
 	}
-	traced := c.Traces == nil || r.Trace != nil || r.TraceSkipped != ""
+	traced := c.Traces == nil || r.Trace != nil || r.Untraced != ""
 	switch {
 	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid,
 		intruded && !cfg.NoACL:

@@ -16,30 +16,30 @@ import (
 // Report is report.json: everything an operator needs to judge a campaign
 // without reading the history.
 type Report struct {
-	Verdict      string                 `json:"verdict"` // pass, fail, unknown, or error
-	ExitCode     int                    `json:"exit_code"`
-	Started      time.Time              `json:"started"`
-	Elapsed      string                 `json:"elapsed"`
-	Config       *camp.Config           `json:"config"`
-	Seed         int64                  `json:"seed"`
-	Replay       string                 `json:"replay"` // the command line that replays the schedule
-	Target       string                 `json:"target"`
-	Root         string                 `json:"zookeeper_root"`
-	Interrupted  bool                   `json:"interrupted,omitempty"`
-	Schedule     []schedule.Fault       `json:"schedule"`
-	Faults       []nemesis.Event        `json:"faults"`
-	FaultCounts  []FaultCount           `json:"fault_counts"`
-	Intruder     *Intrusions            `json:"intruder,omitempty"` // what the intruder faults tried and the servers answered
-	Operations   []validate.OpCount     `json:"operations"`
-	Sessions     int64                  `json:"sessions"`
-	Check        *validate.CheckSummary `json:"check,omitempty"`
-	Trace        *validate.TraceSummary `json:"trace,omitempty"`           // zklock's steps replayed in the model
-	TraceSkipped string                 `json:"trace_skipped,omitempty"`   // why the trace was not replayed
-	Live         []string               `json:"live_violations,omitempty"` // what the monitor saw during the run
-	Summary      *Summary               `json:"summary,omitempty"`         // the campaign in numbers (report.html's top)
-	Page         *Campaign              `json:"-"`                         // report.html's campaign, for WriteTable
-	Errors       []string               `json:"errors,omitempty"`
-	Files        map[string]any         `json:"files"`
+	Verdict     string                 `json:"verdict"` // pass, fail, unknown, or error
+	ExitCode    int                    `json:"exit_code"`
+	Started     time.Time              `json:"started"`
+	Elapsed     string                 `json:"elapsed"`
+	Config      *camp.Config           `json:"config"`
+	Seed        int64                  `json:"seed"`
+	Replay      string                 `json:"replay"` // the command line that replays the schedule
+	Target      string                 `json:"target"`
+	Root        string                 `json:"zookeeper_root"`
+	Interrupted bool                   `json:"interrupted,omitempty"`
+	Schedule    []schedule.Fault       `json:"schedule"`
+	Faults      []nemesis.Event        `json:"faults"`
+	FaultCounts []FaultCount           `json:"fault_counts"`
+	Intruder    *Intrusions            `json:"intruder,omitempty"` // what the intruder faults tried and the servers answered
+	Operations  []validate.OpCount     `json:"operations"`
+	Sessions    int64                  `json:"sessions"`
+	Check       *validate.CheckSummary `json:"check,omitempty"`
+	Trace       *validate.TraceSummary `json:"trace,omitempty"`           // zklock's steps replayed in the model
+	Untraced    string                 `json:"trace_skipped,omitempty"`   // why the trace was not replayed
+	Live        []string               `json:"live_violations,omitempty"` // what the monitor saw during the run
+	Summary     *Summary               `json:"summary,omitempty"`         // the campaign in numbers (report.html's top)
+	Page        *Campaign              `json:"-"`                         // report.html's campaign, for WriteTable
+	Errors      []string               `json:"errors,omitempty"`
+	Files       map[string]any         `json:"files"`
 }
 
 // FaultCount is what became of the planned faults of one kind.

@@ -71,8 +71,8 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 			}
 		}
 	}
-	if r.TraceSkipped != "" {
-		fmt.Fprintf(w, "trace: %s\n", r.TraceSkipped)
+	if r.Untraced != "" {
+		fmt.Fprintf(w, "trace: %s\n", r.Untraced)
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s\n", e)
