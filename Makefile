@@ -136,8 +136,9 @@ FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
 	--faults isolate-holder --fault-interval 2s --clients 6 --locks 1 --rw-ratio 0
 
 # make verify's campaigns: zklock must pass (history and trace); the
-# controls must be flagged, exit 1: go-zookeeper's zk.Lock and critical
-# sections without fencing (by the history), and zklock built with the
+# controls must be flagged, exit 1: go-zookeeper's zk.Lock, critical
+# sections without fencing and locks without ACLs under the intruder (by
+# the history), and zklock built with the
 # watch-the-holder mutant, whose herd only the trace check sees.
 chaos-short:
 	@mkdir -p $(dir $(CHAOS)) && rm -rf out/verify
@@ -150,6 +151,7 @@ chaos-short:
 	done
 	@$(call control,zk-lock,$(CHAOS) --lock=zk --faults blackhole-holder)
 	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
+	@$(call control,no-acl,$(CHAOS) --no-acl --faults intruder)
 	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
 	@$(call control,follower-lag,$(CHAOS_TFP) $(FOLLOWER_LAG) --duration 60s --control "the trust-follower-pings mutant: a holder on a cut-off server believes past its expiry"); \
 	  grep -q 'VIOLATION overlap' out/verify/control-follower-lag/check.txt || { echo "control follower-lag: flagged, but not for two holders at once"; exit 1; }
@@ -164,10 +166,10 @@ control = echo "control $(1): must be flagged"; \
 # The chaos campaigns' own tests: bad input and short campaigns with controls
 # (cmd/chaos), schedules, the workload's parts, the nemesis, the checks and
 # the report (internal/chaos).
-# make verify skips the three campaign tests that chaos-short repeats with
-# the built binary (zklock passes, zk.Lock and unfenced writes flagged);
-# plain `go test ./cmd/chaos/...` runs them.
-CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged)$$
+# make verify skips the four campaign tests that chaos-short repeats with
+# the built binary (zklock passes; zk.Lock, unfenced writes and locks
+# without ACLs flagged); plain `go test ./cmd/chaos/...` runs them.
+CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged|TestCampaignNoACLIsFlagged)$$
 chaos-tests:
 	$(GO) test -count=1 -skip '$(CHAOS_SHORT_TWINS)' ./cmd/chaos/... ./internal/chaos/...
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/internal/chaos/nemesis"
 	"github.com/zklock/zklock/internal/chaos/report"
 	"github.com/zklock/zklock/internal/chaos/schedule"
 )
@@ -90,6 +91,51 @@ func TestCampaignNoFenceIsFlagged(t *testing.T) {
 	}
 	if r.Check == nil || r.Check.Violations == 0 {
 		t.Errorf("flagged without a violation: %+v", r.Check)
+	}
+}
+
+// With ACLs, as every campaign has unless --no-acl, the intruder is refused
+// every attempt (or finds the holder's node already released) and zklock
+// passes, its trace included: the intruder leaves no step in it.
+func TestCampaignIntruderIsRefused(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "15s", "--seed", "5", "--faults", "intruder", "--fault-interval", "3s",
+		"--clients", "4", "--locks", "2")
+	if code != exitPass {
+		t.Fatalf("intruder against ACLs: exit %d, verdict %s, errors %v", code, r.Verdict, r.Errors)
+	}
+	if in := r.Intruder; in == nil || in.Faults < 2 || in.Refused == 0 || in.Succeeded != 0 {
+		t.Errorf("intruder counts %+v: want at least two faults, refusals, no success", in)
+	}
+	for _, ev := range r.Faults {
+		for _, a := range ev.Attempts {
+			if a.Outcome == nemesis.Failed && !(a.What == nemesis.AttemptOverwriteNode && strings.Contains(a.Error, "does not exist")) {
+				t.Errorf("fault %d: %s failed with %q, want NoAuth (or, overwriting a node just released, NoNode)", ev.Index, a.What, a.Error)
+			}
+		}
+	}
+	if r.Trace == nil || r.Trace.Verdict != "valid" {
+		t.Errorf("trace %+v, want valid", r.Trace)
+	}
+}
+
+// The intruder's control: on the same campaign without ACLs it takes the
+// lock (deletes the holder's node while a waiter is queued) and writes the
+// register, and the history must show it. The trace, which has steps of no
+// client, is not replayed.
+func TestCampaignNoACLIsFlagged(t *testing.T) {
+	code, r := runCampaign(t, "--duration", "15s", "--seed", "5", "--no-acl", "--faults", "intruder", "--fault-interval", "3s",
+		"--clients", "4", "--locks", "2")
+	if code != exitViolation {
+		t.Fatalf("--no-acl control: exit %d, want %d (verdict %s, intruder %+v)", code, exitViolation, r.Verdict, r.Intruder)
+	}
+	if r.Intruder == nil || r.Intruder.Succeeded == 0 {
+		t.Errorf("flagged, but the intruder succeeded at nothing: %+v", r.Intruder)
+	}
+	if r.Check == nil || r.Check.Verdict != "fail" {
+		t.Errorf("the history check did not fail: %+v", r.Check)
+	}
+	if r.Trace != nil || r.Untraced == "" {
+		t.Errorf("trace %+v replayed, want it skipped with a reason", r.Trace)
 	}
 }
 

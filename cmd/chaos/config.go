@@ -40,6 +40,9 @@ Controls (the checker must flag them, exit 1):
                 session expired: blackhole-holder makes two holders overlap.
   --no-fence    critical sections write without tokens: a frozen holder's
                 late write lands after the next holder's (freeze-client).
+  --no-acl      lock nodes open to the world, clients without credentials:
+                the intruder deletes a holder's node and writes its data
+                (intruder). With ACLs (the default) it is refused.
 
 Flags:
 `
@@ -59,6 +62,7 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
 	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
+	fs.BoolVar(&c.NoACL, "no-acl", false, "lock nodes without ACLs and clients without credentials: the intruder fault takes the lock (a control)")
 	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
 	fs.BoolVar(&c.Pin, "pin", false, "each client talks to one server only (client i to server i mod N), as behind a fixed address: on a partition it stays on its side")
 	fs.DurationVar(&c.IdleHold, "idle-hold", 0, "end every critical section with an idle hold of up to this long, only watching for the lease's loss (an idle holder sends nothing but pings)")

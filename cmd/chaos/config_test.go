@@ -103,7 +103,7 @@ func TestHelpDocumentsEveryFlagAndFault(t *testing.T) {
 		}
 	}
 	for _, flag := range []string{"duration", "clients", "locks", "rw-ratio", "seed", "faults", "fault-interval",
-		"lock", "no-fence", "out", "servers", "kill-cmd", "session-timeout", "check-timeout", "quiet"} {
+		"lock", "no-fence", "no-acl", "out", "servers", "kill-cmd", "session-timeout", "check-timeout", "quiet"} {
 		if !strings.Contains(help, "-"+flag+" ") && !strings.Contains(help, "-"+flag+"\n") {
 			t.Errorf("--help does not document -%s", flag)
 		}
@@ -115,7 +115,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Faults) != len(schedule.All) || c.Lock != workload.LockZklock || c.NoFence || c.RWLocks != 1 {
+	if len(c.Faults) != len(schedule.All) || c.Lock != workload.LockZklock || c.NoFence || c.NoACL || c.RWLocks != 1 {
 		t.Errorf("defaults: %+v", c)
 	}
 	c, err = parseConfig([]string{"--lock=zk", "--out", t.TempDir()}, nil)

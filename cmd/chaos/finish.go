@@ -20,6 +20,7 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 		Started: started, Elapsed: c.Elapsed.Round(time.Second).String(), Config: cfg, Seed: cfg.Seed,
 		Replay: report.ReplayCommand(cfg), Target: c.Clu.Describe(), Root: c.Root, Interrupted: c.Interrupted,
 		Schedule: c.Sched, Faults: c.Events, FaultCounts: report.CountFaults(c.Sched, c.Events),
+		Intruder: report.CountIntrusions(c.Events),
 		Sessions: c.Mon.Sessions.Load(), Live: c.Mon.Examples(),
 		Files: map[string]any{"history": "history.jsonl"},
 	}
@@ -31,7 +32,19 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 	for k, v := range hc.Files {
 		r.Files[k] = v
 	}
-	if c.Traces != nil {
+	intruded := r.Intruder != nil && r.Intruder.Succeeded > 0
+	switch {
+	case intruded && !cfg.NoACL:
+		// The ACLs are what the intruder fault tests: one success is a
+		// breach, whatever the lock's clients then saw.
+		c.Fail("VIOLATION: the intruder succeeded %d times on locks with ACLs", r.Intruder.Succeeded)
+	case intruded && c.Traces != nil:
+		// Nodes deleted and written by a session that is no client are steps
+		// outside the model: the history judges such a campaign alone.
+		r.Untraced = fmt.Sprintf("not replayed: an intruder changed the lock nodes (%d attempts succeeded), steps of no client that the model does not have", r.Intruder.Succeeded)
+		r.Files["trace"] = "trace.jsonl"
+	}
+	if c.Traces != nil && r.Untraced == "" {
 		r.Trace = validate.ValidateTrace(validate.TraceCheck{File: c.Out.File, Budget: cfg.TraceBudget, Note: c.Note, Fail: c.Fail})
 		r.Files["trace"] = "trace.jsonl"
 		if r.Trace != nil && r.Trace.Report != "" {
@@ -44,9 +57,10 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 			acquired = o.OK
 		}
 	}
-	traced := c.Traces == nil || r.Trace != nil
+	traced := c.Traces == nil || r.Trace != nil || r.Untraced != ""
 	switch {
-	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid:
+	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid,
+		intruded && !cfg.NoACL:
 		r.Verdict, r.ExitCode = "fail", exitViolation
 	case r.Check == nil || !traced || len(c.Errors()) > 0:
 		r.Verdict, r.ExitCode = "error", exitSetup

@@ -8,6 +8,8 @@ package campaign
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -112,9 +114,13 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	auth, err := c.authenticate()
+	if err != nil {
+		return err
+	}
 	c.Root = fmt.Sprintf("/zklock-chaos/%s-%d", time.Now().Format("20060102-150405"), uint64(c.Cfg.Seed)%1000000)
 	c.Mon = monitor.New()
-	c.w = &workload.Workload{Cfg: c.Cfg.workload(), Rec: checker.NewRecorder(checker.NewClock()), Mon: c.Mon, Timeout: granted, Timing: timing}
+	c.w = &workload.Workload{Cfg: c.Cfg.workload(auth), Rec: checker.NewRecorder(checker.NewClock()), Mon: c.Mon, Timeout: granted, Timing: timing}
 	if err := c.makePaths(); err != nil {
 		return err
 	}
@@ -132,8 +138,27 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	return err
 }
 
+// authenticate makes the campaign's credentials, fresh for every run so that
+// no intruder can know them, and authenticates the observer with them; nil
+// without ACLs (--no-acl).
+func (c *Campaign) authenticate() ([]byte, error) {
+	if c.Cfg.NoACL {
+		return nil, nil
+	}
+	secret := make([]byte, 16)
+	if _, err := crand.Read(secret); err != nil {
+		return nil, fmt.Errorf("making the campaign's credentials: %w", err)
+	}
+	auth := []byte("zklock-chaos:" + hex.EncodeToString(secret))
+	if err := c.observer.AddAuth(workload.AuthScheme, auth); err != nil {
+		return nil, fmt.Errorf("authenticating: %w", err)
+	}
+	return auth, nil
+}
+
 // makePaths creates the run's nodes: its root, and a lock path and a data
-// node for every lock.
+// node for every lock. With credentials, everything under the root is
+// created with workload.LockACL: only the campaign's clients may change it.
 func (c *Campaign) makePaths() error {
 	mk := []string{"/zklock-chaos", c.Root, c.Root + "/locks", c.Root + "/data"}
 	for i := 0; i < c.Cfg.Locks; i++ {
@@ -151,7 +176,11 @@ func (c *Campaign) makePaths() error {
 		mk = append(mk, lp.Path, lp.Data)
 	}
 	for _, p := range mk {
-		if _, err := c.observer.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+		acl := zk.WorldACL(zk.PermAll)
+		if c.w.Cfg.Auth != nil && p != "/zklock-chaos" { // the shared parent of every run stays open
+			acl = workload.LockACL()
+		}
+		if _, err := c.observer.Create(p, nil, 0, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 			return fmt.Errorf("creating %s: %w", p, err)
 		}
 	}

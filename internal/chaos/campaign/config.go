@@ -20,6 +20,7 @@ type Config struct {
 	FaultInterval  time.Duration   `json:"fault_interval"`
 	Lock           string          `json:"lock"`
 	NoFence        bool            `json:"no_fence"`
+	NoACL          bool            `json:"no_acl,omitempty"` // lock nodes open to the world (a control): no credentials, no ACLs
 	Control        string          `json:"control,omitempty"`
 	Pin            bool            `json:"pin,omitempty"`
 	TickTime       time.Duration   `json:"-"`
@@ -79,8 +80,9 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// workload is what the clients take from the config.
-func (c *Config) workload() workload.Config {
+// workload is what the clients take from the config; auth is the
+// campaign's credentials (nil without ACLs).
+func (c *Config) workload(auth []byte) workload.Config {
 	return workload.Config{Seed: c.Seed, RWRatio: c.RWRatio, Pin: c.Pin, IdleHold: c.IdleHold,
-		SessionTimeout: c.SessionTimeout, NoFence: c.NoFence}
+		SessionTimeout: c.SessionTimeout, NoFence: c.NoFence, Auth: auth}
 }

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"path"
 	"sync"
 	"time"
@@ -139,6 +140,11 @@ func (c *Campaign) leftover(p string) error {
 		return err
 	}
 	children, _, err := c.observer.Children(p)
+	if errors.Is(err, zk.ErrNoNode) {
+		// Only an intruder on a lock without ACLs deletes a lock path (and
+		// zklock makes it again on the next Lock): nothing is left in it.
+		children, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}

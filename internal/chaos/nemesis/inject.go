@@ -14,15 +14,17 @@ import (
 // Event is what became of one planned fault: injected (with its target
 // and window) or skipped (with the reason).
 type Event struct {
-	Index   int           `json:"index"` // in the schedule
-	Kind    schedule.Kind `json:"kind"`
-	Role    string        `json:"role,omitempty"` // how the target was chosen
-	Target  string        `json:"target,omitempty"`
-	Start   string        `json:"start,omitempty"` // offset from the workload's start
-	End     string        `json:"end,omitempty"`
-	Detail  string        `json:"detail,omitempty"`
-	Skipped string        `json:"skipped,omitempty"`
-	Error   string        `json:"error,omitempty"`
+	Index  int           `json:"index"` // in the schedule
+	Kind   schedule.Kind `json:"kind"`
+	Role   string        `json:"role,omitempty"` // how the target was chosen
+	Target string        `json:"target,omitempty"`
+	Start  string        `json:"start,omitempty"` // offset from the workload's start
+	End    string        `json:"end,omitempty"`
+	Detail string        `json:"detail,omitempty"`
+	// Attempts are what an intruder fault tried and what the server said.
+	Attempts []Attempt `json:"attempts,omitempty"`
+	Skipped  string    `json:"skipped,omitempty"`
+	Error    string    `json:"error,omitempty"`
 }
 
 // Injector carries out a schedule, one fault at a time: each starts no
@@ -120,6 +122,10 @@ func (in *Injector) inject(ctx context.Context, i int, f schedule.Fault) Event {
 		fault(string(f.Kind), ev.Target, call, rec.Now())
 		if err != nil {
 			ev.Error = err.Error()
+		}
+	case schedule.Intruder:
+		if in.intrude(ctx, f, &ev, fault); ev.Skipped != "" {
+			return ev
 		}
 	default:
 		c := in.pickClient(ctx, f)

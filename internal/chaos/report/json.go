@@ -29,10 +29,12 @@ type Report struct {
 	Schedule    []schedule.Fault       `json:"schedule"`
 	Faults      []nemesis.Event        `json:"faults"`
 	FaultCounts []FaultCount           `json:"fault_counts"`
+	Intruder    *Intrusions            `json:"intruder,omitempty"` // what the intruder faults tried and the servers answered
 	Operations  []validate.OpCount     `json:"operations"`
 	Sessions    int64                  `json:"sessions"`
 	Check       *validate.CheckSummary `json:"check,omitempty"`
 	Trace       *validate.TraceSummary `json:"trace,omitempty"`           // zklock's steps replayed in the model
+	Untraced    string                 `json:"trace_skipped,omitempty"`   // why the trace was not replayed
 	Live        []string               `json:"live_violations,omitempty"` // what the monitor saw during the run
 	Summary     *Summary               `json:"summary,omitempty"`         // the campaign in numbers (report.html's top)
 	Page        *Campaign              `json:"-"`                         // report.html's campaign, for WriteTable
@@ -84,6 +86,83 @@ func CountFaults(sched []schedule.Fault, events []nemesis.Event) []FaultCount {
 	return out
 }
 
+// Intrusions is what a campaign's intruder faults tried and what the servers
+// answered: refused (NoAuth), succeeded, or failed otherwise (the node was
+// already gone, the lock path not empty).
+type Intrusions struct {
+	Faults    int             `json:"faults"` // intruder faults injected
+	Attempts  int             `json:"attempts"`
+	Refused   int             `json:"refused"`
+	Succeeded int             `json:"succeeded"`
+	Failed    int             `json:"failed"`
+	ByKind    []IntrusionKind `json:"by_kind"`
+}
+
+// IntrusionKind counts one kind of attempt (nemesis.AttemptOverwriteNode, ...).
+type IntrusionKind struct {
+	What      string `json:"what"`
+	Attempts  int    `json:"attempts"`
+	Refused   int    `json:"refused"`
+	Succeeded int    `json:"succeeded"`
+	Failed    int    `json:"failed"`
+}
+
+// CountIntrusions tallies the attempts of the intruder faults among events,
+// by kind in the order they were first made; nil when no intruder fault
+// was injected.
+func CountIntrusions(events []nemesis.Event) *Intrusions {
+	var t *Intrusions
+	index := map[string]int{}
+	for _, e := range events {
+		if e.Kind != schedule.Intruder || e.Skipped != "" {
+			continue
+		}
+		if t == nil {
+			t = &Intrusions{ByKind: []IntrusionKind{}}
+		}
+		t.Faults++
+		for _, a := range e.Attempts {
+			i, ok := index[a.What]
+			if !ok {
+				i = len(t.ByKind)
+				index[a.What] = i
+				t.ByKind = append(t.ByKind, IntrusionKind{What: a.What})
+			}
+			k := &t.ByKind[i]
+			k.Attempts++
+			t.Attempts++
+			switch a.Outcome {
+			case nemesis.Refused:
+				k.Refused++
+				t.Refused++
+			case nemesis.Succeeded:
+				k.Succeeded++
+				t.Succeeded++
+			default:
+				k.Failed++
+				t.Failed++
+			}
+		}
+	}
+	return t
+}
+
+// Text is the counts on one line, for the summary.
+func (t *Intrusions) Text() string {
+	s := fmt.Sprintf("%d attempts in %d faults: %d refused (NoAuth), %d succeeded, %d failed otherwise",
+		t.Attempts, t.Faults, t.Refused, t.Succeeded, t.Failed)
+	var ok []string
+	for _, k := range t.ByKind {
+		if k.Succeeded > 0 {
+			ok = append(ok, fmt.Sprintf("%s %d", k.What, k.Succeeded))
+		}
+	}
+	if len(ok) > 0 {
+		s += " (succeeded: " + strings.Join(ok, ", ") + ")"
+	}
+	return s
+}
+
 // WriteJSON writes v to path as indented JSON.
 func WriteJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
@@ -108,6 +187,9 @@ func ReplayCommand(c *camp.Config) string {
 	}
 	if c.NoFence {
 		args = append(args, "--no-fence")
+	}
+	if c.NoACL {
+		args = append(args, "--no-acl")
 	}
 	if c.Pin {
 		args = append(args, "--pin")

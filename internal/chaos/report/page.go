@@ -23,7 +23,7 @@ func PageOf(r *Report, h checker.History, res *checker.Result) *Campaign {
 			cfg.Lock, fence, cfg.Clients, cfg.Locks, cfg.RWLocks, r.Seed),
 		Verdict: r.Verdict, ExitCode: r.ExitCode, Started: r.Started, Elapsed: r.Elapsed,
 		Server: r.Target, Control: controlText(cfg), Replay: r.Replay, Root: r.Root, Errors: r.Errors,
-		History: h, Result: res, ModelHTML: map[string]string{},
+		History: h, Result: res, ModelHTML: map[string]string{}, Intruder: r.Intruder,
 	}
 	if r.Check != nil {
 		for _, m := range r.Check.Models {
@@ -31,6 +31,9 @@ func PageOf(r *Report, h checker.History, res *checker.Result) *Campaign {
 				c.ModelHTML[m.Key] = m.HTML
 			}
 		}
+	}
+	if r.Intruder != nil && !cfg.NoACL {
+		c.Breaches = r.Intruder.Succeeded
 	}
 	if t := r.Trace; t != nil {
 		c.Trace = &Trace{Verdict: string(t.Verdict), Steps: t.Events, Sessions: t.Sessions,
@@ -49,6 +52,8 @@ func controlText(cfg *camp.Config) string {
 		return "go-zookeeper's zk.Lock, which grants twice after a session expiry"
 	case cfg.NoFence:
 		return "critical sections without fencing tokens"
+	case cfg.NoACL:
+		return "lock nodes without ACLs: an intruder takes the lock"
 	}
 	return ""
 }

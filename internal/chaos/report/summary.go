@@ -45,6 +45,12 @@ type Campaign struct {
 	// to the page.
 	ModelHTML map[string]string
 	Trace     *Trace // nil when no trace was validated
+	// Intruder is what the intruder faults tried and the servers answered;
+	// nil without one.
+	Intruder *Intrusions
+	// Breaches counts the intruder's successes on locks with ACLs: each is
+	// an anomaly.
+	Breaches int
 }
 
 // Trace is the trace check's verdict.
@@ -65,11 +71,12 @@ type Summary struct {
 	Faults     map[string]int // injected faults by kind
 	Anomalies  map[string]int // violations by check (overlap, stale-write, ...), illegal partitions, an invalid trace
 	Excused    int            // findings explained by an injected client freeze
+	Intruder   *Intrusions    // what the intruder faults tried; nil without one
 }
 
 // Summarize counts what the campaign did and found.
 func Summarize(c *Campaign) Summary {
-	s := Summary{ByOutcome: map[string]int{}, Faults: map[string]int{}, Anomalies: map[string]int{}}
+	s := Summary{ByOutcome: map[string]int{}, Faults: map[string]int{}, Anomalies: map[string]int{}, Intruder: c.Intruder}
 	for i := range c.History {
 		r := &c.History[i]
 		switch r.Kind {
@@ -104,6 +111,9 @@ func Summarize(c *Campaign) Summary {
 			}
 		}
 	}
+	if c.Breaches > 0 {
+		s.Anomalies["intruder got past the ACLs"] = c.Breaches
+	}
 	if c.Trace != nil && c.Trace.Verdict == "invalid" {
 		s.Anomalies["trace not a run of the spec"]++
 	}
@@ -117,6 +127,9 @@ func (s Summary) WriteText(w io.Writer, c *Campaign) {
 	fmt.Fprintf(w, "  %d operations, %d lock tenures, %s\n", s.Operations, s.Tenures, c.Elapsed)
 	fmt.Fprintf(w, "  faults:    %s\n", countsText(s.Faults, "none"))
 	fmt.Fprintf(w, "  anomalies: %s\n", countsText(s.Anomalies, "none"))
+	if s.Intruder != nil {
+		fmt.Fprintf(w, "  intruder:  %s\n", s.Intruder.Text())
+	}
 	if s.Excused > 0 {
 		fmt.Fprintf(w, "  excused:   %d findings explained by an injected client freeze\n", s.Excused)
 	}

@@ -71,6 +71,9 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 			}
 		}
 	}
+	if r.Untraced != "" {
+		fmt.Fprintf(w, "trace: %s\n", r.Untraced)
+	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "error: %s\n", e)
 	}

@@ -26,6 +26,7 @@ const (
 	IsolateHolder   Kind = "isolate-holder"
 	Bridge          Kind = "bridge"
 	Flap            Kind = "flap"
+	Intruder        Kind = "intruder"
 )
 
 // Roles a fault's target is chosen by, at the moment of injection.
@@ -62,6 +63,7 @@ var All = []Info{
 	{IsolateHolder, false, true, "cut the server a lease holder is connected to off from the rest past the session timeout, then heal"},
 	{Bridge, false, true, "split the servers into two halves that share one server (Jepsen's bridge), then heal"},
 	{Flap, false, true, "cut and heal the link between the leader and a follower every few hundred ms for a few seconds"},
+	{Intruder, false, false, "a foreign session (no or wrong credentials) tries to overwrite, queue ahead of, delete a holder's node and delete its lock path"},
 }
 
 // Lookup returns the description of kind k, and false for an unknown kind.

@@ -114,6 +114,8 @@ func Make(p Params) []Fault {
 		case Bridge:
 			f.Role = RoleServers
 			f.Duration = between(T, 2*T)
+		case Intruder:
+			f.Role = RoleHolder // an instant: every attempt is made at once
 		case Flap:
 			f.Role = RoleLeader
 			f.Delay = between(100*time.Millisecond, 500*time.Millisecond)
@@ -124,6 +126,11 @@ func Make(p Params) []Fault {
 	}
 	return out
 }
+
+// WrongCredentials says whether an intruder fault authenticates with wrong
+// credentials (Pick's top bit set) rather than with none; the low bits pick
+// its target.
+func (f Fault) WrongCredentials() bool { return f.Pick&(1<<31) != 0 }
 
 // holderFirst moves the first holder-targeting kind of bag to its front.
 func holderFirst(bag []Kind) {

@@ -94,6 +94,10 @@ func TestScheduleDurations(t *testing.T) {
 				if f.Duration < T*3/2+time.Second {
 					t.Errorf("seed %d: %s for %v only", seed, f.Kind, f.Duration)
 				}
+			case Intruder:
+				if f.Role != RoleHolder || f.Duration != 0 {
+					t.Errorf("seed %d: intruder %+v is not an instant attack on a holder", seed, f)
+				}
 			case Flap:
 				if f.Delay < 100*time.Millisecond || f.Delay > 500*time.Millisecond || f.Duration < 4*f.Delay {
 					t.Errorf("seed %d: flap %+v does not flap every few hundred ms", seed, f)
@@ -128,5 +132,18 @@ func TestScheduleJSONRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(s, back) {
 		t.Errorf("schedule changed through JSON:\n%v\n%v", s, back)
+	}
+}
+
+// Intruders come with no credentials and with wrong ones, both.
+func TestIntruderCredentialsVary(t *testing.T) {
+	seen := map[bool]int{}
+	for seed := int64(0); seed < 20; seed++ {
+		for _, f := range Make(params(seed, []Kind{Intruder})) {
+			seen[f.WrongCredentials()]++
+		}
+	}
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Errorf("wrong credentials in %d intruder faults, none in %d: want both", seen[true], seen[false])
 	}
 }

@@ -36,6 +36,7 @@ type Client struct {
 	mu    sync.Mutex
 	state State
 	path  string // the lock path of StateWaiting and StateHolding
+	node  string // the lock node of StateHolding
 }
 
 // NewClient returns client i (named c<i+1>) of the workload, whose sessions
@@ -52,7 +53,14 @@ func NewClient(w *Workload, i int, set *faultinject.Set) *Client {
 
 func (c *Client) setState(s State, path string) {
 	c.mu.Lock()
-	c.state, c.path = s, path
+	c.state, c.path, c.node = s, path, ""
+	c.mu.Unlock()
+}
+
+// setHolding records that the client holds the lease of node on path.
+func (c *Client) setHolding(path, node string) {
+	c.mu.Lock()
+	c.state, c.path, c.node = StateHolding, path, node
 	c.mu.Unlock()
 }
 
@@ -75,6 +83,14 @@ func (c *Client) Snapshot() (State, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state, c.path
+}
+
+// Held returns the lock path and the lock node of the lease the client
+// holds; ok is false when it holds none.
+func (c *Client) Held() (path, node string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.path, c.node, c.state == StateHolding
 }
 
 func (c *Client) now() int64 { return c.w.Rec.Now() }

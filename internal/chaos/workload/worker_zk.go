@@ -35,6 +35,13 @@ func (w *zkWorker) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if w.w.Cfg.Auth != nil {
+		// go-zookeeper sends it again on every reconnect.
+		if err := conn.AddAuth(AuthScheme, w.w.Cfg.Auth); err != nil {
+			conn.Close()
+			return fmt.Errorf("%s: authenticating: %w", w.name, err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for {
@@ -62,7 +69,11 @@ func (w *zkWorker) Run(ctx context.Context) {
 }
 
 func (w *zkWorker) round(ctx context.Context, lp *LockPath, mode checker.Mode) {
-	l := zk.NewLock(w.conn, lp.Path, zk.WorldACL(zk.PermAll))
+	acl := zk.WorldACL(zk.PermAll)
+	if w.w.Cfg.Auth != nil {
+		acl = LockACL()
+	}
+	l := zk.NewLock(w.conn, lp.Path, acl)
 	w.setState(StateWaiting, lp.Path)
 	w.gate.pass()
 	call := w.now()
@@ -97,7 +108,7 @@ func (w *zkWorker) round(ctx context.Context, lp *LockPath, mode checker.Mode) {
 	t := &tenure{lp: lp, mode: mode, token: token, node: node, session: sid, acqReturn: ret, conn: w.conn,
 		zkWrite: plainWrite(w.conn, lp.Data)}
 	t.belief = w.w.Mon.Begin(w.name, lp.Path, mode, token, call)
-	w.setState(StateHolding, lp.Path)
+	w.setHolding(lp.Path, node)
 
 	w.critical(ctx, t)
 

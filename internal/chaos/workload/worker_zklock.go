@@ -52,8 +52,12 @@ func (w *zklockWorker) ensureSession(ctx context.Context) bool {
 	w.gate.pass()
 	sctx, cancel := context.WithTimeout(ctx, 3*w.w.Timeout)
 	defer cancel()
-	s, err := zklock.NewSession(sctx, w.addrs(), zklock.WithSessionTimeout(w.w.Cfg.SessionTimeout), w.w.Timing,
-		zklock.WithLogger(QuietLog), zklock.WithTracer(w.w.tracer(w.name)))
+	opts := []zklock.SessionOption{zklock.WithSessionTimeout(w.w.Cfg.SessionTimeout), w.w.Timing,
+		zklock.WithLogger(QuietLog), zklock.WithTracer(w.w.tracer(w.name))}
+	if w.w.Cfg.Auth != nil {
+		opts = append(opts, zklock.WithAuth(AuthScheme, w.w.Cfg.Auth))
+	}
+	s, err := zklock.NewSession(sctx, w.addrs(), opts...)
 	if err != nil {
 		w.think(ctx, nil, 200*time.Millisecond, 500*time.Millisecond)
 		return false
@@ -104,7 +108,7 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 	} else {
 		t.zkWrite, t.guarded = guardedWrite(lease, lp.Data), true
 	}
-	w.setState(StateHolding, lp.Path)
+	w.setHolding(lp.Path, t.node)
 	w.wg.Add(1)
 	go w.watch(lease, t)
 
@@ -137,8 +141,12 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 
 // acquirer returns the call that takes the lease asked for.
 func (w *zklockWorker) acquirer(lp *LockPath, mode checker.Mode, try bool) (func(context.Context) (*zklock.Lease, error), error) {
+	var opts []zklock.LockOption
+	if w.w.Cfg.Auth != nil {
+		opts = append(opts, zklock.WithACL(LockACL()))
+	}
 	if !lp.RW {
-		m, err := zklock.NewMutex(w.sess, lp.Path)
+		m, err := zklock.NewMutex(w.sess, lp.Path, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +155,7 @@ func (w *zklockWorker) acquirer(lp *LockPath, mode checker.Mode, try bool) (func
 		}
 		return m.Lock, nil
 	}
-	rw, err := zklock.NewRWMutex(w.sess, lp.Path)
+	rw, err := zklock.NewRWMutex(w.sess, lp.Path, opts...)
 	if err != nil {
 		return nil, err
 	}

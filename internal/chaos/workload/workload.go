@@ -34,6 +34,20 @@ type Config struct {
 	IdleHold       time.Duration // end critical sections idle for up to this long; 0 for none
 	SessionTimeout time.Duration // asked for every session
 	NoFence        bool          // write to ZooKeeper without Lease.Guard (a control)
+	// Auth is the digest credentials ("user:password") every session
+	// authenticates with, and the lock nodes are created for (LockACL); nil
+	// for a campaign without ACLs (--no-acl, a control).
+	Auth []byte
+}
+
+// AuthScheme is the scheme of Config.Auth: ZooKeeper's built-in digest.
+const AuthScheme = "digest"
+
+// LockACL is the ACL of every node a campaign with credentials creates:
+// the authenticated creator may do anything, the world may only read. So
+// only the campaign's own clients can create, change or delete lock nodes.
+func LockACL() []zk.ACL {
+	return append(zk.AuthACL(zk.PermAll), zk.WorldACL(zk.PermRead)...)
 }
 
 // Workload is what every client of a campaign shares. Its fields are set
