@@ -68,7 +68,7 @@ func MainConfig(m *testing.M, cfg ensemble.Config) int {
 	}
 	if env := os.Getenv(EnvServers); env != "" {
 		servers = splitServers(env)
-		return m.Run()
+		return stopTLS(m.Run())
 	}
 	if err := start(cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "ensembletest: cannot start a ZooKeeper ensemble: %v\n"+
@@ -93,6 +93,7 @@ func start(cfg ensemble.Config) error {
 // stop stops the local ensemble, if one was started, keeping its logs when
 // the tests failed.
 func stop(code int) int {
+	code = stopTLS(code)
 	mu.Lock()
 	e := ens
 	mu.Unlock()
