@@ -15,6 +15,7 @@ import (
 
 	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/faultinject"
 )
 
 // tlsSession opens a session on the TLS ensemble; the test closes it.
@@ -240,5 +241,44 @@ func TestTLSMismatchNeedsEvidence(t *testing.T) {
 func TestWithTLSNil(t *testing.T) {
 	if _, err := NewSession(context.Background(), []string{"127.0.0.1:1"}, WithTLS(nil)); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("WithTLS(nil) = %v, want ErrInvalidArgument", err)
+	}
+}
+
+// Behind fault-injecting proxies that relay TLS as an opaque stream, a
+// severed session reconnects over TLS within its session and keeps its
+// lease; a cut of a create's reply, which needs to see inside, is refused.
+func TestTLSThroughOpaqueProxies(t *testing.T) {
+	e := ensembletest.RequireTLSEnsemble(t)
+	set, err := faultinject.NewSet(e.Addrs(), faultinject.WithOpaqueStream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	ctx := ctxFor(t, time.Minute)
+	s, err := NewSession(ctx, set.Addrs(), WithTLS(e.ClientTLS()), WithSessionTimeout(longTimeout),
+		WithEnsembleTiming(e.TickTime(), e.SyncLimit()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m, _ := NewMutex(s, lockPath(t))
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := set.Sever(); n == 0 {
+		t.Fatal("no connection to sever")
+	}
+	if _, err := m.Contenders(ctx); err != nil {
+		t.Fatalf("after a sever: %v", err)
+	}
+	if err := lease.Err(); err != nil {
+		t.Fatalf("the lease ended with the connection: %v", err)
+	}
+	if _, err := set.CutAfterRequest(faultinject.OpCreate).Wait(ctx); !errors.Is(err, faultinject.ErrOpaque) {
+		t.Fatalf("a cut on an opaque stream = %v, want ErrOpaque", err)
+	}
+	if err := lease.Unlock(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
