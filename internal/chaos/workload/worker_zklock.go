@@ -52,8 +52,12 @@ func (w *zklockWorker) ensureSession(ctx context.Context) bool {
 	w.gate.pass()
 	sctx, cancel := context.WithTimeout(ctx, 3*w.w.Timeout)
 	defer cancel()
-	s, err := zklock.NewSession(sctx, w.addrs(), zklock.WithSessionTimeout(w.w.Cfg.SessionTimeout), w.w.Timing,
-		zklock.WithLogger(QuietLog), zklock.WithTracer(w.w.tracer(w.name)))
+	opts := []zklock.SessionOption{zklock.WithSessionTimeout(w.w.Cfg.SessionTimeout), w.w.Timing,
+		zklock.WithLogger(QuietLog), zklock.WithTracer(w.w.tracer(w.name))}
+	if w.w.TLS != nil {
+		opts = append(opts, zklock.WithTLS(w.w.TLS))
+	}
+	s, err := zklock.NewSession(sctx, w.addrs(), opts...)
 	if err != nil {
 		w.think(ctx, nil, 200*time.Millisecond, 500*time.Millisecond)
 		return false
