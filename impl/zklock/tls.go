@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -77,7 +77,7 @@ func (w *wire) tlsHandshake(raw net.Conn, addr string, timeout time.Duration) (*
 // isEOF: the peer closed the connection (or reset it).
 func isEOF(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "connection reset")
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // speaksPlain asks addr for srvr in plaintext: a plaintext ZooKeeper

@@ -282,3 +282,43 @@ func TestTLSThroughOpaqueProxies(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// NewSession gives up on the protocol only once go-zookeeper went round
+// every address and each failed in it: one server with a bad certificate
+// among good ones is skipped, as a server that is down would be.
+func TestTLSEvidenceNeedsEveryAddress(t *testing.T) {
+	closed := func(e *tlsEvidence) bool {
+		select {
+		case <-e.all:
+			return true
+		default:
+			return false
+		}
+	}
+	bad := errors.New("bad certificate")
+	e := newTLSEvidence()
+	e.dial("a")
+	e.fail("a", bad)
+	e.dial("b") // refused, say: no evidence
+	e.dial("a")
+	e.fail("a", bad)
+	if closed(e) {
+		t.Fatal("gave up while b never failed in the protocol")
+	}
+	e.dial("b")
+	e.fail("b", bad)
+	if !closed(e) || !errors.Is(e.err(), bad) {
+		t.Fatalf("every address failed after a full round: closed %v, err %v", closed(e), e.err())
+	}
+	once := newTLSEvidence()
+	once.dial("a")
+	once.fail("a", bad)
+	if closed(once) {
+		t.Fatal("gave up before a full round")
+	}
+	once.established()
+	once.dial("a")
+	if closed(once) {
+		t.Fatal("gave up after the session was established")
+	}
+}
