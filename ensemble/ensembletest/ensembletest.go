@@ -14,6 +14,10 @@
 // external ensemble (then tests that kill or pause servers, which call
 // RequireLocal, skip). If a test fails, the server logs are kept and their
 // paths printed.
+//
+// RequireTLS gives a test a TLS-only server (see ensemble.Config.TLS) and a
+// client configuration that trusts it, like httptest.NewTLSServer: one per
+// test binary, started on first use, stopped by Main.
 package ensembletest
 
 import (
