@@ -81,6 +81,12 @@ type Config struct {
 	// proxies (those could not outlive this process): its links cannot be
 	// cut, and Partition and the like return ErrNoLinks.
 	Detached bool
+	// TLS serves clients over TLS only: each server has a secure client
+	// port and no plaintext one (Addrs lists the secure ports), with a
+	// certificate for 127.0.0.1 and localhost signed by a CA made at
+	// Start (see Ensemble.ClientTLS). Links between servers stay
+	// plaintext. It needs ZooKeeper 3.6 or later (both versions here are).
+	TLS bool
 }
 
 func (c Config) withDefaults() Config {
@@ -118,6 +124,11 @@ func (c Config) validate() error {
 	}
 	if c.SyncLimit < 1 || c.SyncLimit > 1000 {
 		return fmt.Errorf("%w: SyncLimit = %d, want 1..1000", ErrBadConfig, c.SyncLimit)
+	}
+	if c.TLS && c.Detached {
+		// A detached ensemble is found again through its State, which
+		// holds no certificates: a client could not trust its servers.
+		return fmt.Errorf("%w: TLS and Detached together", ErrBadConfig)
 	}
 	for _, l := range c.ExtraConfig {
 		if !strings.Contains(l, "=") || strings.ContainsAny(l, "\n\r") {
@@ -164,7 +175,7 @@ func fileExists(p string) bool {
 // zooCfg renders server s's configuration file. With links, s reaches its
 // peers through its own proxies; its own line keeps its real ports, which it
 // binds.
-func (c Config) zooCfg(s *server, all []*server, links *linkTable) string {
+func (c Config) zooCfg(s *server, all []*server, links *linkTable, tm *tlsMaterial) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("# written by github.com/zklock/zklock/ensemble")
@@ -174,8 +185,14 @@ func (c Config) zooCfg(s *server, all []*server, links *linkTable) string {
 	line("dataDir=%s", s.dataDir)
 	// Explicit address and port: a server must never fall back to 2181 on
 	// all interfaces.
-	line("clientPortAddress=127.0.0.1")
-	line("clientPort=%d", s.ports.client)
+	if tm == nil {
+		line("clientPortAddress=127.0.0.1")
+		line("clientPort=%d", s.ports.client)
+	} else {
+		for _, l := range tm.configLines(s.ports.client) {
+			line("%s", l)
+		}
+	}
 	line("admin.enableServer=false")
 	line("4lw.commands.whitelist=*")
 	line("maxClientCnxns=0")

@@ -23,6 +23,11 @@
 // behind. A detached Ensemble (see cmd/zkensemble) outlives its starter and is
 // stopped later through its State.
 //
+// Config.TLS serves clients over TLS only, through ZooKeeper's Netty
+// connection factory, with a CA and a server certificate for 127.0.0.1 and
+// localhost made at Start (Ensemble.ClientTLS trusts them); four-letter
+// words then go over TLS too (FourLetterWordTLS).
+//
 // Servers are numbered by index i in [0, N); server i has myid i+1 and is the
 // i-th entry of Addrs.
 package ensemble

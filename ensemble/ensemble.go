@@ -43,7 +43,8 @@ type Ensemble struct {
 	java    string
 	root    string
 	spawner *spawner
-	links   *linkTable // nil for a single server or a detached ensemble
+	links   *linkTable   // nil for a single server or a detached ensemble
+	tls     *tlsMaterial // nil unless Config.TLS
 
 	mu      sync.Mutex
 	servers []*server
@@ -65,6 +66,9 @@ func Start(ctx context.Context, cfg Config) (*Ensemble, error) {
 		if err != nil {
 			return nil, err
 		}
+		if cfg.TLS && cfg.Version == Version38 {
+			cp = append(cp, tlsClassPath()...)
+		}
 		cfg.ClassPath = cp
 	}
 	java, err := cfg.findJava()
@@ -82,6 +86,16 @@ func Start(ctx context.Context, cfg Config) (*Ensemble, error) {
 	if cfg.Servers > 1 && !cfg.Detached {
 		if e.links, err = newLinkTable(cfg.Servers); err != nil {
 			e.spawner.stop()
+			os.RemoveAll(root)
+			return nil, err
+		}
+	}
+	if cfg.TLS {
+		if e.tls, err = newTLSMaterial(filepath.Join(root, "tls")); err != nil {
+			e.spawner.stop()
+			if e.links != nil {
+				e.links.close()
+			}
 			os.RemoveAll(root)
 			return nil, err
 		}
@@ -181,7 +195,7 @@ func (e *Ensemble) writeConfig(s *server) error {
 	if err := os.WriteFile(filepath.Join(s.dataDir, "myid"), []byte(strconv.Itoa(s.id)+"\n"), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(s.cfgPath, []byte(e.cfg.zooCfg(s, e.servers, e.links)), 0o644)
+	return os.WriteFile(s.cfgPath, []byte(e.cfg.zooCfg(s, e.servers, e.links, e.tls)), 0o644)
 }
 
 // startLocked starts s's process; it does not wait for it to listen.

@@ -90,7 +90,7 @@ func (e *Ensemble) waitListeningLocked(ctx context.Context, s *server) error {
 			return err
 		}
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		out, err := FourLetterWord(pctx, s.addr(), "ruok")
+		out, err := e.fourLetter(pctx, s.addr(), "ruok")
 		cancel()
 		if err == nil && strings.TrimSpace(out) == "imok" {
 			return nil

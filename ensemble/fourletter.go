@@ -2,6 +2,7 @@ package ensemble
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,19 @@ const DefaultFourLetterTimeout = 10 * time.Second
 // FourLetterWord sends a four-letter word (srvr, ruok, mntr, cons, wchp,
 // wchc, ...) to the server at addr and returns its whole reply.
 func FourLetterWord(ctx context.Context, addr, cmd string) (string, error) {
+	return fourLetterWord(ctx, addr, cmd, nil)
+}
+
+// FourLetterWordTLS is FourLetterWord over TLS, for a server's secure
+// client port (see Config.TLS); cfg is the client's TLS configuration.
+func FourLetterWordTLS(ctx context.Context, addr, cmd string, cfg *tls.Config) (string, error) {
+	if cfg == nil {
+		return "", fmt.Errorf("%w: nil TLS config", ErrBadConfig)
+	}
+	return fourLetterWord(ctx, addr, cmd, cfg)
+}
+
+func fourLetterWord(ctx context.Context, addr, cmd string, cfg *tls.Config) (string, error) {
 	if len(cmd) != 4 {
 		return "", fmt.Errorf("%w: %q", ErrBadCommand, cmd)
 	}
@@ -25,8 +39,15 @@ func FourLetterWord(ctx context.Context, addr, cmd string) (string, error) {
 		ctx, cancel = context.WithTimeout(ctx, DefaultFourLetterTimeout)
 		defer cancel()
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	var conn net.Conn
+	var err error
+	if cfg == nil {
+		var d net.Dialer
+		conn, err = d.DialContext(ctx, "tcp", addr)
+	} else {
+		d := tls.Dialer{Config: cfg}
+		conn, err = d.DialContext(ctx, "tcp", addr)
+	}
 	if err != nil {
 		return "", fourLetterErr(ctx, cmd, addr, err)
 	}
@@ -68,7 +89,7 @@ func (e *Ensemble) FourLetter(ctx context.Context, i int, cmd string) (string, e
 	if err != nil {
 		return "", err
 	}
-	return FourLetterWord(ctx, addr, cmd)
+	return e.fourLetter(ctx, addr, cmd)
 }
 
 // Srvr asks server i for srvr and parses the reply.
@@ -77,7 +98,7 @@ func (e *Ensemble) Srvr(ctx context.Context, i int) (Stat, error) {
 	if err != nil {
 		return Stat{}, err
 	}
-	return srvr(ctx, addr)
+	return e.srvr(ctx, addr)
 }
 
 func (e *Ensemble) addr(i int) (string, error) {
@@ -90,8 +111,8 @@ func (e *Ensemble) addr(i int) (string, error) {
 	return s.addr(), nil
 }
 
-func srvr(ctx context.Context, addr string) (Stat, error) {
-	out, err := FourLetterWord(ctx, addr, "srvr")
+func (e *Ensemble) srvr(ctx context.Context, addr string) (Stat, error) {
+	out, err := e.fourLetter(ctx, addr, "srvr")
 	if err != nil {
 		return Stat{}, err
 	}

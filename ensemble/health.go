@@ -58,7 +58,7 @@ func (e *Ensemble) probe(ctx context.Context, snap snapshot) (fatal, problem err
 	leaders := 0
 	for _, t := range snap.live {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		st, err := srvr(pctx, t.addr)
+		st, err := e.srvr(pctx, t.addr)
 		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("server %d: %w", t.index, err)
@@ -111,7 +111,7 @@ func (e *Ensemble) Leader(ctx context.Context) (int, error) {
 	var lastErr error
 	for _, t := range snap.live {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		st, err := srvr(pctx, t.addr)
+		st, err := e.srvr(pctx, t.addr)
 		cancel()
 		if err != nil {
 			lastErr = err

@@ -14,4 +14,8 @@
 // (4-byte big-endian length prefix), request opcodes and reply xids; it
 // never changes a byte it relays. Give each client session its own Set of
 // proxies (one per server) so that a fault hits that session only.
+//
+// A stream the proxy cannot read, such as TLS, is relayed as it comes with
+// WithOpaqueStream: Sever, Blackhole and Delay work on it, CutAfterRequest
+// cannot (its Cut ends with ErrOpaque).
 package faultinject

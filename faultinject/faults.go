@@ -85,6 +85,10 @@ func (p *Proxy) faultState() (faults, <-chan struct{}) {
 // severed anyway. A cut applies once and replaces one still armed.
 func (p *Proxy) CutAfterRequest(op Op) *Cut {
 	c := newCut(op)
+	if p.opts.opaque {
+		c.cancel(ErrOpaque)
+		return c
+	}
 	p.armCut(c)
 	return c
 }

@@ -15,9 +15,10 @@ const MaxFrame = zkwire.MaxFrame
 // frame is one length-prefixed message, kept verbatim (prefix included) so
 // that relaying it is a single write.
 type frame struct {
-	buf   []byte
-	at    time.Time // when the proxy finished reading it
-	first bool      // the connect request or response, which has no header
+	buf    []byte
+	at     time.Time // when the proxy finished reading it
+	first  bool      // the connect request or response, which has no header
+	opaque bool      // bytes of an opaque stream, not a frame (WithOpaqueStream)
 }
 
 func (f frame) body() []byte { return f.buf[4:] }

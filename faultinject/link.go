@@ -130,6 +130,10 @@ func (l *link) finishCut() {
 // link once the frames before have been delivered, so that a close, like
 // data, is held by a blackhole.
 func (l *link) read(src net.Conn, q chan<- frame) {
+	if l.p.opts.opaque {
+		l.readOpaque(src, q)
+		return
+	}
 	defer close(q)
 	br := bufio.NewReaderSize(src, 64<<10)
 	for first := true; ; first = false {
@@ -199,8 +203,8 @@ func (l *link) writeToServer(s net.Conn, q <-chan frame) {
 		if !l.hold(f) {
 			return
 		}
-		op, known := OpCreateSession, true
-		if !f.first {
+		op, known := OpCreateSession, !f.opaque
+		if !f.first && !f.opaque {
 			var xid int32
 			xid, op, known = zkwire.RequestHeader(f.body())
 			if known {
@@ -279,7 +283,7 @@ func (l *link) writeToClient(q <-chan frame) {
 		if !l.hold(f) {
 			return
 		}
-		if !f.first {
+		if !f.first && !f.opaque {
 			if xid, zxid, errCode, ok := zkwire.ReplyHeader(f.body()); ok {
 				if a := l.armedCut(); a != nil && a.xid == xid {
 					l.p.stats.repliesCut.Add(1)

@@ -20,6 +20,7 @@ const dialTimeout = 5 * time.Second
 
 type options struct {
 	cutTimeout time.Duration
+	opaque     bool
 }
 
 // Option configures a Proxy.

@@ -92,6 +92,10 @@ func (s *Set) Heal() {
 // Proxy.CutAfterRequest.
 func (s *Set) CutAfterRequest(op Op) *Cut {
 	c := newCut(op)
+	if len(s.proxies) > 0 && s.proxies[0].opts.opaque {
+		c.cancel(ErrOpaque)
+		return c
+	}
 	for _, p := range s.proxies {
 		p.armCut(c)
 	}

@@ -94,6 +94,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 		clu = nemesis.SharedLocal(opt.ensemble)
 	case len(cfg.Servers) > 0:
 		clu, err = nemesis.OpenExternal(ctx, cfg.Servers, cfg.KillCmd, cfg.TickTime, cfg.SyncLimit)
+	case cfg.TLS:
+		fmt.Fprintln(notes, "chaos: starting a local 3-node ensemble serving TLS...")
+		clu, err = nemesis.StartLocalTLS(ctx, cfg.SyncLimit)
 	default:
 		fmt.Fprintln(notes, "chaos: starting a local 3-node ensemble...")
 		clu, err = nemesis.StartLocal(ctx, cfg.SyncLimit)

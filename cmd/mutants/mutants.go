@@ -296,4 +296,24 @@ var mutants = []mutant{
 	if true {`,
 		Killers: []string{"TestChroot"},
 	},
+	{
+		Name: "count-ciphertext",
+		Why:  "the frame counting sits under TLS instead of over it: it scans ciphertext, sees no reply, and the session never counts an acknowledgement",
+		File: "impl/zklock/wire.go",
+		Find: `	c := raw
+	if w.tls != nil {
+		if c, err = w.tlsHandshake(raw, addr, max(timeout-time.Since(start), tlsProbeTimeout)); err != nil {
+			return nil, err
+		}
+	}
+	tc := &trackedConn{Conn: c, raw: raw, addr: addr, w: w}`,
+		Replace: `	_ = start
+	tc := &trackedConn{Conn: raw, raw: raw, addr: addr, w: w}
+	if w.tls != nil {
+		tc.out = zkwire.NewScanner(requestHeaderLen(false), requestHeaderLen, tc.sentFrame)
+		tc.in = zkwire.NewScanner(replyHeaderLen(false), replyHeaderLen, tc.repliedFrame)
+		return w.tlsHandshake(tc, addr, timeout)
+	}`,
+		Killers: []string{"TestTLSEveryLockKind"},
+	},
 }

@@ -14,6 +14,10 @@
 // external ensemble (then tests that kill or pause servers, which call
 // RequireLocal, skip). If a test fails, the server logs are kept and their
 // paths printed.
+//
+// RequireTLS gives a test a TLS-only server (see ensemble.Config.TLS) and a
+// client configuration that trusts it, like httptest.NewTLSServer: one per
+// test binary, started on first use, stopped by Main.
 package ensembletest
 
 import (
@@ -68,7 +72,7 @@ func MainConfig(m *testing.M, cfg ensemble.Config) int {
 	}
 	if env := os.Getenv(EnvServers); env != "" {
 		servers = splitServers(env)
-		return m.Run()
+		return stopTLS(m.Run())
 	}
 	if err := start(cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "ensembletest: cannot start a ZooKeeper ensemble: %v\n"+
@@ -93,6 +97,7 @@ func start(cfg ensemble.Config) error {
 // stop stops the local ensemble, if one was started, keeping its logs when
 // the tests failed.
 func stop(code int) int {
+	code = stopTLS(code)
 	mu.Lock()
 	e := ens
 	mu.Unlock()

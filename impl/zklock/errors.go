@@ -54,6 +54,12 @@ var (
 	// ErrNoServer: NewSession got no session from any server within its
 	// bound (see NewSession): nothing listens there, or nothing answers.
 	ErrNoServer = errors.New("zklock: no server granted a session")
+	// ErrTLS: NewSession could not speak to any server in its protocol:
+	// a certificate that does not verify (the x509 cause is wrapped too),
+	// a server that does not speak TLS to a session made WithTLS, or one
+	// that speaks only TLS to a session made without. NewSession returns it
+	// wrapped with ErrNoServer, as soon as every address failed so.
+	ErrTLS = errors.New("zklock: TLS")
 	// ErrNoAuth: the server refused an operation for lack of permission (the
 	// lock path's ACL against the session's credentials). It matches
 	// zk.ErrNoAuth too.

@@ -1,6 +1,7 @@
 package zklock
 
 import (
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"time"
@@ -34,6 +35,7 @@ type sessionConfig struct {
 	logger    *slog.Logger
 	tracer    Tracer
 	auth      []zkAuth
+	tls       *tls.Config
 }
 
 type zkAuth struct {

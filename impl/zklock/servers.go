@@ -51,3 +51,11 @@ func connectBound(cfg sessionConfig) time.Duration {
 
 // minConnectBound is the shortest wait for a first session.
 const minConnectBound = 10 * time.Second
+
+// boundPassed is the error of a NewSession that waited its whole bound:
+// tests tell it from one that gave up early for a reason (see ErrTLS).
+type boundPassed time.Duration
+
+func errBoundPassed(d time.Duration) error { return boundPassed(d) }
+
+func (b boundPassed) Error() string { return fmt.Sprintf("within %v", time.Duration(b)) }

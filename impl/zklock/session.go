@@ -111,7 +111,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
-	s.wire = &wire{obs: s, writes: cfg.tracer != nil}
+	s.wire = &wire{obs: s, writes: cfg.tracer != nil, tls: cfg.tls, evidence: newTLSEvidence()}
 	conn, events, err := zk.Connect(servers, cfg.timeout,
 		zk.WithDialer(s.wire.dial), zk.WithLogger(zkLogger{s.log}), zk.WithLogInfo(false))
 	if err != nil {
@@ -129,7 +129,13 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		return nil, fmt.Errorf("zklock: new session: %w", ctx.Err())
 	case <-bound.C:
 		s.Close()
-		return nil, fmt.Errorf("zklock: new session with %v: %w within %v", servers, ErrNoServer, connectBound(cfg))
+		if err := s.wire.evidence.err(); err != nil {
+			return nil, fmt.Errorf("zklock: new session with %v: %w %w: %w", servers, ErrNoServer, errBoundPassed(connectBound(cfg)), err)
+		}
+		return nil, fmt.Errorf("zklock: new session with %v: %w %w", servers, ErrNoServer, errBoundPassed(connectBound(cfg)))
+	case <-s.wire.evidence.all:
+		s.Close()
+		return nil, fmt.Errorf("zklock: new session with %v: %w: %w", servers, ErrNoServer, s.wire.evidence.err())
 	case <-s.done:
 		err := s.Err()
 		s.Close()
@@ -349,6 +355,7 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		s.id, s.timeout = id, timeout
 		s.clock = newLossClock(s.cfg.syncLag(), sent)
 		s.mu.Unlock()
+		s.wire.evidence.established()
 		close(s.established)
 	case s.id != id:
 		s.mu.Unlock()

@@ -1,7 +1,9 @@
 package zklock
 
 import (
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -37,6 +39,12 @@ type wire struct {
 	// which a trace needs (go-zookeeper does not say which zxid a reply
 	// carried).
 	writes bool
+	// tls, when not nil, wraps every connection in a TLS client; the
+	// counting sits on top, where the bytes are plaintext.
+	tls *tls.Config
+	// evidence gathers, before the session exists, the servers that
+	// cannot be spoken to in our protocol (see tlsEvidence).
+	evidence *tlsEvidence
 
 	mu     sync.Mutex
 	conns  map[*trackedConn]struct{}
@@ -50,11 +58,19 @@ func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, erro
 	if closed {
 		return nil, errDialRefused
 	}
-	c, err := net.DialTimeout(network, addr, timeout)
+	w.evidence.dial(addr)
+	start := time.Now()
+	raw, err := net.DialTimeout(network, addr, timeout)
 	if err != nil {
 		return nil, err
 	}
-	tc := &trackedConn{Conn: c, w: w}
+	c := raw
+	if w.tls != nil {
+		if c, err = w.tlsHandshake(raw, addr, max(timeout-time.Since(start), tlsProbeTimeout)); err != nil {
+			return nil, err
+		}
+	}
+	tc := &trackedConn{Conn: c, raw: raw, addr: addr, w: w}
 	if w.writes {
 		tc.out = zkwire.NewScanner(requestWithPathLen(false), requestWithPathLen, tc.sentFrame)
 	} else {
@@ -64,7 +80,7 @@ func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, erro
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
-		c.Close()
+		raw.Close()
 		return nil, errDialRefused
 	}
 	if w.conns == nil {
@@ -82,7 +98,9 @@ func (w *wire) shut() {
 	w.conns = nil
 	w.mu.Unlock()
 	for c := range conns {
-		c.Conn.Close()
+		// The raw connection: a TLS close_notify could wait on a stuck
+		// write, and the session is over anyway.
+		c.raw.Close()
 	}
 }
 
@@ -128,16 +146,24 @@ type pendingRequest struct {
 }
 
 type trackedConn struct {
-	net.Conn
-	w   *wire
-	out *zkwire.Scanner // written by go-zookeeper's send loop only
-	in  *zkwire.Scanner // read by its receive loop only
+	net.Conn          // the TLS connection over raw, or raw itself
+	raw      net.Conn // the TCP connection
+	addr     string
+	w        *wire
+	out      *zkwire.Scanner // written by go-zookeeper's send loop only
+	in       *zkwire.Scanner // read by its receive loop only
 
 	mu          sync.Mutex
 	pending     []pendingRequest
 	connectSent time.Time
 	sending     time.Time // send time of the bytes being written now
 	closeOnce   sync.Once
+
+	// Read by the receive side only (the handshake, then the receive
+	// loop, one after the other): whether the connect reply came, and
+	// the bytes before it on a plaintext connection.
+	gotConnectReply bool
+	first           firstBytes
 }
 
 func (c *trackedConn) Write(p []byte) (int, error) {
@@ -150,6 +176,20 @@ func (c *trackedConn) Write(p []byte) (int, error) {
 
 func (c *trackedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
+	if c.w.tls == nil && !c.gotConnectReply && !c.first.done {
+		c.first.add(p[:n])
+		if looksLikeTLS(c.first.buf.Bytes()) {
+			// A TLS alert read as a frame length would make go-zookeeper
+			// allocate hundreds of megabytes before failing.
+			c.first.done = true
+			c.w.plainConnectFailed(c.addr, c.first.buf.Bytes())
+			return 0, fmt.Errorf("%w: %s answered with a TLS record", ErrTLS, c.addr)
+		}
+		if err != nil {
+			c.first.done = true
+			c.w.plainConnectFailed(c.addr, c.first.buf.Bytes())
+		}
+	}
 	c.in.Feed(p[:n])
 	return n, err
 }
@@ -179,6 +219,7 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 
 func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 	if first {
+		c.gotConnectReply = true
 		ms, sid, ok := zkwire.ConnectReply(hdr)
 		if !ok {
 			return

@@ -97,9 +97,13 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	addrs := c.Clu.Addrs()
 	// zklock's session reports the timeout the servers granted; the faults'
 	// lengths are planned from the one asked for, so they must agree.
+	tlsCfg, err := c.clientTLS()
+	if err != nil {
+		return err
+	}
 	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	timing := zklock.WithEnsembleTiming(c.Clu.Timing())
-	probe, err := zklock.NewSession(pctx, addrs, zklock.WithSessionTimeout(c.Cfg.SessionTimeout), timing, zklock.WithLogger(workload.QuietLog))
+	probe, err := zklock.NewSession(pctx, addrs, tlsOptions(tlsCfg, zklock.WithSessionTimeout(c.Cfg.SessionTimeout), timing, zklock.WithLogger(workload.QuietLog))...)
 	cancel()
 	if err != nil {
 		return fmt.Errorf("connecting to %v: %w", addrs, err)
@@ -110,7 +114,7 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 		return fmt.Errorf("the servers grant a %v session timeout, not --session-timeout %v: pass --session-timeout %v", granted, c.Cfg.SessionTimeout, granted)
 	}
 
-	c.observer, err = workload.Connect(ctx, addrs, c.Cfg.SessionTimeout)
+	c.observer, err = connectObserver(ctx, addrs, c.Cfg.SessionTimeout, tlsCfg)
 	if err != nil {
 		return err
 	}
@@ -120,7 +124,7 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	}
 	c.Root = fmt.Sprintf("/zklock-chaos/%s-%d", time.Now().Format("20060102-150405"), uint64(c.Cfg.Seed)%1000000)
 	c.Mon = monitor.New()
-	c.w = &workload.Workload{Cfg: c.Cfg.workload(auth), Rec: checker.NewRecorder(checker.NewClock()), Mon: c.Mon, Timeout: granted, Timing: timing}
+	c.w = &workload.Workload{Cfg: c.Cfg.workload(auth), Rec: checker.NewRecorder(checker.NewClock()), Mon: c.Mon, Timeout: granted, Timing: timing, TLS: tlsCfg}
 	if err := c.makePaths(); err != nil {
 		return err
 	}
@@ -190,7 +194,7 @@ func (c *Campaign) makePaths() error {
 // makeClients makes every client, with its proxies and its worker.
 func (c *Campaign) makeClients(ctx context.Context, addrs []string) error {
 	for i := 0; i < c.Cfg.Clients; i++ {
-		set, err := faultinject.NewSet(addrs)
+		set, err := faultinject.NewSet(addrs, proxyOptions(c.w.TLS)...)
 		if err != nil {
 			return fmt.Errorf("proxies: %w", err)
 		}

@@ -33,6 +33,7 @@ type Config struct {
 	CheckTimeout   time.Duration   `json:"check_timeout"`
 	TraceBudget    int             `json:"trace_budget"` // search states per lock when the trace is replayed in the model
 	Quiet          bool            `json:"quiet"`
+	TLS            bool            `json:"tls,omitempty"` // clients speak TLS to a TLS-only local ensemble
 }
 
 // configJSON is Config in report.json, with durations as Go duration

@@ -194,6 +194,9 @@ func ReplayCommand(c *camp.Config) string {
 	if c.Pin {
 		args = append(args, "--pin")
 	}
+	if c.TLS {
+		args = append(args, "--tls")
+	}
 	if c.SyncLimit != 5 {
 		args = append(args, fmt.Sprintf("--sync-limit %d", c.SyncLimit))
 	}

@@ -57,6 +57,9 @@ func (w *zklockWorker) ensureSession(ctx context.Context) bool {
 	if w.w.Cfg.Auth != nil {
 		opts = append(opts, zklock.WithAuth(AuthScheme, w.w.Cfg.Auth))
 	}
+	if w.w.TLS != nil {
+		opts = append(opts, zklock.WithTLS(w.w.TLS))
+	}
 	s, err := zklock.NewSession(sctx, w.addrs(), opts...)
 	if err != nil {
 		w.think(ctx, nil, 200*time.Millisecond, 500*time.Millisecond)

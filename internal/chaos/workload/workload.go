@@ -9,6 +9,7 @@ package workload
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"log/slog"
@@ -60,6 +61,7 @@ type Workload struct {
 	RW      []*LockPath          // read/write lock paths
 	Timeout time.Duration        // the session timeout the servers granted
 	Timing  zklock.SessionOption // the servers' tickTime and syncLimit, for zklock's loss rule
+	TLS     *tls.Config          // nil, or the servers speak TLS only and this verifies them
 	// Tracer returns a client's zklock.Tracer, which records its protocol
 	// steps; nil for none (--lock=zk).
 	Tracer func(client string) zklock.Tracer
