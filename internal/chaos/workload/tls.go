@@ -3,7 +3,6 @@ package workload
 import (
 	"context"
 	"crypto/tls"
-	"fmt"
 	"net"
 	"time"
 
@@ -18,21 +17,5 @@ func ConnectTLS(ctx context.Context, addrs []string, timeout time.Duration, cfg 
 		defer cancel()
 		return d.DialContext(dctx, network, addr)
 	}
-	conn, events, err := zk.Connect(addrs, timeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false), zk.WithDialer(dial))
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				return conn, nil
-			}
-		case <-ctx.Done():
-			conn.Close()
-			return nil, fmt.Errorf("no session from %v over TLS: %w", addrs, ctx.Err())
-		}
-	}
+	return connect(ctx, addrs, timeout, dial)
 }

@@ -31,9 +31,9 @@ type zkWorker struct {
 // connect opens the client's connection through its proxies and waits for
 // its first session.
 func (w *zkWorker) connect(ctx context.Context) error {
-	conn, events, err := zk.Connect(w.addrs(), w.w.Cfg.SessionTimeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
+	conn, err := connect(ctx, w.addrs(), w.w.Cfg.SessionTimeout, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", w.name, err)
 	}
 	if w.w.Cfg.Auth != nil {
 		// go-zookeeper sends it again on every reconnect.
@@ -42,21 +42,9 @@ func (w *zkWorker) connect(ctx context.Context) error {
 			return fmt.Errorf("%s: authenticating: %w", w.name, err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	for {
-		select {
-		case ev := <-events:
-			if ev.State == zk.StateHasSession {
-				w.conn = conn
-				w.noteSession()
-				return nil
-			}
-		case <-ctx.Done():
-			conn.Close()
-			return fmt.Errorf("%s: no session: %w", w.name, ctx.Err())
-		}
-	}
+	w.conn = conn
+	w.noteSession()
+	return nil
 }
 
 // Run runs rounds until ctx ends.

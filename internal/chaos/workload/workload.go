@@ -123,7 +123,20 @@ func (nopLogger) Printf(string, ...any) {}
 
 // Connect opens a plain connection and waits for its session.
 func Connect(ctx context.Context, addrs []string, timeout time.Duration) (*zk.Conn, error) {
-	conn, events, err := zk.Connect(addrs, timeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
+	return connect(ctx, addrs, timeout, nil)
+}
+
+// connect opens a connection, through dial unless it is nil (TLS), and
+// waits up to 30 s for its first session.
+func connect(ctx context.Context, addrs []string, timeout time.Duration, dial zk.Dialer) (*zk.Conn, error) {
+	var conn *zk.Conn
+	var events <-chan zk.Event
+	var err error
+	if dial != nil {
+		conn, events, err = zk.Connect(addrs, timeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false), zk.WithDialer(dial))
+	} else {
+		conn, events, err = zk.Connect(addrs, timeout, zk.WithLogger(nopLogger{}), zk.WithLogInfo(false))
+	}
 	if err != nil {
 		return nil, err
 	}
