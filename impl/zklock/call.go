@@ -10,9 +10,15 @@ import (
 )
 
 // go-zookeeper v1.0.4 calls block, with no context, until the reply or the
-// loss of the connection. Each call runs on a goroutine of the session's so
-// that the caller can leave when its context ends; the goroutine ends when
-// the reply comes, which Close forces by closing the connection.
+// loss of the connection. Each call runs on a worker goroutine of the
+// session's so that the caller can leave when its context ends; the call
+// ends when the reply comes, which Close forces by closing the connection.
+//
+// Workers are reused: a call is handed to an idle worker when there is one,
+// and a new worker starts only when none is idle. A goroutine per call cost a
+// goroutine creation, and a small stack grown again through go-zookeeper's
+// encoder, on every round trip of every acquisition. Workers never outnumber
+// the calls once in flight at the same time, and end with the session.
 
 type result[T any] struct {
 	v   T
@@ -22,21 +28,51 @@ type result[T any] struct {
 // start issues fn on the session's behalf and returns where its result will
 // arrive.
 func start[T any](s *Session, fn func() (T, error)) (<-chan result[T], error) {
+	ch := make(chan result[T], 1)
+	err := s.run(func() {
+		v, err := fn()
+		ch <- result[T]{v, err}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// run gives job to an idle worker, or to a new one; it fails once the
+// session has ended.
+func (s *Session) run(job func()) error {
 	s.mu.Lock()
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
-		return nil, err
+		return err
+	}
+	select {
+	case s.idle <- job:
+		// An idle worker took it: it is counted in s.wg already.
+		s.mu.Unlock()
+		return nil
+	default:
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	ch := make(chan result[T], 1)
-	go func() {
-		defer s.wg.Done()
-		v, err := fn()
-		ch <- result[T]{v, err}
-	}()
-	return ch, nil
+	go s.worker(job)
+	return nil
+}
+
+// worker runs job, then the jobs handed to it while it waits idle, until
+// the session ends.
+func (s *Session) worker(job func()) {
+	defer s.wg.Done()
+	for {
+		job()
+		select {
+		case job = <-s.idle:
+		case <-s.life.Done():
+			return
+		}
+	}
 }
 
 // await waits for a started call, the end of ctx, or the end of the session.
