@@ -27,6 +27,11 @@ type lockClient interface {
 	// has one) and returns the function that releases it.
 	lock(ctx context.Context, write bool) (unlock func(context.Context) error, err error)
 	close()
+	// sessionID and server name the client's ZooKeeper session and the
+	// server it is connected to: a stall's diagnosis finds the owner of the
+	// node at the head of the queue by its session.
+	sessionID() int64
+	server() string
 }
 
 // dialer opens a client; rw asks for the read/write lock.
@@ -83,7 +88,9 @@ func (c *zklockClient) lock(ctx context.Context, write bool) (func(context.Conte
 	return l.Unlock, nil
 }
 
-func (c *zklockClient) close() { c.s.Close() }
+func (c *zklockClient) close()           { c.s.Close() }
+func (c *zklockClient) sessionID() int64 { return c.s.ID() }
+func (c *zklockClient) server() string   { return c.s.Conn().Server() }
 
 // connect opens a go-zookeeper connection and waits for its session.
 func connect(ctx context.Context, cfg config) (*zk.Conn, error) {
@@ -135,7 +142,9 @@ func (c *zkLockClient) lock(context.Context, bool) (func(context.Context) error,
 	return func(context.Context) error { return c.l.Unlock() }, nil
 }
 
-func (c *zkLockClient) close() { c.conn.Close() }
+func (c *zkLockClient) close()           { c.conn.Close() }
+func (c *zkLockClient) sessionID() int64 { return c.conn.SessionID() }
+func (c *zkLockClient) server() string   { return c.conn.Server() }
 
 // The floor: the ZooKeeper writes without which no ZooKeeper lock can work.
 // Acquiring must make the holder visible to every other client, which takes
@@ -166,7 +175,9 @@ func (c *floorClient) lock(context.Context, bool) (func(context.Context) error, 
 	return func(context.Context) error { return c.conn.Delete(node, -1) }, nil
 }
 
-func (c *floorClient) close() { c.conn.Close() }
+func (c *floorClient) close()           { c.conn.Close() }
+func (c *floorClient) sessionID() int64 { return c.conn.SessionID() }
+func (c *floorClient) server() string   { return c.conn.Server() }
 
 // uuid is a random version-4 UUID, the shape Curator's protected names carry.
 func uuid() string {
