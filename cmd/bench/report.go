@@ -353,8 +353,8 @@ func (rw *reportWriter) contended() {
 	if rw.has(implFloor) {
 		w("Floor hand-off (delete → getData-watch notification, two raw sessions): p50 %s, p99 %s.\n\n",
 			over(floorHand).ms(), over(floorHand99).ms())
-		w("Two ceilings bound every ZooKeeper lock (see [What the floor is](#what-the-floor-is)): the **write ceiling**, "+
-			"N raw sessions doing create+delete pairs flat out, and the **hand-off ceiling**, 1 / mean floor hand-off. "+
+		w("Two ceilings bound every ZooKeeper lock (see [What the floor is](#what-the-floor-is)): the **write ceiling**, " +
+			"N raw sessions doing create+delete pairs flat out, and the **hand-off ceiling**, 1 / mean floor hand-off. " +
 			"The lower one binds; `÷ ceiling` is against it, per repetition.\n\n")
 		w("| N | write ceiling (pairs/s) | hand-off ceiling (/s) | lower ceiling | which binds |\n|---|---|---|---|---|\n")
 		for _, n := range rw.cfg.clients {
