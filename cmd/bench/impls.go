@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -210,6 +211,7 @@ func floorHandoff(ctx context.Context, cfg config, path string, iterations, warm
 	node := path + "/handoff"
 	r := run{Impl: implFloor, Kind: kindHandoff, Clients: 2}
 	start := time.Now()
+	retries := 0
 	for i := 0; i < warmup+iterations; i++ {
 		if i == warmup {
 			start = time.Now()
@@ -223,8 +225,19 @@ func floorHandoff(ctx context.Context, cfg config, path string, iterations, warm
 			return run{}, fmt.Errorf("floor hand-off sync: %w", err)
 		}
 		_, _, watch, err := b.GetW(node)
+		if errors.Is(err, zk.ErrNoNode) && retries < 20 {
+			// B still did not see the node: it moved to another server
+			// between its sync and its read, or A's connection did (a
+			// loaded box). Start the round again, untimed.
+			retries++
+			if err := a.Delete(node, -1); err != nil && !errors.Is(err, zk.ErrNoNode) {
+				return run{}, fmt.Errorf("floor hand-off delete: %w", err)
+			}
+			i--
+			continue
+		}
 		if err != nil {
-			return run{}, fmt.Errorf("floor hand-off getData watch: %w", err)
+			return run{}, fmt.Errorf("floor hand-off getData watch (after %d retries): %w", retries, err)
 		}
 		t0 := time.Now()
 		if err := a.Delete(node, -1); err != nil {
