@@ -121,6 +121,17 @@ func TestRenderReport(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
+	// A window with a tenth of the usual grants is listed; the others not.
+	cfg3 := cfg
+	cfg3.reps = 3
+	var three []run
+	for rep, ops := range []int64{500, 520, 50} {
+		three = append(three, run{Impl: implZklock, Kind: kindContended, Clients: 4, Ops: ops, Elapsed: time.Second, Latency: ms(8), Rep: rep})
+	}
+	out = renderReport(cfg3, facts{}, three, nil)
+	if !strings.Contains(out, "- rep 3, zklock contended N=4: 50 acquisitions/s against a median of 500") || strings.Contains(out, "- rep 1,") {
+		t.Errorf("the slow window is not the one listed:\n%s", out)
+	}
 	// With the ceiling at 1000/s, 950/s is within 90% of it: met.
 	runs[5].Ops = 950
 	if out := renderReport(cfg, facts{}, runs, nil); !strings.Contains(out, "0.95× (0.95–0.95) | ≥ 1.40× and ≥ 1.60×, or ≥ 0.90× of the ceiling | yes |") {
@@ -195,7 +206,7 @@ func TestCharts(t *testing.T) {
 	}
 }
 
-func benchConfig(b *testing.B) config {
+func benchConfig(b testing.TB) config {
 	tick, syncLimit := ensembletest.Timing()
 	return config{servers: ensembletest.Require(b), sessionTimeout: 10 * time.Second, writeEvery: 10,
 		tickTime: tick, syncLimit: syncLimit}
@@ -279,4 +290,87 @@ func lockPathFor(b *testing.B, cfg config) string {
 		c.Close()
 	})
 	return path
+}
+
+// TestStallMonitorSeesTheHolder: a holder that keeps the lock for longer than
+// stallAfter while another client waits is a stall whose head is the
+// holder's node, its owner the holder, holding; the waiter's grant ends it.
+// The control: the same two clients without the long hold make no stall.
+func TestStallMonitorSeesTheHolder(t *testing.T) {
+	cfg := benchConfig(t)
+	ctx := context.Background()
+	admin, err := connect(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	cfg.admin = admin
+	for _, hold := range []time.Duration{0, stallAfter + 600*time.Millisecond} {
+		path := fmt.Sprintf("/zklock-bench/go-test/stall-%d", time.Now().UnixNano())
+		if err := createAll(admin, path); err != nil {
+			t.Fatal(err)
+		}
+		defer deleteTree(admin, path)
+		var clients []lockClient
+		for range 2 {
+			c, err := dialZklock(ctx, cfg, path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.close()
+			clients = append(clients, c)
+		}
+		base := time.Now()
+		since := func() int64 { return int64(time.Since(base)) }
+		mon := newStallMonitor(cfg, path, clients, since, 0, base)
+		mctx, stop := context.WithCancel(ctx)
+		watched := make(chan struct{})
+		go func() { defer close(watched); mon.watch(mctx) }()
+
+		unlock0, err := clients[0].lock(ctx, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mon.granted(0, since())
+		mon.states[0].set(phaseHolding, since())
+		mon.states[1].set(phaseAcquiring, since())
+		got := make(chan error, 1)
+		var unlock1 func(context.Context) error
+		go func() {
+			var err error
+			unlock1, err = clients[1].lock(ctx, true)
+			if err == nil {
+				mon.granted(1, since())
+			}
+			got <- err
+		}()
+		time.Sleep(hold)
+		mon.states[0].set(phaseReleasing, since())
+		if err := unlock0(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-got; err != nil {
+			t.Fatal(err)
+		}
+		unlock1(ctx)
+		stop()
+		<-watched
+		stalls := mon.finish(since())
+		if hold == 0 {
+			if len(stalls) != 0 {
+				t.Fatalf("no hold, yet stalls %+v", stalls)
+			}
+			continue
+		}
+		if len(stalls) != 1 {
+			t.Fatalf("a %v hold gave stalls %+v, want one", hold, stalls)
+		}
+		s := stalls[0]
+		if !s.Probed || s.HeadOwner != 0 || s.HeadPhase != "holding" || !s.Ended || s.NextBy != 1 || s.Queue != 2 {
+			t.Fatalf("stall %+v, want probed, head owned by client 0 holding, 2 queued, ended by client 1", s)
+		}
+		if on, _ := s.verdict(); !strings.Contains(on, "client 0 (holding") {
+			t.Errorf("verdict %q", on)
+		}
+	}
 }

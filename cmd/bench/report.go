@@ -444,9 +444,17 @@ func (rw *reportWriter) stalls(runs []run) {
 				"Waited on: %s. Why: %s.", r.Rep+1, label[r.Impl], r.Clients, s.Start.Seconds(), end, on, why))
 		}
 		worst := percentile(r.Latency, 100)
-		if (r.Kind == kindContended || r.Kind == kindReadMostly) && r.Ops == 0 || worst > time.Second {
+		lock := r.Kind == kindContended || r.Kind == kindReadMostly
+		// A window with a quarter of the usual grants stalled too, even if
+		// the acquisitions it counted were quick (Curator's are not watched).
+		usual := over(rw.t.per(r.Impl, r.Kind, r.Clients, opsRate)).Median
+		switch {
+		case lock && r.Ops == 0 || worst > time.Second:
 			slow = append(slow, fmt.Sprintf("- rep %d, %s %s N=%d: %d acquisitions, slowest %v",
 				r.Rep+1, r.Impl, r.Kind, r.Clients, r.Ops, worst.Round(time.Millisecond)))
+		case lock && r.opsPerSec() < usual/4:
+			slow = append(slow, fmt.Sprintf("- rep %d, %s %s N=%d: %.0f acquisitions/s against a median of %.0f over the repetitions",
+				r.Rep+1, r.Impl, r.Kind, r.Clients, r.opsPerSec(), usual))
 		}
 	}
 	if len(lines) == 0 {
@@ -457,7 +465,8 @@ func (rw *reportWriter) stalls(runs []run) {
 	if len(slow) == 0 {
 		w("Every measured window had grants and no acquisition waited over a second.\n\n")
 	} else {
-		w("Measured windows without a grant, or with an acquisition waiting over a second:\n\n%s\n\n", strings.Join(slow, "\n"))
+		w("Measured windows without a grant, with an acquisition waiting over a second, or with under a quarter "+
+			"of the median acquisitions/s of their repetitions:\n\n%s\n\n", strings.Join(slow, "\n"))
 	}
 }
 
