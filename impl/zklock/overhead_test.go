@@ -13,7 +13,7 @@ import (
 // connection, so that the benchmarks below measure zklock's own cost per
 // call and nothing of ZooKeeper's.
 func bareSession(tb testing.TB) *Session {
-	s := &Session{done: make(chan struct{}), idle: make(chan func())}
+	s := &Session{done: make(chan struct{})}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	tb.Cleanup(func() {
 		s.endLife()

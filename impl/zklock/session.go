@@ -36,7 +36,7 @@ type Session struct {
 	stopped     chan struct{} // closed when the connection is torn down
 	life        context.Context
 	endLife     context.CancelFunc
-	idle        chan func()    // idle call workers take their next call here (see run)
+	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
 	wg          sync.WaitGroup // calls in flight and background clean-up
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
@@ -109,7 +109,6 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
 		kick:        make(chan struct{}, 1),
-		idle:        make(chan func()),
 		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
