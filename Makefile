@@ -174,9 +174,11 @@ chaos-tests:
 	$(GO) test -count=1 -skip '$(CHAOS_SHORT_TWINS)' ./cmd/chaos/... ./internal/chaos/...
 
 ## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
-## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md).
+## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md
+## and the SVG charts beside it). BENCH_FLAGS passes flags, e.g. --reps 3.
+BENCH_FLAGS ?=
 bench: setup
-	$(GO) run ./cmd/bench
+	$(GO) run ./cmd/bench $(BENCH_FLAGS)
 
 bench-quick: setup
 	$(GO) run ./cmd/bench --quick --out ''

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,6 +28,11 @@ type lockClient interface {
 	// has one) and returns the function that releases it.
 	lock(ctx context.Context, write bool) (unlock func(context.Context) error, err error)
 	close()
+	// sessionID and server name the client's ZooKeeper session and the
+	// server it is connected to: a stall's diagnosis finds the owner of the
+	// node at the head of the queue by its session.
+	sessionID() int64
+	server() string
 }
 
 // dialer opens a client; rw asks for the read/write lock.
@@ -83,7 +89,9 @@ func (c *zklockClient) lock(ctx context.Context, write bool) (func(context.Conte
 	return l.Unlock, nil
 }
 
-func (c *zklockClient) close() { c.s.Close() }
+func (c *zklockClient) close()           { c.s.Close() }
+func (c *zklockClient) sessionID() int64 { return c.s.ID() }
+func (c *zklockClient) server() string   { return c.s.Conn().Server() }
 
 // connect opens a go-zookeeper connection and waits for its session.
 func connect(ctx context.Context, cfg config) (*zk.Conn, error) {
@@ -135,7 +143,9 @@ func (c *zkLockClient) lock(context.Context, bool) (func(context.Context) error,
 	return func(context.Context) error { return c.l.Unlock() }, nil
 }
 
-func (c *zkLockClient) close() { c.conn.Close() }
+func (c *zkLockClient) close()           { c.conn.Close() }
+func (c *zkLockClient) sessionID() int64 { return c.conn.SessionID() }
+func (c *zkLockClient) server() string   { return c.conn.Server() }
 
 // The floor: the ZooKeeper writes without which no ZooKeeper lock can work.
 // Acquiring must make the holder visible to every other client, which takes
@@ -166,7 +176,9 @@ func (c *floorClient) lock(context.Context, bool) (func(context.Context) error, 
 	return func(context.Context) error { return c.conn.Delete(node, -1) }, nil
 }
 
-func (c *floorClient) close() { c.conn.Close() }
+func (c *floorClient) close()           { c.conn.Close() }
+func (c *floorClient) sessionID() int64 { return c.conn.SessionID() }
+func (c *floorClient) server() string   { return c.conn.Server() }
 
 // uuid is a random version-4 UUID, the shape Curator's protected names carry.
 func uuid() string {
@@ -199,6 +211,7 @@ func floorHandoff(ctx context.Context, cfg config, path string, iterations, warm
 	node := path + "/handoff"
 	r := run{Impl: implFloor, Kind: kindHandoff, Clients: 2}
 	start := time.Now()
+	retries := 0
 	for i := 0; i < warmup+iterations; i++ {
 		if i == warmup {
 			start = time.Now()
@@ -212,8 +225,19 @@ func floorHandoff(ctx context.Context, cfg config, path string, iterations, warm
 			return run{}, fmt.Errorf("floor hand-off sync: %w", err)
 		}
 		_, _, watch, err := b.GetW(node)
+		if errors.Is(err, zk.ErrNoNode) && retries < 20 {
+			// B still did not see the node: it moved to another server
+			// between its sync and its read, or A's connection did (a
+			// loaded box). Start the round again, untimed.
+			retries++
+			if err := a.Delete(node, -1); err != nil && !errors.Is(err, zk.ErrNoNode) {
+				return run{}, fmt.Errorf("floor hand-off delete: %w", err)
+			}
+			i--
+			continue
+		}
 		if err != nil {
-			return run{}, fmt.Errorf("floor hand-off getData watch: %w", err)
+			return run{}, fmt.Errorf("floor hand-off getData watch (after %d retries): %w", retries, err)
 		}
 		t0 := time.Now()
 		if err := a.Delete(node, -1); err != nil {

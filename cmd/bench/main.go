@@ -56,6 +56,10 @@ type config struct {
 	quick          bool
 	maxRun         time.Duration
 	args           []string // as given, for the report
+
+	// Set while running, not by flags.
+	admin      *zk.Conn // a session of the bench's own: creates paths, probes stalls
+	serverLogs []string // the local ensemble's server logs (none with --servers)
 }
 
 func main() {
@@ -73,7 +77,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	cfg := config{args: args}
 	servers := fs.String("servers", "", "comma-separated ZooKeeper servers; default: start a local 3-node ensemble")
 	impls := fs.String("impl", "floor,zklock,zk.Lock,curator", "implementations to measure, comma-separated")
-	clients := fs.String("clients", "1,4,16", "contending client counts, comma-separated")
+	clients := fs.String("clients", "1,4,16,64", "contending client counts, comma-separated")
 	fs.IntVar(&cfg.iterations, "iterations", 300, "measured uncontended acquire+release pairs per repetition")
 	fs.IntVar(&cfg.warmup, "warmup", 50, "unmeasured rounds before them")
 	fs.DurationVar(&cfg.duration, "duration", 3*time.Second, "measured window of each contended run")
@@ -163,6 +167,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer ens.Stop()
 		cfg.servers = ens.Addrs()
 		cfg.tickTime, cfg.syncLimit = ens.TickTime(), ens.SyncLimit()
+		cfg.serverLogs = ens.LogPaths()
 	}
 	var h *curator.Harness
 	if slices.Contains(cfg.impls, implCurator) {
@@ -184,6 +189,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer admin.Close()
+	cfg.admin = admin
 	root := fmt.Sprintf("/zklock-bench/%d", time.Now().UnixNano())
 	defer deleteTree(admin, root)
 
@@ -212,18 +218,26 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	facts.Elapsed = time.Since(began)
 	facts.LoadEnd = loadAvg()
 
-	report := renderReport(cfg, facts, runs)
-	if _, err := io.WriteString(stdout, report); err != nil {
-		return err
-	}
+	var charts []string
 	if cfg.out != "" {
 		if err := os.MkdirAll(filepath.Dir(cfg.out), 0o755); err != nil {
 			return err
 		}
+		// The charts go next to the report, which links them.
+		charts, err = writeCharts(filepath.Dir(cfg.out), cfg, newTable(cfg, runs))
+		if err != nil {
+			return fmt.Errorf("charts: %w", err)
+		}
+	}
+	report := renderReport(cfg, facts, runs, charts)
+	if _, err := io.WriteString(stdout, report); err != nil {
+		return err
+	}
+	if cfg.out != "" {
 		if err := os.WriteFile(cfg.out, []byte(report), 0o644); err != nil {
 			return err
 		}
-		logf("report written to %s", cfg.out)
+		logf("report written to %s, charts %v", cfg.out, charts)
 	}
 	return nil
 }
@@ -283,14 +297,28 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 		if err != nil {
 			return nil, err
 		}
-		return append(runs, r), nil
+		runs = append(runs, r)
+		// The write ceiling at each N: N raw sessions creating and deleting
+		// flat out (N = 1 is the uncontended floor above).
+		for _, n := range readMostlyClients(cfg) {
+			p, err := mk(fmt.Sprintf("writes-%d", n))
+			if err != nil {
+				return nil, err
+			}
+			r, err := contended(ctx, cfg, name, dial, p, n, kindWriteCeiling)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+		}
+		return runs, nil
 	}
 	for _, n := range cfg.clients {
 		p, err := mk(fmt.Sprintf("contended-%d", n))
 		if err != nil {
 			return nil, err
 		}
-		r, err := contended(ctx, cfg, name, dial, p, n, false)
+		r, err := contended(ctx, cfg, name, dial, p, n, kindContended)
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +330,7 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 			if err != nil {
 				return nil, err
 			}
-			r, err := contended(ctx, cfg, name, dial, p, n, true)
+			r, err := contended(ctx, cfg, name, dial, p, n, kindReadMostly)
 			if err != nil {
 				return nil, err
 			}
@@ -312,7 +340,8 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 	return runs, nil
 }
 
-// readMostlyClients: one client never shares, so read-mostly runs skip it.
+// readMostlyClients: the client counts above one. One client never shares,
+// so read-mostly runs skip it, and its write ceiling is the uncontended floor.
 func readMostlyClients(cfg config) []int {
 	var ns []int
 	for _, n := range cfg.clients {

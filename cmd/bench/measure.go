@@ -42,15 +42,19 @@ func uncontended(ctx context.Context, cfg config, name string, dial dialer, path
 
 // contended: n clients, each its own session, loop acquire/release on one
 // path for cfg.warm and then cfg.duration; only grants inside the second
-// window count. With rw, the read/write lock is used and a client's every
-// cfg.writeEvery-th acquisition is a write, the rest reads (kindReadMostly).
+// window count. kind says what is measured: kindContended, the exclusive
+// lock; kindReadMostly, the read/write lock, each client's every
+// cfg.writeEvery-th acquisition a write and the rest reads; kindWriteCeiling,
+// the floor's create+delete pairs, flat out, which exclude nobody.
 //
 // Latency is acquire's, queueing included. A hand-off runs from the moment a
 // holder starts its release to the moment the next grant returns, whoever gets
 // it; the mutual exclusion being measured guarantees that releases and grants
 // alternate, so "the last release" is well defined at every grant. The Java
-// harness measures the same way.
-func contended(ctx context.Context, cfg config, name string, dial dialer, path string, n int, rw bool) (run, error) {
+// harness measures the same way. Exclusive runs are watched for stalls (see
+// stallMonitor).
+func contended(ctx context.Context, cfg config, name string, dial dialer, path string, n int, kind string) (run, error) {
+	rw := kind == kindReadMostly
 	clients := make([]lockClient, 0, n)
 	defer func() {
 		for _, c := range clients {
@@ -66,10 +70,23 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	base := time.Now()
+	baseWall := time.Now()
+	base := baseWall
 	since := func() int64 { return int64(time.Since(base)) } // monotonic
 	measureFrom := since() + int64(cfg.warm)
 	end := measureFrom + int64(cfg.duration)
+	mon := newStallMonitor(cfg, path, clients, since, measureFrom, baseWall)
+	watched := kind == kindContended && cfg.admin != nil
+	monCtx, stopMon := context.WithCancel(ctx)
+	monDone := make(chan struct{})
+	if watched {
+		go func() {
+			defer close(monDone)
+			mon.watch(monCtx)
+		}()
+	} else {
+		close(monDone)
+	}
 	var (
 		lastRelease atomic.Int64
 		ops         atomic.Int64
@@ -77,57 +94,63 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 		firstErr    error
 		wg          sync.WaitGroup
 	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
 	lats := make([][]time.Duration, n)
 	hands := make([][]time.Duration, n)
 	for id, c := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			st := &mon.states[id]
 			for i := 0; since() < end; i++ {
 				// Offset by id so that different clients' writes interleave.
 				write := !rw || (i+id)%cfg.writeEvery == 0
 				t0 := since()
+				st.set(phaseAcquiring, t0)
 				unlock, err := c.lock(ctx, write)
 				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("%s client %d lock: %w", name, id, err)
-					}
-					mu.Unlock()
-					cancel()
+					fail(fmt.Errorf("%s client %d lock: %w", name, id, err))
 					return
 				}
 				granted := since()
+				st.set(phaseHolding, granted)
+				mon.granted(id, granted)
 				prev := lastRelease.Load()
 				if granted >= measureFrom && granted < end {
 					ops.Add(1)
 					lats[id] = append(lats[id], time.Duration(granted-t0))
-					if !rw && prev != 0 {
+					if kind == kindContended && prev != 0 {
 						hands[id] = append(hands[id], time.Duration(granted-prev))
 					}
 				}
-				lastRelease.Store(since())
+				released := since()
+				lastRelease.Store(released)
+				st.set(phaseReleasing, released)
 				if err := unlock(ctx); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("%s client %d unlock: %w", name, id, err)
-					}
-					mu.Unlock()
-					cancel()
+					fail(fmt.Errorf("%s client %d unlock: %w", name, id, err))
 					return
 				}
+				st.set(phaseIdle, since())
 			}
 		}()
 	}
 	wg.Wait()
+	stopMon()
+	<-monDone
 	if firstErr != nil {
 		return run{}, firstErr
 	}
-	kind := kindContended
-	if rw {
-		kind = kindReadMostly
-	}
 	r := run{Impl: name, Kind: kind, Clients: n, Ops: ops.Load(), Elapsed: cfg.duration}
+	if watched {
+		r.Stalls = mon.finish(end)
+	}
 	for id := range n {
 		r.Latency = append(r.Latency, lats[id]...)
 		r.Handoff = append(r.Handoff, hands[id]...)

@@ -156,20 +156,88 @@ var label = map[string]string{
 // renderReport writes bench/RESULTS.md: one section per kind of run, each
 // from its own method below, in the order a reader wants them (what was
 // measured on what, then the numbers, then what the floor means).
-func renderReport(cfg config, f facts, runs []run) string {
-	t := table{cfg: cfg, runs: map[string][]run{}}
-	for _, r := range runs {
-		k := key(r.Impl, r.Kind, r.Clients)
-		t.runs[k] = append(t.runs[k], r)
-	}
-	rw := &reportWriter{cfg: cfg, t: t}
+// charts are the chart files written next to the report, if any.
+func renderReport(cfg config, f facts, runs []run, charts []string) string {
+	rw := &reportWriter{cfg: cfg, t: newTable(cfg, runs)}
 	rw.machine(f)
+	rw.targets()
+	rw.charts(charts)
 	rw.uncontended()
 	rw.contended()
 	rw.readMostly()
 	rw.stalls(runs)
 	rw.floorExplained()
 	return rw.b.String()
+}
+
+// newTable indexes the runs of one report.
+func newTable(cfg config, runs []run) table {
+	t := table{cfg: cfg, runs: map[string][]run{}}
+	for _, r := range runs {
+		k := key(r.Impl, r.Kind, r.Clients)
+		t.runs[k] = append(t.runs[k], r)
+	}
+	return t
+}
+
+// charts links the chart files.
+func (rw *reportWriter) charts(files []string) {
+	if len(files) == 0 {
+		return
+	}
+	rw.w("## Charts\n\n")
+	for _, f := range files {
+		rw.w("![%s](%s)\n\n", strings.TrimSuffix(f, ".svg"), f)
+	}
+}
+
+// targets: the ratios zklock aims at, each as measured in this run (median
+// over repetitions of the per-repetition ratio, and its range). A report,
+// not a verdict: "met" reads the median.
+func (rw *reportWriter) targets() {
+	t, w := rw.t, rw.w
+	if !rw.has(implZklock) || !rw.has(implFloor) {
+		return
+	}
+	w("## Targets\n\n")
+	w("Ratios measured in this run (median of the per-repetition ratios, range in parentheses); \"met\" reads the median. " +
+		"A report, not a test verdict.\n\n")
+	w("| target | N | measured | goal | met |\n|---|---|---|---|---|\n")
+	yes := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "no"
+	}
+	row := func(what string, n int, s spread, goal string, ok bool) {
+		w("| %s | %d | %s | %s | %s |\n", what, n, s.ratio(), goal, dashIf(!s.ok(), yes(ok)))
+	}
+	un := over(ratio(t.per(implZklock, kindUncontended, 1, p50), t.per(implFloor, kindUncontended, 1, p50)))
+	row("uncontended acquire+release p50 ÷ floor pair p50", 1, un, "≤ 1.15×", un.Median <= 1.15)
+	for _, n := range readMostlyClients(rw.cfg) {
+		h := over(ratio(t.per(implZklock, kindContended, n, hand50), t.per(implFloor, kindHandoff, 2, hand50)))
+		row("hand-off p50 ÷ floor hand-off p50", n, h, "≤ 1.30×", h.Median <= 1.30)
+	}
+	for _, n := range readMostlyClients(rw.cfg) {
+		ops := t.per(implZklock, kindContended, n, opsRate)
+		_, _, lower := t.ceilings(n)
+		vsCeil := over(ratio(ops, lower))
+		vsZk := over(ratio(ops, t.per(implZkLock, kindContended, n, opsRate)))
+		vsCur := over(ratio(ops, t.per(implCurator, kindContended, n, opsRate)))
+		met := vsCeil.ok() && vsCeil.Median >= 0.9 || vsZk.ok() && vsCur.ok() && vsZk.Median >= 1.4 && vsCur.Median >= 1.6
+		w("| contended acquisitions/s ÷ zk.Lock, ÷ Curator; ÷ lower ceiling | %d | %s; %s; %s | ≥ 1.40× and ≥ 1.60×, or ≥ 0.90× of the ceiling | %s |\n",
+			n, vsZk.ratio(), vsCur.ratio(), vsCeil.ratio(), dashIf(!vsCeil.ok() && !vsZk.ok(), yes(met)))
+	}
+	if rw.cfg.readMostly && rw.has(implCurator) {
+		for _, n := range readMostlyClients(rw.cfg) {
+			if n < 16 {
+				continue
+			}
+			r := over(ratio(t.per(implZklock, kindReadMostly, n, opsRate), t.per(implCurator, kindReadMostly, n, opsRate)))
+			row("read-mostly acquisitions/s: RWMutex ÷ Curator's read/write lock", n, r, "≥ 1.50×", r.Median >= 1.5)
+		}
+	}
+	w("\n")
 }
 
 // reportWriter is a report being written: the runs, indexed, and the text.
@@ -226,17 +294,58 @@ func (rw *reportWriter) uncontended() {
 	w("\n")
 }
 
-// contended: N clients on one lock path, each N against the floor's
-// ceiling and zklock's at the same N. With one client there is no
-// hand-off, so its columns are dashes and the floor is the uncontended one.
+// ceilings are the two bounds on contended acquisitions/s at n clients, per
+// repetition: the write ceiling (n raw sessions' create+delete pairs/s; with
+// one client the uncontended floor's) and 1 / mean floor hand-off (hand-offs
+// of an exclusive lock are serial), and the lower of the two.
+func (t table) ceilings(n int) (writes, handoffs, lower []float64) {
+	if n == 1 {
+		writes = t.per(implFloor, kindUncontended, 1, opsRate)
+	} else {
+		writes = t.per(implFloor, kindWriteCeiling, n, opsRate)
+	}
+	handoffs = t.per(implFloor, kindHandoff, 2, func(r run) float64 { return 1 / mean(r.Handoff).Seconds() })
+	lower = make([]float64, len(writes))
+	for i := range writes {
+		lower[i] = math.Min(writes[i], handoffs[i]) // NaN if either is
+		if n == 1 {
+			lower[i] = writes[i] // nobody to hand off to
+		}
+	}
+	return writes, handoffs, lower
+}
+
+// binds says which ceiling is the lower one, in how many repetitions.
+func binds(writes, handoffs []float64) string {
+	w, h := 0, 0
+	for i := range writes {
+		switch {
+		case math.IsNaN(writes[i]) || math.IsNaN(handoffs[i]):
+		case writes[i] < handoffs[i]:
+			w++
+		default:
+			h++
+		}
+	}
+	switch {
+	case w+h == 0:
+		return "—"
+	case h == 0:
+		return fmt.Sprintf("the write ceiling (all %d reps)", w)
+	case w == 0:
+		return fmt.Sprintf("the hand-off ceiling (all %d reps)", h)
+	}
+	return fmt.Sprintf("the write ceiling in %d reps, the hand-off ceiling in %d", w, h)
+}
+
+// contended: N clients on one lock path, each N against the lower of the
+// two ceilings and zklock's at the same N. With one client there is no
+// hand-off, so its columns are dashes and the ceiling is the uncontended
+// floor's pairs/s.
 func (rw *reportWriter) contended() {
 	t, w := rw.t, rw.w
 	floorHand := t.per(implFloor, kindHandoff, 2, hand50)
 	floorHand99 := t.per(implFloor, kindHandoff, 2, hand99)
-	// Hand-offs of an exclusive lock are serial, so no lock can be granted
-	// more often than once per floor hand-off: 1 / mean floor hand-off is a
-	// ceiling on contended acquisitions/s.
-	floorCeil := t.per(implFloor, kindHandoff, 2, func(r run) float64 { return 1 / mean(r.Handoff).Seconds() })
 	w("## Contended: N clients on one lock path\n\n")
 	w("Each client has its own session and loops acquire/release with nothing in between, for %v. "+
 		"Acquire latency includes queueing. A hand-off runs from a holder starting its release to the next grant "+
@@ -244,28 +353,27 @@ func (rw *reportWriter) contended() {
 	if rw.has(implFloor) {
 		w("Floor hand-off (delete → getData-watch notification, two raw sessions): p50 %s, p99 %s.\n\n",
 			over(floorHand).ms(), over(floorHand99).ms())
+		w("Two ceilings bound every ZooKeeper lock (see [What the floor is](#what-the-floor-is)): the **write ceiling**, " +
+			"N raw sessions doing create+delete pairs flat out, and the **hand-off ceiling**, 1 / mean floor hand-off. " +
+			"The lower one binds; `÷ ceiling` is against it, per repetition.\n\n")
+		w("| N | write ceiling (pairs/s) | hand-off ceiling (/s) | lower ceiling | which binds |\n|---|---|---|---|---|\n")
+		for _, n := range rw.cfg.clients {
+			writes, handoffs, lower := t.ceilings(n)
+			if n == 1 {
+				w("| 1 | %s | — | %s | the write ceiling (one client) |\n", over(writes).rate(), over(lower).rate())
+				continue
+			}
+			w("| %d | %s | %s | %s | %s |\n", n, over(writes).rate(), over(handoffs).rate(), over(lower).rate(),
+				binds(writes, handoffs))
+		}
+		w("\n")
 	}
-	w("| N | implementation | acquisitions/s | ÷ floor | ÷ zklock | acquire p50 | acquire p99 | hand-off p50 | hand-off p99 | hand-off p50 ÷ floor | hand-off p50 ÷ zklock |\n")
+	w("| N | implementation | acquisitions/s | ÷ ceiling | ÷ zklock | acquire p50 | acquire p99 | hand-off p50 | hand-off p99 | hand-off p50 ÷ floor | hand-off p50 ÷ zklock |\n")
 	w("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range rw.cfg.clients {
-		var floorOps []float64
-		if n == 1 {
-			floorOps = t.per(implFloor, kindUncontended, 1, opsRate)
-		} else {
-			floorOps = floorCeil
-		}
+		_, _, lower := t.ceilings(n)
 		zkOps := t.per(implZklock, kindContended, n, opsRate)
 		zkHand := t.per(implZklock, kindContended, n, hand50)
-		if rw.has(implFloor) {
-			note := "1 / mean floor hand-off (ceiling)"
-			hands := [2]string{over(floorHand).ms(), over(floorHand99).ms()}
-			if n == 1 {
-				note, hands = "uncontended floor pairs/s", [2]string{"—", "—"}
-			}
-			w("| %d | floor: %s | %s | 1 | %s | — | — | %s | %s | %s | %s |\n", n, note, over(floorOps).rate(),
-				over(ratio(floorOps, zkOps)).ratio(), hands[0], hands[1], dashIf(n == 1, "1"),
-				dashIf(n == 1, over(ratio(floorHand, zkHand)).ratio()))
-		}
 		for _, impl := range rw.cfg.impls {
 			if impl == implFloor {
 				continue
@@ -273,7 +381,7 @@ func (rw *reportWriter) contended() {
 			ops := t.per(impl, kindContended, n, opsRate)
 			h50 := t.per(impl, kindContended, n, hand50)
 			w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, label[impl], over(ops).rate(),
-				over(ratio(ops, floorOps)).ratio(), over(ratio(ops, zkOps)).ratio(),
+				over(ratio(ops, lower)).ratio(), over(ratio(ops, zkOps)).ratio(),
 				over(t.per(impl, kindContended, n, p50)).ms(), over(t.per(impl, kindContended, n, p99)).ms(),
 				dashIf(n == 1, over(h50).ms()), dashIf(n == 1, over(t.per(impl, kindContended, n, hand99)).ms()),
 				dashIf(n == 1, over(ratio(h50, floorHand)).ratio()), dashIf(n == 1, over(ratio(h50, zkHand)).ratio()))
@@ -312,23 +420,53 @@ func (rw *reportWriter) readMostly() {
 	w("\n")
 }
 
-// stalls: a measured window without a single grant, or one acquisition
-// waiting over a second, is worth a look whatever the medians say.
+// stalls: a gap over stallAfter between two grants, or one acquisition
+// waiting over a second, is worth a look whatever the medians say. The Go
+// implementations' exclusive runs were watched while a gap was open (see
+// stallMonitor): each such stall says what the queue waited on and why.
 func (rw *reportWriter) stalls(runs []run) {
 	w := rw.w
 	w("## Stalls\n\n")
-	var stalls []string
+	w("A stall is a gap of over %v between two consecutive grants of a contended run (hand-offs take a "+
+		"millisecond or two, so the whole queue waited). While a gap was open, a monitor on a session of its own "+
+		"synced with the leader, listed the queue, found which client's session owned the node at its head and "+
+		"what that client was doing, and timed every server's answer to `srvr`; the servers' warnings logged "+
+		"during the gap are quoted. The Curator harness is not watched: only its slow acquisitions are listed.\n\n", stallAfter)
+	var lines, slow []string
 	for _, r := range runs {
+		for _, s := range r.Stalls {
+			on, why := s.verdict()
+			end := fmt.Sprintf("%v", s.Length.Round(time.Millisecond))
+			if !s.Ended {
+				end += " (to the end of the run)"
+			}
+			lines = append(lines, fmt.Sprintf("- rep %d, %s N=%d, at %.2f s into the window, %s with no grant. "+
+				"Waited on: %s. Why: %s.", r.Rep+1, label[r.Impl], r.Clients, s.Start.Seconds(), end, on, why))
+		}
 		worst := percentile(r.Latency, 100)
-		if (r.Kind == kindContended || r.Kind == kindReadMostly) && r.Ops == 0 || worst > time.Second {
-			stalls = append(stalls, fmt.Sprintf("- rep %d, %s %s N=%d: %d acquisitions, slowest %v",
+		lock := r.Kind == kindContended || r.Kind == kindReadMostly
+		// A window with a quarter of the usual grants stalled too, even if
+		// the acquisitions it counted were quick (Curator's are not watched).
+		usual := over(rw.t.per(r.Impl, r.Kind, r.Clients, opsRate)).Median
+		switch {
+		case lock && r.Ops == 0 || worst > time.Second:
+			slow = append(slow, fmt.Sprintf("- rep %d, %s %s N=%d: %d acquisitions, slowest %v",
 				r.Rep+1, r.Impl, r.Kind, r.Clients, r.Ops, worst.Round(time.Millisecond)))
+		case lock && r.opsPerSec() < usual/4:
+			slow = append(slow, fmt.Sprintf("- rep %d, %s %s N=%d: %.0f acquisitions/s against a median of %.0f over the repetitions",
+				r.Rep+1, r.Impl, r.Kind, r.Clients, r.opsPerSec(), usual))
 		}
 	}
-	if len(stalls) == 0 {
-		w("None: every measured window had grants and no acquisition waited over a second.\n\n")
+	if len(lines) == 0 {
+		w("No gap over %v between grants in any watched run.\n\n", stallAfter)
 	} else {
-		w("Measured windows without a grant, or with an acquisition waiting over a second:\n\n%s\n\n", strings.Join(stalls, "\n"))
+		w("%s\n\n", strings.Join(lines, "\n"))
+	}
+	if len(slow) == 0 {
+		w("Every measured window had grants and no acquisition waited over a second.\n\n")
+	} else {
+		w("Measured windows without a grant, with an acquisition waiting over a second, or with under a quarter "+
+			"of the median acquisitions/s of their repetitions:\n\n%s\n\n", strings.Join(slow, "\n"))
 	}
 }
 
@@ -347,9 +485,13 @@ func (rw *reportWriter) floorExplained() {
 		"until B receives the notification. A release is a committed write, and the next holder can learn " +
 		"of it no sooner than by a notification. A real lock then lists the queue again (a read round trip) " +
 		"before it calls itself the holder.\n")
-	w("- **contended acquisitions/s**: hand-offs of an exclusive lock are serial, so no lock can grant more " +
-		"often than once per floor hand-off; the ceiling shown is 1 / mean floor hand-off (with one client, " +
-		"the uncontended floor pairs/s).\n\n")
+	w("- **write ceiling**: N raw sessions, each creating and deleting a protected EPHEMERAL_SEQUENTIAL node " +
+		"in a loop, flat out, on the same ensemble; nobody excludes anybody. Every grant of a ZooKeeper lock costs " +
+		"at least such a pair of writes, so no lock with N clients grants more often than these pairs commit.\n")
+	w("- **hand-off ceiling**: hand-offs of an exclusive lock are serial, so no lock can grant more often than " +
+		"once per floor hand-off: 1 / mean floor hand-off.\n")
+	w("- **contended acquisitions/s** are compared with the lower of the two ceilings at the same N, per " +
+		"repetition (with one client, the uncontended floor pairs/s).\n\n")
 	w("Ratios: a latency ratio above 1 is slower than the reference; a throughput ratio below 1 is fewer " +
 		"acquisitions per second than the reference.\n")
 }

@@ -18,6 +18,7 @@ type run struct {
 	Latency []time.Duration `json:"latency_ns"` // per acquisition (uncontended: acquire+release)
 	Handoff []time.Duration `json:"handoff_ns"` // release start -> next grant (contended only)
 	Rep     int             `json:"-"`
+	Stalls  []stall         `json:"-"` // Go implementations' exclusive runs only
 }
 
 // Scenario kinds.
@@ -26,6 +27,9 @@ const (
 	kindHandoff     = "handoff"     // floor only: delete -> watch notification
 	kindContended   = "contended"   // N clients, exclusive lock
 	kindReadMostly  = "readmostly"  // N clients, read/write lock, 1 write in K
+	// floor only: N raw sessions doing create+delete pairs flat out, the
+	// most writes per second the ensemble commits for N clients.
+	kindWriteCeiling = "writeceiling"
 )
 
 // opsPerSec is the run's throughput.

@@ -10,33 +10,92 @@ import (
 )
 
 // go-zookeeper v1.0.4 calls block, with no context, until the reply or the
-// loss of the connection. Each call runs on a goroutine of the session's so
-// that the caller can leave when its context ends; the goroutine ends when
-// the reply comes, which Close forces by closing the connection.
+// loss of the connection. Each call runs on a worker goroutine of the
+// session's so that the caller can leave when its context ends; the call
+// ends when the reply comes, which Close forces by closing the connection.
+//
+// Workers are reused: a call goes to an idle worker when there is one, and a
+// new worker starts only when none is idle. A goroutine per call cost a
+// goroutine creation, and a small stack grown again through go-zookeeper's
+// encoder, on every round trip of every acquisition. A worker counts itself
+// idle again before it hands its result over, so that a caller's next call
+// finds it: calls made one after another run on one worker, and workers
+// never outnumber the calls once in flight together. They end with the
+// session.
 
 type result[T any] struct {
 	v   T
 	err error
 }
 
+// A job runs one call; it calls idle once the call has returned, before it
+// hands the result over.
+type job func(idle func())
+
 // start issues fn on the session's behalf and returns where its result will
 // arrive.
 func start[T any](s *Session, fn func() (T, error)) (<-chan result[T], error) {
+	ch := make(chan result[T], 1)
+	err := s.run(func(idle func()) {
+		v, err := fn()
+		idle()
+		ch <- result[T]{v, err}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// run gives j to an idle worker, or to a new one; it fails once the
+// session has ended.
+func (s *Session) run(j job) error {
 	s.mu.Lock()
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
-		return nil, err
+		return err
+	}
+	if n := len(s.idle); n > 0 {
+		w := s.idle[n-1]
+		s.idle = s.idle[:n-1]
+		s.mu.Unlock()
+		w <- j // its buffer is empty: a worker is popped once per time it went idle
+		return nil
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	ch := make(chan result[T], 1)
-	go func() {
-		defer s.wg.Done()
-		v, err := fn()
-		ch <- result[T]{v, err}
-	}()
-	return ch, nil
+	go s.worker(j)
+	return nil
+}
+
+// worker runs j, then the jobs handed to it while it is idle, until the
+// session ends.
+func (s *Session) worker(j job) {
+	defer s.wg.Done()
+	jobs := make(chan job, 1)
+	idle := func() {
+		s.mu.Lock()
+		if s.err == nil {
+			s.idle = append(s.idle, jobs)
+		}
+		s.mu.Unlock()
+	}
+	for {
+		j(idle)
+		select {
+		case j = <-jobs:
+		case <-s.life.Done():
+			// A job handed over just before the session ended still runs
+			// (its call fails at once on the closed connection).
+			select {
+			case j = <-jobs:
+				j(func() {})
+			default:
+			}
+			return
+		}
+	}
 }
 
 // await waits for a started call, the end of ctx, or the end of the session.

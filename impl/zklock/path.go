@@ -1,9 +1,11 @@
 package zklock
 
 import (
+	"cmp"
 	"crypto/rand"
+	"encoding/hex"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,7 +64,18 @@ func newUUID() (string, error) {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
+	// Encoded by hand, not with fmt: one allocation per acquisition, not six.
+	var u [uuidLen]byte
+	hex.Encode(u[0:8], b[0:4])
+	u[8] = '-'
+	hex.Encode(u[9:13], b[4:6])
+	u[13] = '-'
+	hex.Encode(u[14:18], b[6:8])
+	u[18] = '-'
+	hex.Encode(u[19:23], b[8:10])
+	u[23] = '-'
+	hex.Encode(u[24:36], b[10:16])
+	return string(u[:]), nil
 }
 
 // child is one lock node as seen in a listing.
@@ -119,11 +132,9 @@ func queue(names []string) []child {
 			q = append(q, c)
 		}
 	}
-	sort.Slice(q, func(i, j int) bool {
-		if q[i].seq != q[j].seq {
-			return q[i].seq < q[j].seq
-		}
-		return q[i].name < q[j].name
+	// slices.SortFunc, not sort.Slice: no reflection, no allocation.
+	slices.SortFunc(q, func(a, b child) int {
+		return cmp.Or(cmp.Compare(a.seq, b.seq), strings.Compare(a.name, b.name))
 	})
 	return q
 }

@@ -2,7 +2,7 @@ package zklock
 
 import (
 	"errors"
-	"strings"
+	"regexp"
 	"testing"
 )
 
@@ -26,14 +26,24 @@ func TestValidateLockPath(t *testing.T) {
 	}
 }
 
+// uuidShape is a version 4, variant 1 uuid in its canonical text form.
+var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
 func TestUUIDShape(t *testing.T) {
+	// The pattern's positive control: misplaced dashes and another version
+	// are refused.
+	for _, bad := range []string{"0123456-78901-4abc-8def-0123456789ab", "01234567-8901-3abc-8def-0123456789ab"} {
+		if uuidShape.MatchString(bad) {
+			t.Fatalf("uuidShape accepts %q", bad)
+		}
+	}
 	seen := map[string]bool{}
 	for i := 0; i < 100; i++ {
 		u, err := newUUID()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(u) != uuidLen || strings.Count(u, "-") != 4 || u[14] != '4' {
+		if !uuidShape.MatchString(u) {
 			t.Fatalf("uuid %q: not a version 4 uuid", u)
 		}
 		if seen[u] {

@@ -36,6 +36,7 @@ type Session struct {
 	stopped     chan struct{} // closed when the connection is torn down
 	life        context.Context
 	endLife     context.CancelFunc
+	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
 	wg          sync.WaitGroup // calls in flight and background clean-up
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the

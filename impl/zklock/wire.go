@@ -153,10 +153,14 @@ type trackedConn struct {
 	out      *zkwire.Scanner // written by go-zookeeper's send loop only
 	in       *zkwire.Scanner // read by its receive loop only
 
+	// sending is the send time of the bytes being written now. Only the send
+	// loop touches it (Write, and sentFrame, which Feed calls from Write), so
+	// it needs no lock: one lock per request, in sentFrame, not two.
+	sending time.Time
+
 	mu          sync.Mutex
 	pending     []pendingRequest
 	connectSent time.Time
-	sending     time.Time // send time of the bytes being written now
 	closeOnce   sync.Once
 
 	// Read by the receive side only (the handshake, then the receive
@@ -167,9 +171,7 @@ type trackedConn struct {
 }
 
 func (c *trackedConn) Write(p []byte) (int, error) {
-	c.mu.Lock()
 	c.sending = time.Now()
-	c.mu.Unlock()
 	c.out.Feed(p)
 	return c.Conn.Write(p)
 }
