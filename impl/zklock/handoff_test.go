@@ -45,7 +45,7 @@ func handOffTo(t *testing.T, who *client, p *pending, want ...traceevent.Action)
 	return lease
 }
 
-// The one-notification hand-off (issue 12): a waiter whose watched node
+// The one-notification hand-off: a waiter whose watched node
 // was the only node ahead of its own at its listing takes that node's
 // deletion as its grant, with no listing after the notification; the
 // waiter behind it, which had two nodes ahead, lists again.
