@@ -28,7 +28,8 @@ const (
 	FindOwnNode      Action = "FindOwnNode"      // after a lost reply: look for the node the create may have made
 	ListChildren     Action = "ListChildren"     // list the queue and decide: grant, wait or missing
 	WatchPredecessor Action = "WatchPredecessor" // set a watch on the node waited for
-	PredecessorGone  Action = "PredecessorGone"  // the watch fired
+	PredecessorGone  Action = "PredecessorGone"  // the watch fired: list again
+	GrantOnHeadGone  Action = "GrantOnHeadGone"  // the watch fired on the only node before ours: grant without listing
 	Grant            Action = "Grant"            // the lease is handed out
 	Release          Action = "Release"          // the lease's node is deleted (Unlock)
 	Cancel           Action = "Cancel"           // an acquisition gives up and deletes its node
@@ -40,7 +41,7 @@ const (
 // list them.
 func Actions() []Action {
 	return []Action{RequestLock, CreateOk, CreateReplyLost, FindOwnNode, ListChildren,
-		WatchPredecessor, PredecessorGone, Grant, Release, Cancel, Downgrade, LearnExpiry}
+		WatchPredecessor, PredecessorGone, GrantOnHeadGone, Grant, Release, Cancel, Downgrade, LearnExpiry}
 }
 
 // Result is what a step observed, for the actions whose outcome the

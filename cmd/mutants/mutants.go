@@ -42,15 +42,29 @@ var mutants = []mutant{
 		Killers: []string{"TestWaiterSessionExpires"},
 	},
 	{
-		Name: "notification-is-grant",
-		Why:  "take a watch notification as the grant, without listing the queue again",
-		File: "impl/zklock/contender.go",
-		Find: `		case <-fired:
-			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})`,
-		Replace: `		case <-fired:
-			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
-			return c.grant(ctx)`,
+		Name:    "notification-is-grant",
+		Why:     "take every wake-up of a waiter (any notification, whatever node it was for) as the grant, without listing the queue again",
+		File:    "impl/zklock/contender.go",
+		Find:    `			if ev.Type == zk.EventNodeDeleted && last && c.ownIntact() {`,
+		Replace: `			if _, _ = ev, last; true {`,
 		Killers: []string{"TestMutualExclusion", "TestCancelWhileWaiting"},
+	},
+	{
+		Name:    "shortcut-any-node",
+		Why:     "take the deletion of the watched node as the grant whether or not it was the only node ahead of ours: a waiter behind a cancelled middle waiter holds beside the holder",
+		File:    "impl/zklock/kind.go",
+		Find:    `	return blockers == 1 && (k == ModeRead || last.kind != ModeWrite)`,
+		Replace: `	return blockers >= 1 && (k == ModeRead || last.kind != ModeWrite)`,
+		Killers: []string{"TestCancelWhileWaiting"},
+	},
+	{
+		Name: "writer-shortcut-across-downgrade",
+		Why:  "a writer takes the deletion of the write node that was its only predecessor as its grant: a Downgrade deletes that node and leaves a read node in its place, and the writer holds beside the downgraded reader",
+		File: "impl/zklock/kind.go",
+		Find: `	return blockers == 1 && (k == ModeRead || last.kind != ModeWrite)`,
+		Replace: `	_ = last
+	return blockers == 1`,
+		Killers: []string{"TestRWDowngrade"},
 	},
 	{
 		Name: "watch-the-holder",

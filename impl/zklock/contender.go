@@ -95,6 +95,8 @@ type contender struct {
 	listed    mark                    // where the last listing started
 	pzxid     int64                   // the lock path's pzxid the last listing saw
 	deleted   string                  // the node removeOwnNodes deleted, if one
+	own       <-chan zk.Event         // a watch on our own node, while we may take the hand-off
+	ownAt     uint64                  // the session's attach count when own was armed
 	ambiguous bool                    // a create may have happened that we never saw
 }
 
@@ -141,7 +143,15 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 		if try {
 			return nil, ErrLocked
 		}
+		last := handOff(q, me, c.kind)
+		var ownArmed <-chan result[bool]
+		if last {
+			ownArmed = c.watchOwn()
+		}
 		fired, err := c.watch(ctx, wait.name)
+		if err == nil && ownArmed != nil {
+			last, err = await(ctx, c.l.s, ownArmed)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +159,15 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 			continue
 		}
 		select {
-		case <-fired:
+		case ev := <-fired:
+			// The deletion of the only node that blocked us is our grant:
+			// no listing (one round trip) after the notification. Any
+			// other wake-up (a data change, a watch removed, a session
+			// event) lists again.
+			if ev.Type == zk.EventNodeDeleted && last && c.ownIntact() {
+				c.trace(TraceEvent{Action: traceevent.GrantOnHeadGone, Target: wait.name})
+				return c.grant(ctx)
+			}
 			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -157,6 +175,58 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 			return nil, c.l.s.Err()
 		}
 	}
+}
+
+// watchOwn makes sure a watch is armed on our own node, started beside the
+// watch on the node we wait for (pipelined: no round trip of its own), and
+// says whether it is. The hand-off needs it: a listing is what used to
+// tell a waiter its node was still there (an operator may delete it), and
+// events come in zxid order, so our node's deletion is seen before that of
+// the node we wait for. getData, not exists: nothing is left behind on a
+// node that is already gone. The watch fires when we delete the node
+// ourselves, so it never outlives it.
+func (c *contender) watchOwn() <-chan result[bool] {
+	s := c.l.s
+	if c.own != nil {
+		out := make(chan result[bool], 1)
+		out <- result[bool]{v: c.ownIntact()}
+		return out
+	}
+	at := s.attaches.Load()
+	node := joinPath(c.l.path, c.name)
+	ch, err := start(s, func() (bool, error) {
+		_, _, fired, err := s.conn.GetW(node)
+		if err != nil {
+			// Gone, or no answer: no hand-off this time; the listing
+			// after the wake-up finds out which.
+			return false, nil
+		}
+		c.own, c.ownAt = fired, at
+		return true, nil
+	})
+	if err != nil {
+		out := make(chan result[bool], 1)
+		out <- result[bool]{err: err}
+		return out
+	}
+	return ch
+}
+
+// ownIntact says whether our own node is known to be as the last listing
+// saw it: its watch has not fired (a fired one is spent: the next wait
+// arms another), and the session has stayed on the connection the watch
+// was armed on.
+func (c *contender) ownIntact() bool {
+	if c.own == nil {
+		return false
+	}
+	select {
+	case <-c.own:
+		c.own = nil
+		return false
+	default:
+	}
+	return c.l.s.attaches.Load() == c.ownAt
 }
 
 // create makes our EPHEMERAL_SEQUENTIAL node (CreateOk). When the reply is

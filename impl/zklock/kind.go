@@ -36,6 +36,27 @@ func (k Mode) marker() string {
 	}
 }
 
+// handOff says whether the deletion of the node decide chose to wait for
+// is by itself our grant, so that the waiter need not list the queue again
+// (GrantOnHeadGone in spec/tla): it is when that node is the only one
+// ahead of ours that blocks us. Sequence numbers only grow, and the lock
+// path cannot be deleted while our node is in it, so no node can appear
+// ahead of ours later; once that one is gone nothing blocks us. Except
+// that Downgrade puts a read node at the very place of the write node it
+// deletes, in the same transaction: a waiter that read nodes block (a
+// writer, or a Mutex on a path an RWMutex also uses) must list again when
+// a write node goes. A reader is not blocked by read nodes, and a read
+// node is never downgraded, so its deletion leaves nothing behind.
+func handOff(q []child, i int, k Mode) bool {
+	blockers, last := 0, child{}
+	for _, ch := range q[:i] {
+		if k != ModeRead || ch.kind != ModeRead {
+			blockers, last = blockers+1, ch
+		}
+	}
+	return blockers == 1 && (k == ModeRead || last.kind != ModeWrite)
+}
+
 // decide says whether the contender at position i of the queue holds and, if
 // not, which node it must wait for. Exclusive and write contenders wait for
 // their immediate predecessor; a reader waits for the last node ahead of it

@@ -44,10 +44,15 @@ type Session struct {
 	// applied before the session ended comes before it in the trace.
 	ops     sync.WaitGroup
 	traceMu sync.Mutex
-	zxid    atomic.Int64     // the highest zxid a reply carried: where the session is in the ensemble's history
-	learned bool             // LearnExpiry reported: nothing more is
-	writes  map[string]int64 // zxids of writes not traced yet, by the path they named
-	lostAt  time.Time        // when the client learned of the loss
+	zxid    atomic.Int64 // the highest zxid a reply carried: where the session is in the ensemble's history
+	// attaches counts the connections the session was attached on, bumped
+	// as the connect reply is read, before any later frame of the same
+	// connection reaches go-zookeeper: watch events come in zxid order on
+	// one connection only (a reconnect replays them in no such order).
+	attaches atomic.Uint64
+	learned  bool             // LearnExpiry reported: nothing more is
+	writes   map[string]int64 // zxids of writes not traced yet, by the path they named
+	lostAt   time.Time        // when the client learned of the loss
 
 	mu          sync.Mutex
 	id          int64
@@ -350,6 +355,7 @@ func (s *Session) acked(sent, at time.Time, sync bool) {
 }
 
 func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
+	s.attaches.Add(1)
 	s.mu.Lock()
 	switch {
 	case s.id == 0:

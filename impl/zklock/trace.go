@@ -37,8 +37,8 @@ type TraceEvent struct {
 // zxids where; they let a validator order the steps of different clients.
 // Real time orders writes only: a server that lags serves reads from an
 // older state. Zxids order both. A step with no request of its own
-// (RequestLock, PredecessorGone, Grant, LearnExpiry) has Start == Time and
-// no zxids.
+// (RequestLock, PredecessorGone, GrantOnHeadGone, Grant, LearnExpiry) has
+// Start == Time and no zxids.
 
 // Tracer receives trace events synchronously, in the order each client saw
 // them; it must be quick and safe for concurrent use. A session without a

@@ -152,19 +152,24 @@ func checkCreateZxids(evs []trace.Event) error {
 
 // The zxids a trace carries are ZooKeeper's: a create's is its node's
 // czxid (the token), a listing's the zxid of the last change it saw, and
-// a delete's the next change a listing sees.
+// a delete's the next change a listing sees. b, alone behind a, is
+// granted on a's deletion without a listing; c, with two nodes ahead of it,
+// lists again after b's release.
 func TestTraceZxids(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
-	a, b := newClient(t, "a"), newClient(t, "b")
+	a, b, c3 := newClient(t, "a"), newClient(t, "b"), newClient(t, "c")
 	ma, _ := NewMutex(a.Session, lock)
 	mb, _ := NewMutex(b.Session, lock)
+	mc, _ := NewMutex(c3.Session, lock)
 	held, err := ma.Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waiter := lockAsync(ctx, mb.Lock)
 	b.trace.waitFor(t, "b queued", time.Minute, waiting)
+	last := lockAsync(ctx, mc.Lock)
+	c3.trace.waitFor(t, "c queued", time.Minute, waiting)
 	if err := held.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +178,13 @@ func TestTraceZxids(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := next.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	third, err := last.wait(t, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := third.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
 	zxid := func(c *client, act traceevent.Action, result traceevent.Result) int64 {
@@ -189,22 +201,25 @@ func TestTraceZxids(t *testing.T) {
 		return 0
 	}
 	aCreate, bCreate := zxid(a, traceevent.CreateOk, ""), zxid(b, traceevent.CreateOk, "")
-	aRelease, bRelease := zxid(a, traceevent.Release, ""), zxid(b, traceevent.Release, "")
+	cCreate := zxid(c3, traceevent.CreateOk, "")
+	aRelease, bRelease, cRelease := zxid(a, traceevent.Release, ""), zxid(b, traceevent.Release, ""), zxid(c3, traceevent.Release, "")
 	for _, c := range []struct {
 		what      string
 		got, want int64
 	}{
 		{"a's token", held.Token(), aCreate},
 		{"b's token", next.Token(), bCreate},
+		{"c's token", third.Token(), cCreate},
 		{"a's granting listing", zxid(a, traceevent.ListChildren, traceevent.ResultGrant), aCreate},
 		{"b's waiting listing", zxid(b, traceevent.ListChildren, traceevent.ResultWait), bCreate},
-		{"b's granting listing", zxid(b, traceevent.ListChildren, traceevent.ResultGrant), aRelease},
+		{"c's waiting listing", zxid(c3, traceevent.ListChildren, traceevent.ResultWait), cCreate},
+		{"c's granting listing", zxid(c3, traceevent.ListChildren, traceevent.ResultGrant), bRelease},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: zxid %d, want %d", c.what, c.got, c.want)
 		}
 	}
-	if !(aCreate < bCreate && bCreate < aRelease && aRelease < bRelease) {
-		t.Errorf("writes out of order: a created %d, b created %d, a released %d, b released %d", aCreate, bCreate, aRelease, bRelease)
+	if !(aCreate < bCreate && bCreate < cCreate && cCreate < aRelease && aRelease < bRelease && bRelease < cRelease) {
+		t.Errorf("writes out of order: created %d, %d, %d, released %d, %d, %d", aCreate, bCreate, cCreate, aRelease, bRelease, cRelease)
 	}
 }

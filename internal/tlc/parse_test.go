@@ -221,3 +221,34 @@ func TestParseStateMultilineValue(t *testing.T) {
 		t.Errorf("%+v", step)
 	}
 }
+
+// A run longer than a minute prints the coverage every minute: the last
+// report counts. An action not yet taken at the first report (0:0) but
+// taken by the end is taken (PredecessorLock.Safety on a loaded machine
+// was once refused for it).
+func TestParseCoverageLastReportCounts(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "pass_coverage.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := "@!@!@STARTMSG 2772:0 @!@!@\n" +
+		"<PredecessorGone line 302, col 1 to line 302, col 18 of module PredecessorLock>: 0:0\n" +
+		"@!@!@ENDMSG 2772 @!@!@\n"
+	res, err := Parse(strings.NewReader(early + string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := res.Covered("PredecessorGone")
+	if !ok || c.Total != 123 {
+		t.Fatalf("PredecessorGone coverage %+v (found %v), want the last report's 0:123", c, ok)
+	}
+	n := 0
+	for _, c := range res.Coverage {
+		if c.Name == "PredecessorGone" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("PredecessorGone listed %d times, want once", n)
+	}
+}

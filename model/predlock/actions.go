@@ -135,10 +135,13 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 		return gLive
 	}
 	*t = *s
-	before := NoNode
+	before, count := NoNode, 0
 	for _, n := range s.Nodes {
-		if n.Seq < s.Node[c] && n.Seq > before {
-			before = n.Seq
+		if n.Seq < s.Node[c] {
+			count++
+			if n.Seq > before {
+				before = n.Seq
+			}
 		}
 	}
 	if before == NoNode {
@@ -147,6 +150,7 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	}
 	t.PC = cow.With(s.PC, c, PCWatch)
 	t.Target = cow.With(s.Target, c, before)
+	setSoleBlocker(t, c, count == 1)
 	return model.Enabled
 }
 
@@ -173,6 +177,7 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	}
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoNode)
+	setSoleBlocker(t, c, false)
 	return model.Enabled
 }
 
@@ -195,6 +200,36 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoNode)
+	setSoleBlocker(t, c, false)
+	return model.Enabled
+}
+
+// GrantOnHeadGone: the hand-off in one notification. The client consumes
+// the NodeDeleted event of its current request's watch on a node that was
+// the only one before ours at the listing that chose it (soleBlocker), and
+// goes straight to Grant without listing again: sequence numbers only grow,
+// so nothing created since sorts before ours, and the node that was alone
+// before ours is gone. Grant then takes the token known since the node
+// became known and checks what the GrantRule checks (impl/zklock: the
+// loss deadline). Spec: PredecessorLock!GrantOnHeadGone.
+func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] != s.UuidOf(c):
+		return `Head(inbox[c]) = Uuid(c)`
+	case s.PC[c] != PCWait:
+		return `pc[c] = "wait"`
+	case !s.SoleBlocker[c]:
+		return `soleBlocker[c]`
+	}
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	t.PC = cow.With(s.PC, c, PCGrant)
+	t.Target = cow.With(s.Target, c, NoNode)
+	setSoleBlocker(t, c, false)
 	return model.Enabled
 }
 

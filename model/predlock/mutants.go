@@ -33,8 +33,8 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 }
 
 // PredecessorGoneIsGrant (mutant NotifyIsGrant): the watch notification is
-// consumed as "the lock is ours", straight to Grant. Replaces
-// PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
+// consumed as "the lock is ours", straight to Grant: GrantOnHeadGone
+// without its soleBlocker guard. Replaces PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
 // (skips ZooKeeper recipes, "Locks" step 5's return to step 2).
 func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 	switch {
@@ -51,6 +51,7 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
 	t.PC = cow.With(s.PC, c, PCGrant)
 	t.Target = cow.With(s.Target, c, NoNode)
+	setSoleBlocker(t, c, false)
 	return model.Enabled
 }
 

@@ -16,6 +16,7 @@ const (
 	ActListChildren
 	ActWatchPredecessor
 	ActPredecessorGone
+	ActGrantOnHeadGone
 	ActIgnoreNotification
 	ActGrant
 	ActWrite
@@ -43,6 +44,7 @@ var ActionNames = [numActions]traceevent.Action{
 	ActListChildren:            traceevent.ListChildren,
 	ActWatchPredecessor:        traceevent.WatchPredecessor,
 	ActPredecessorGone:         traceevent.PredecessorGone,
+	ActGrantOnHeadGone:         traceevent.GrantOnHeadGone,
 	ActIgnoreNotification:      "IgnoreNotification",
 	ActGrant:                   traceevent.Grant,
 	ActWrite:                   "Write",
@@ -69,6 +71,7 @@ var clientActions = [numActions]clientAction{
 	ActListChildren:            (*Spec).ListChildren,
 	ActWatchPredecessor:        (*Spec).WatchPredecessor,
 	ActPredecessorGone:         (*Spec).PredecessorGone,
+	ActGrantOnHeadGone:         (*Spec).GrantOnHeadGone,
 	ActIgnoreNotification:      (*Spec).IgnoreNotification,
 	ActGrant:                   (*Spec).Grant,
 	ActWrite:                   (*Spec).Write,
@@ -87,8 +90,8 @@ var clientActions = [numActions]clientAction{
 // the order the module lists them (TLC generates successors in that order).
 var clientNext = map[Variant][]uint8{
 	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
-		ActRelease, ActCancel, ActLearnExpiry},
+		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
+		ActWrite, ActRelease, ActCancel, ActLearnExpiry},
 	HerdParent: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
 		ActListChildrenWatchParent, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
 		ActRelease, ActCancel, ActLearnExpiry},
@@ -105,7 +108,8 @@ var clientNext = map[Variant][]uint8{
 // writing are the user's choice.
 var progress = map[Variant][]uint8{
 	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
+		ActLearnExpiry},
 	BlindRetry: {ActCreateOk, ActCreateReplyLostRetry, ActListChildren, ActWatchPredecessor,
 		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
 }

@@ -30,7 +30,7 @@ func (sp *Spec) TypeOK(s *State) bool {
 		}
 	}
 	if len(s.Inbox) != n || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n ||
-		len(s.Node) != n || len(s.Target) != n || len(s.Token) != n || len(s.Tenure) != n || len(s.Paused) != n {
+		len(s.Node) != n || len(s.Target) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Tenure) != n || len(s.Paused) != n {
 		return false
 	}
 	for c := 0; c < n; c++ {

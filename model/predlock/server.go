@@ -142,8 +142,17 @@ func idle(t *State, c int) {
 	t.PC = cow.With(t.PC, c, PCIdle)
 	t.Node = cow.With(t.Node, c, NoNode)
 	t.Target = cow.With(t.Target, c, NoNode)
+	setSoleBlocker(t, c, false)
 	t.Token = cow.With(t.Token, c, 0)
 	t.Tenure = cow.With(t.Tenure, c, 0)
+}
+
+// setSoleBlocker sets soleBlocker[c] in t, copying the slice only when
+// the value changes (it is FALSE almost everywhere).
+func setSoleBlocker(t *State, c int, v bool) {
+	if t.SoleBlocker[c] != v {
+		t.SoleBlocker = cow.With(t.SoleBlocker, c, v)
+	}
 }
 
 // fault is the guard of Fault: the budget is not spent.

@@ -85,14 +85,17 @@ type State struct {
 	Watches []Watch   // armed one-shot watches
 	Inbox   [][]Uuid  // per client: delivered, unconsumed notifications (FIFO)
 	// ---- clients ----
-	PC     []PC   // control state
-	Sess   []int  // k of the current session <<c, k>>
-	ReqNo  []int  // number of the current (or last) request
-	Node   []int  // seq of the own node, NoNode while unknown
-	Target []int  // seq of the node watched or about to be watched, NoNode if none
-	Token  []int  // lease token, 0 when not holding
-	Tenure []int  // grant number of the lease, 0 when not holding
-	Paused []bool // process paused
+	PC     []PC  // control state
+	Sess   []int // k of the current session <<c, k>>
+	ReqNo  []int // number of the current (or last) request
+	Node   []int // seq of the own node, NoNode while unknown
+	Target []int // seq of the node watched or about to be watched, NoNode if none
+	// SoleBlocker: Target was the only node before ours at the listing
+	// that chose it (spec: soleBlocker).
+	SoleBlocker []bool
+	Token       []int  // lease token, 0 when not holding
+	Tenure      []int  // grant number of the lease, 0 when not holding
+	Paused      []bool // process paused
 	// ---- the fenced resource, fault budget and history ----
 	Faults    int // fault steps taken so far
 	Grants    int // grants so far
@@ -103,22 +106,23 @@ type State struct {
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
 var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
-	"pc", "sess", "reqNo", "node", "target", "token", "tenure", "paused",
+	"pc", "sess", "reqNo", "node", "target", "soleBlocker", "token", "tenure", "paused",
 	"faults", "grants", "lastToken", "resHigh", "resTenure"}
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
 	n := sp.N()
 	s := State{
-		Inbox:  make([][]Uuid, n),
-		PC:     make([]PC, n),
-		Sess:   make([]int, n),
-		ReqNo:  make([]int, n),
-		Node:   make([]int, n),
-		Target: make([]int, n),
-		Token:  make([]int, n),
-		Tenure: make([]int, n),
-		Paused: make([]bool, n),
+		Inbox:       make([][]Uuid, n),
+		PC:          make([]PC, n),
+		Sess:        make([]int, n),
+		ReqNo:       make([]int, n),
+		Node:        make([]int, n),
+		Target:      make([]int, n),
+		SoleBlocker: make([]bool, n),
+		Token:       make([]int, n),
+		Tenure:      make([]int, n),
+		Paused:      make([]bool, n),
 	}
 	for c := 0; c < n; c++ {
 		s.Live = append(s.Live, Session{c, 1})
@@ -156,13 +160,16 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	for c := range s.PC {
 		b = append(b, byte(s.PC[c]))
 		b = v(v(v(v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c])), int64(s.Target[c])), int64(s.Token[c])), int64(s.Tenure[c]))
-		if s.Paused[c] {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = append(b, boolByte(s.SoleBlocker[c]), boolByte(s.Paused[c]))
 	}
 	return v(v(v(v(v(b, int64(s.Faults)), int64(s.Grants)), int64(s.LastToken)), int64(s.ResHigh)), int64(s.ResTenure))
+}
+
+func boolByte(x bool) byte {
+	if x {
+		return 1
+	}
+	return 0
 }
 
 // TLA returns the state's variables as TLA+ values, in VarNames order, the
@@ -210,6 +217,7 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		{Name: "reqNo", Value: ints(s.ReqNo)},
 		{Name: "node", Value: ints(s.Node)},
 		{Name: "target", Value: ints(s.Target)},
+		{Name: "soleBlocker", Value: perClient(func(c int) tla.Value { return tla.Bool(s.SoleBlocker[c]) })},
 		{Name: "token", Value: ints(s.Token)},
 		{Name: "tenure", Value: ints(s.Tenure)},
 		{Name: "paused", Value: perClient(func(c int) tla.Value { return tla.Bool(s.Paused[c]) })},

@@ -133,6 +133,7 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	}
 	t.PC = cow.With(s.PC, c, PCWatch)
 	t.Target = cow.With(s.Target, c, blockers[len(blockers)-1].Name())
+	setSoleBlocker(t, c, len(blockers) == 1)
 	return model.Enabled
 }
 
@@ -158,6 +159,7 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	}
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoTarget)
+	setSoleBlocker(t, c, false)
 	return model.Enabled
 }
 
@@ -179,7 +181,53 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoTarget)
+	setSoleBlocker(t, c, false)
 	return model.Enabled
+}
+
+// GrantOnHeadGone: the hand-off in one notification. The current request's
+// watch fired on a node that was the only blocker of ours at the listing
+// that chose it (soleBlocker), and the client goes straight to Grant
+// without listing again, if it is a reader or its blocker was a read node.
+// A writer whose only blocker was a write node lists again: Downgrade
+// deletes that node and puts a read node at the same sequence number in
+// the same transaction, so its deletion does not mean nothing is ahead.
+// Spec: SharedLock!GrantOnHeadGone.
+func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
+	if g := sp.headGone(s, c); g != model.Enabled {
+		return g
+	}
+	if s.Kind[c] != KindRead && s.Target[c].Kind != KindRead {
+		return `kind[c] = "read" \/ target[c][2] = "read"`
+	}
+	sp.takeHeadGone(s, c, t)
+	return model.Enabled
+}
+
+// headGone is the guard GrantOnHeadGone and its mutant share.
+func (sp *Spec) headGone(s *State, c int) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case len(s.Inbox[c]) == 0:
+		return `inbox[c] # <<>>`
+	case s.Inbox[c][0] != s.UuidOf(c):
+		return `Head(inbox[c]) = Uuid(c)`
+	case s.PC[c] != PCWait:
+		return `pc[c] = "wait"`
+	case !s.SoleBlocker[c]:
+		return `soleBlocker[c]`
+	}
+	return model.Enabled
+}
+
+// takeHeadGone is the effect GrantOnHeadGone and its mutant share.
+func (sp *Spec) takeHeadGone(s *State, c int, t *State) {
+	*t = *s
+	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	t.PC = cow.With(s.PC, c, PCGrant)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	setSoleBlocker(t, c, false)
 }
 
 // IgnoreNotification: internal; drop a notification for a request the

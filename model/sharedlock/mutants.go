@@ -66,3 +66,15 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 	t.Target = cow.With(s.Target, c, pred.Name())
 	return model.Enabled
 }
+
+// GrantOnAnyHeadGone (mutant WriterShortcut): GrantOnHeadGone without its
+// kind guard: a writer whose only blocker was a write node takes that
+// node's deletion as its grant, which a Downgrade makes wrong. Replaces
+// GrantOnHeadGone. Spec: SharedLockWriterShortcut!GrantOnAnyHeadGone.
+func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
+	if g := sp.headGone(s, c); g != model.Enabled {
+		return g
+	}
+	sp.takeHeadGone(s, c, t)
+	return model.Enabled
+}

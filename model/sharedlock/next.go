@@ -16,6 +16,7 @@ const (
 	ActListChildren
 	ActWatchPredecessor
 	ActPredecessorGone
+	ActGrantOnHeadGone
 	ActIgnoreNotification
 	ActGrant
 	ActDowngrade
@@ -27,6 +28,7 @@ const (
 	ActResumeClient
 	ActDowngradeByReleaseAcquire
 	ActListChildrenPredecessor
+	ActGrantOnAnyHeadGone
 	numActions
 )
 
@@ -41,6 +43,7 @@ var ActionNames = [numActions]traceevent.Action{
 	ActListChildren:              traceevent.ListChildren,
 	ActWatchPredecessor:          traceevent.WatchPredecessor,
 	ActPredecessorGone:           traceevent.PredecessorGone,
+	ActGrantOnHeadGone:           traceevent.GrantOnHeadGone,
 	ActIgnoreNotification:        "IgnoreNotification",
 	ActGrant:                     traceevent.Grant,
 	ActDowngrade:                 traceevent.Downgrade,
@@ -52,6 +55,7 @@ var ActionNames = [numActions]traceevent.Action{
 	ActResumeClient:              "ResumeClient",
 	ActDowngradeByReleaseAcquire: "DowngradeByReleaseAcquire",
 	ActListChildrenPredecessor:   "ListChildrenPredecessor",
+	ActGrantOnAnyHeadGone:        "GrantOnAnyHeadGone",
 }
 
 type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
@@ -63,6 +67,7 @@ var clientActions = [numActions]clientAction{
 	ActListChildren:              (*Spec).ListChildren,
 	ActWatchPredecessor:          (*Spec).WatchPredecessor,
 	ActPredecessorGone:           (*Spec).PredecessorGone,
+	ActGrantOnHeadGone:           (*Spec).GrantOnHeadGone,
 	ActIgnoreNotification:        (*Spec).IgnoreNotification,
 	ActGrant:                     (*Spec).Grant,
 	ActDowngrade:                 (*Spec).Downgrade,
@@ -73,26 +78,31 @@ var clientActions = [numActions]clientAction{
 	ActResumeClient:              (*Spec).ResumeClient,
 	ActDowngradeByReleaseAcquire: (*Spec).DowngradeByReleaseAcquire,
 	ActListChildrenPredecessor:   (*Spec).ListChildrenPredecessor,
+	ActGrantOnAnyHeadGone:        (*Spec).GrantOnAnyHeadGone,
 }
 
 // clientNext is ClientNext(c) of each module, in the order it lists the
 // actions (RequestLock(c, k) for k in Kinds first).
 var clientNext = map[Variant][]uint8{
 	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActDowngrade,
-		ActRelease, ActCancel, ActLearnExpiry},
+		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
+		ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
 	DowngradeReleaseAcquire: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
 		ActListChildren, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant,
 		ActDowngradeByReleaseAcquire, ActRelease, ActCancel, ActLearnExpiry},
 	ReaderWatchesPredecessor: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
 		ActListChildrenPredecessor, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification,
 		ActGrant, ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
+	WriterShortcut: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActGrantOnAnyHeadGone, ActIgnoreNotification, ActGrant,
+		ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
 }
 
 // progress is Progress(c): the steps FairSpec makes weakly fair.
 var progress = map[Variant][]uint8{
 	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
+		ActLearnExpiry},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.

@@ -105,6 +105,7 @@ func TestMutantsCaught(t *testing.T) {
 	}{
 		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
 		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersNotBlockedByReaders"},
+		{sharedlock.WriterShortcut, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
 		{sharedlock.Base, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersShare"},
 	} {
 		t.Run(tc.variant.Module()+"/"+tc.prop, func(t *testing.T) {

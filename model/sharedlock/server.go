@@ -133,7 +133,16 @@ func idle(t *State, c int) {
 	t.Kind = cow.With(t.Kind, c, KindNone)
 	t.Node = cow.With(t.Node, c, NoNode)
 	t.Target = cow.With(t.Target, c, NoTarget)
+	setSoleBlocker(t, c, false)
 	t.Token = cow.With(t.Token, c, 0)
+}
+
+// setSoleBlocker sets soleBlocker[c] in t, copying the slice only when
+// the value changes (it is FALSE almost everywhere).
+func setSoleBlocker(t *State, c int, v bool) {
+	if t.SoleBlocker[c] != v {
+		t.SoleBlocker = cow.With(t.SoleBlocker, c, v)
+	}
 }
 
 func (sp *Spec) fault(s *State) bool { return s.Faults < sp.MaxFaults }

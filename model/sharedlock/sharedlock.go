@@ -1,7 +1,8 @@
 // Package sharedlock is the Go mirror of spec/tla/SharedLock.tla, the
 // read/write ZooKeeper lock of impl/zklock's RWMutex (readers share,
-// writers exclude, a writer may downgrade), and of its two mutants
-// (SharedLockDowngradeReleaseAcquire, SharedLockReaderWatchesPredecessor).
+// writers exclude, a writer may downgrade), and of its three mutants
+// (SharedLockDowngradeReleaseAcquire, SharedLockReaderWatchesPredecessor,
+// SharedLockWriterShortcut).
 //
 // It follows the conventions of model/predlock: every variable a field of
 // State, every action a method of Spec named like the spec action, every
@@ -53,6 +54,9 @@ const (
 	// ReaderWatchesPredecessor is SharedLockReaderWatchesPredecessor: a
 	// reader watches its immediate predecessor.
 	ReaderWatchesPredecessor
+	// WriterShortcut is SharedLockWriterShortcut: a writer takes the
+	// deletion of a write node that was its only blocker as its grant.
+	WriterShortcut
 )
 
 // Module returns the TLA+ module the variant mirrors.
@@ -62,6 +66,8 @@ func (v Variant) Module() string {
 		return "SharedLockDowngradeReleaseAcquire"
 	case ReaderWatchesPredecessor:
 		return "SharedLockReaderWatchesPredecessor"
+	case WriterShortcut:
+		return "SharedLockWriterShortcut"
 	}
 	return "SharedLock"
 }
@@ -81,7 +87,7 @@ func New(k Constants, v Variant) (*Spec, error) {
 		return nil, fmt.Errorf("sharedlock: %d clients: too many", len(k.Clients))
 	case k.MaxRequests < 0 || k.MaxSeq < 0 || k.MaxFaults < 0:
 		return nil, fmt.Errorf("sharedlock: MaxRequests, MaxSeq and MaxFaults must be natural numbers")
-	case v < Base || v > ReaderWatchesPredecessor:
+	case v < Base || v > WriterShortcut:
 		return nil, fmt.Errorf("sharedlock: unknown variant %d", v)
 	}
 	seen := map[string]bool{}

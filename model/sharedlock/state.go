@@ -123,29 +123,33 @@ type State struct {
 	ReqNo  []int  // number of the current (or last) request
 	Node   []int  // seq of the own node, NoNode while unknown
 	Target []Name // name of the node to watch, NoTarget if none
-	Token  []int  // token of the lease, 0 if none
-	Paused []bool // process paused
+	// SoleBlocker: Target was the only blocker of ours at the listing
+	// that chose it (spec: soleBlocker).
+	SoleBlocker []bool
+	Token       []int  // token of the lease, 0 if none
+	Paused      []bool // process paused
 	// ---- fault budget ----
 	Faults int
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
 var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
-	"pc", "kind", "sess", "reqNo", "node", "target", "token", "paused", "faults"}
+	"pc", "kind", "sess", "reqNo", "node", "target", "soleBlocker", "token", "paused", "faults"}
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
 	n := sp.N()
 	s := State{
-		Inbox:  make([][]Uuid, n),
-		PC:     make([]PC, n),
-		Kind:   make([]Kind, n),
-		Sess:   make([]int, n),
-		ReqNo:  make([]int, n),
-		Node:   make([]int, n),
-		Target: make([]Name, n),
-		Token:  make([]int, n),
-		Paused: make([]bool, n),
+		Inbox:       make([][]Uuid, n),
+		PC:          make([]PC, n),
+		Kind:        make([]Kind, n),
+		Sess:        make([]int, n),
+		ReqNo:       make([]int, n),
+		Node:        make([]int, n),
+		Target:      make([]Name, n),
+		SoleBlocker: make([]bool, n),
+		Token:       make([]int, n),
+		Paused:      make([]bool, n),
 	}
 	for c := 0; c < n; c++ {
 		s.Live = append(s.Live, Session{c, 1})
@@ -184,14 +188,16 @@ func (s *State) AppendEncoding(b []byte) []byte {
 		b = append(b, byte(s.PC[c]), byte(s.Kind[c]))
 		b = v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c]))
 		b = append(v(b, int64(s.Target[c].Seq)), byte(s.Target[c].Kind))
-		b = v(b, int64(s.Token[c]))
-		if s.Paused[c] {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = append(v(b, int64(s.Token[c])), boolByte(s.SoleBlocker[c]), boolByte(s.Paused[c]))
 	}
 	return v(b, int64(s.Faults))
+}
+
+func boolByte(x bool) byte {
+	if x {
+		return 1
+	}
+	return 0
 }
 
 // TLA returns the state's variables as TLA+ values, in VarNames order.
@@ -240,6 +246,7 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		{Name: "reqNo", Value: ints(s.ReqNo)},
 		{Name: "node", Value: ints(s.Node)},
 		{Name: "target", Value: perClient(func(c int) tla.Value { return name(s.Target[c]) })},
+		{Name: "soleBlocker", Value: perClient(func(c int) tla.Value { return tla.Bool(s.SoleBlocker[c]) })},
 		{Name: "token", Value: ints(s.Token)},
 		{Name: "paused", Value: perClient(func(c int) tla.Value { return tla.Bool(s.Paused[c]) })},
 		{Name: "faults", Value: tla.Int(s.Faults)},

@@ -20,6 +20,7 @@ var sharedLockSpecs = map[string]struct {
 	"FairSpec": {sharedlock.Base, true},
 	"RASpec":   {sharedlock.DowngradeReleaseAcquire, false},
 	"RWPSpec":  {sharedlock.ReaderWatchesPredecessor, false},
+	"WSSpec":   {sharedlock.WriterShortcut, false},
 }
 
 func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
@@ -32,7 +33,8 @@ func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
 	switch module {
-	case "SharedLock", "SharedLockDowngradeReleaseAcquire", "SharedLockReaderWatchesPredecessor":
+	case "SharedLock", "SharedLockDowngradeReleaseAcquire", "SharedLockReaderWatchesPredecessor",
+		"SharedLockWriterShortcut":
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}

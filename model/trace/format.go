@@ -21,7 +21,8 @@
 //	          the client uses. Optional when the trace has one lock.
 //	action    a spec action: RequestLock, CreateOk, CreateReplyLost,
 //	          FindOwnNode, ListChildren, WatchPredecessor, PredecessorGone,
-//	          Grant, Release, Cancel, Downgrade, LearnExpiry (required)
+//	          GrantOnHeadGone, Grant, Release, Cancel, Downgrade,
+//	          LearnExpiry (required)
 //	request   the uuid of the acquisition (every action but LearnExpiry)
 //	kind      "exclusive" (Mutex: PredecessorLock), "read" or "write"
 //	          (RWMutex: SharedLock)

@@ -128,7 +128,7 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 				ev.Request = genUuid(c, to.ReqNo[c])
 			case predlock.ActCreateOk:
 				ev.Node = node(to, to.Node[c])
-			case predlock.ActCreateReplyLost, predlock.ActPredecessorGone, predlock.ActCancel:
+			case predlock.ActCreateReplyLost, predlock.ActPredecessorGone, predlock.ActGrantOnHeadGone, predlock.ActCancel:
 			case predlock.ActFindOwnNode:
 				if to.PC[c] == predlock.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
@@ -212,7 +212,7 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 				ev.Request, ev.Kind = genUuid(c, to.ReqNo[c]), to.Kind[c].String()
 			case sharedlock.ActCreateOk:
 				ev.Node = node(to, to.Node[c])
-			case sharedlock.ActCreateReplyLost, sharedlock.ActPredecessorGone, sharedlock.ActCancel:
+			case sharedlock.ActCreateReplyLost, sharedlock.ActPredecessorGone, sharedlock.ActGrantOnHeadGone, sharedlock.ActCancel:
 			case sharedlock.ActFindOwnNode:
 				if to.PC[c] == sharedlock.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])

@@ -35,6 +35,8 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.Downgrade()
 	case traceevent.PredecessorGone:
 		return m.PredecessorGone()
+	case traceevent.GrantOnHeadGone:
+		return m.GrantOnHeadGone()
 	case traceevent.Grant:
 		return m.Grant()
 	case traceevent.Release:
@@ -262,6 +264,20 @@ func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
 	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
 		if m.pc == "wait" {
+			why += ": no notification for this request has been delivered"
+		}
+		return nil, why
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// GrantOnHeadGone: the model's step, which needs the notification and a
+// watched node that was the only blocker at the listing that chose it
+// (soleBlocker; for a writer of the read/write lock, a read node).
+func (m *eventMatch[S]) GrantOnHeadGone() ([]succ[S], string) {
+	t, why := m.do(m.ev.Action, 0)
+	if why != "" {
+		if m.pc == "wait" && strings.Contains(why, "inbox") {
 			why += ": no notification for this request has been delivered"
 		}
 		return nil, why

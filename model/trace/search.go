@@ -164,7 +164,7 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 
 // eager are the events that may be matched as soon as they are ready and
 // can be: they write only their client's variables (RequestLock,
-// PredecessorGone, Grant, LearnExpiry, FindOwnNode, ListChildren: a
+// PredecessorGone, GrantOnHeadGone, Grant, LearnExpiry, FindOwnNode, ListChildren: a
 // listing reads the nodes, and any later point where it matches has the
 // same nodes, so matching it now loses no order), or add a watch whose
 // outcome would be the same later (WatchPredecessor: a node never comes
@@ -173,7 +173,7 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // (CreateOk, CreateReplyLost, Release, Cancel, Downgrade) are not: the
 // search tries them in every order the times allow.
 var eager = map[traceevent.Action]bool{
-	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
+	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.GrantOnHeadGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
 	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.ListChildren: true,
 }
 
@@ -290,7 +290,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 				d.creates = append(d.creates, o)
 			}
 		}
-	case traceevent.WatchPredecessor, traceevent.PredecessorGone:
+	case traceevent.WatchPredecessor, traceevent.PredecessorGone, traceevent.GrantOnHeadGone:
 		if n, ok := se.a.target(s, c); ok {
 			d.addSession(n.owner, n.ownerK)
 		}

@@ -472,7 +472,7 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 				target = e.Target
 			}
 		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor,
-			traceevent.PredecessorGone, traceevent.Grant, traceevent.Downgrade:
+			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade:
 		default:
 			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 		}

@@ -64,6 +64,17 @@ func TestControls(t *testing.T) {
 		{"mutex_holds_without_listing.jsonl", Invalid, "c1", traceevent.Grant, `pc[c1] = "list"`},
 		{"mutex_blind_retry.jsonl", Invalid, "c1", traceevent.ListChildren, "the model's nodes are"},
 		{"rw_reader_granted_behind_writer.jsonl", Invalid, "c2", traceevent.ListChildren, "must wait for"},
+		// The one-notification hand-off: c2 behind the only node before it
+		// takes it; c3, which had two nodes before it, lists again. In the
+		// read/write lock a reader behind the only writer and a writer
+		// behind a read node take it.
+		{file: "mutex_grant_on_head_gone.jsonl", verdict: Valid},
+		{file: "rw_grant_on_head_gone.jsonl", verdict: Valid},
+		// Its controls: the shortcut taken when the watched node was not
+		// the only one before ours (c2 cancels while c1 holds), and by a
+		// writer whose watched write node was downgraded.
+		{"mutex_shortcut_not_head.jsonl", Invalid, "c3", traceevent.GrantOnHeadGone, "soleBlocker[c3]"},
+		{"rw_writer_shortcut_across_downgrade.jsonl", Invalid, "c2", traceevent.GrantOnHeadGone, `target[c2][2] = "read"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})

@@ -7,7 +7,9 @@
 (* children, holds the lock when its node has the smallest sequence        *)
 (* number, and otherwise watches only the node immediately before its own  *)
 (* (getData with a watch: read and watch-set are one atomic server step).  *)
-(* After every notification it lists the children again.                   *)
+(* After a notification it lists the children again, unless the node it    *)
+(* watched was the only one before its own at the listing that chose it:   *)
+(* then that node's deletion is the grant (GrantOnHeadGone).               *)
 (*                                                                         *)
 (* The spec models the ZooKeeper side (nodes, sessions, one-shot watches,  *)
 (* per-client FIFO notification delivery, a monotonic zxid) and each       *)
@@ -80,6 +82,7 @@ VARIABLES
     reqNo,      \* number of the client's current (or last) request: uuid <<c, reqNo>>
     node,       \* seq of the client's own node, NoNode while unknown
     target,     \* seq of the node the client watches or is about to watch, NoNode if none
+    soleBlocker,\* target was the only node before ours at the listing that chose it
     token,      \* fencing token (czxid of the own node): with GrantRule "reread" read at
                 \* Grant, otherwise known with the node; 0 when idle
     tenure,     \* grant number of the lease, 0 when not holding
@@ -92,7 +95,7 @@ VARIABLES
     resTenure   \* tenure of the last write the resource accepted
 
 zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
-clientVars == <<pc, sess, reqNo, node, target, token, tenure, paused>>
+clientVars == <<pc, sess, reqNo, node, target, soleBlocker, token, tenure, paused>>
 histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
 vars       == <<zkVars, clientVars, histVars>>
 
@@ -185,6 +188,7 @@ Idle(c) ==
     /\ pc' = [pc EXCEPT ![c] = "idle"]
     /\ node' = [node EXCEPT ![c] = NoNode]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ token' = [token EXCEPT ![c] = 0]
     /\ tenure' = [tenure EXCEPT ![c] = 0]
 
@@ -205,6 +209,7 @@ TypeOK ==
     /\ reqNo \in [Clients -> 0..MaxRequests]
     /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
     /\ target \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ soleBlocker \in [Clients -> BOOLEAN]
     /\ token \in [Clients -> Nat]
     /\ tenure \in [Clients -> Nat]
     /\ paused \in [Clients -> BOOLEAN]
@@ -223,6 +228,7 @@ Init ==
     /\ reqNo = [c \in Clients |-> 0]
     /\ node = [c \in Clients |-> NoNode]
     /\ target = [c \in Clients |-> NoNode]
+    /\ soleBlocker = [c \in Clients |-> FALSE]
     /\ token = [c \in Clients |-> 0]
     /\ tenure = [c \in Clients |-> 0]
     /\ paused = [c \in Clients |-> FALSE]
@@ -251,7 +257,7 @@ RequestLock(c) ==
     /\ reqNo[c] < MaxRequests
     /\ pc' = [pc EXCEPT ![c] = "create"]
     /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
-    /\ UNCHANGED <<zkVars, sess, node, target, token, tenure, paused, histVars>>
+    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, tenure, paused, histVars>>
 
 (* create(`<lock>/_c_<uuid>-lock-`, EPHEMERAL_SEQUENTIAL), reply received: *)
 (* the server appends the next sequence number; the client knows its node. *)
@@ -268,7 +274,7 @@ CreateOk(c) ==
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
     /\ token' = KnownToken(c, zxid + 1)
-    /\ UNCHANGED <<live, sess, reqNo, target, tenure, paused, histVars>>
+    /\ UNCHANGED <<live, sess, reqNo, target, soleBlocker, tenure, paused, histVars>>
 
 (* The same create succeeds on the server but the connection drops before  *)
 (* the reply (ConnectionLoss): the node exists, the client does not know   *)
@@ -286,7 +292,7 @@ CreateReplyLost(c) ==
     /\ nextSeq' = nextSeq + 1
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "find"]
-    /\ UNCHANGED <<live, sess, reqNo, node, target, token, tenure, paused,
+    /\ UNCHANGED <<live, sess, reqNo, node, target, soleBlocker, token, tenure, paused,
                    grants, lastToken, resHigh, resTenure>>
 
 (* After reconnecting: getChildren, look for a node whose name carries this *)
@@ -308,7 +314,7 @@ FindOwnNode(c) ==
                     /\ token' = KnownToken(c, n.czxid)
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
                 /\ UNCHANGED <<node, token>>
-    /\ UNCHANGED <<zkVars, sess, reqNo, target, tenure, paused, histVars>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, target, soleBlocker, tenure, paused, histVars>>
 
 (* getChildren(<lock>) without a watch; sort by sequence suffix.  No node   *)
 (* before ours: the lock is ours (go on to Grant).  Otherwise choose the    *)
@@ -321,9 +327,10 @@ ListChildren(c) ==
     /\ LET before == {n \in nodes : n.seq < node[c]}
        IN  IF before = {}
            THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
-                /\ UNCHANGED target
+                /\ UNCHANGED <<target, soleBlocker>>
            ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
                 /\ target' = [target EXCEPT ![c] = Max(Seqs(before))]
+                /\ soleBlocker' = [soleBlocker EXCEPT ![c] = Cardinality(before) = 1]
     /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars>>
 
 (* getData(<predecessor>, watch=true): ZooKeeper reads the node and arms   *)
@@ -338,16 +345,20 @@ WatchPredecessor(c) ==
     /\ IF target[c] \in Seqs(nodes)
        THEN /\ watches' = watches \cup {[node |-> target[c], req |-> Uuid(c)]}
             /\ pc' = [pc EXCEPT ![c] = "wait"]
-            /\ UNCHANGED target
+            /\ UNCHANGED <<target, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
             /\ target' = [target EXCEPT ![c] = NoNode]
+            /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
             /\ UNCHANGED watches
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, token,
                    tenure, paused, histVars>>
 
 (* The client consumes the head of its inbox: a NodeDeleted event for the  *)
 (* watch of its current request.  It does not conclude it holds: it lists  *)
-(* the children again.  Locks step 5 ("before going to step 2").           *)
+(* the children again.  Locks step 5 ("before going to step 2").  Also     *)
+(* enabled where GrantOnHeadGone is: the spec has no data changes, removed *)
+(* watches or session events, the other wake-ups after which impl/zklock   *)
+(* lists again, and this step stands for them.                             *)
 PredecessorGone(c) ==
     /\ ~paused[c]
     /\ inbox[c] # <<>>
@@ -356,6 +367,38 @@ PredecessorGone(c) ==
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
+                   tenure, paused, histVars>>
+
+(***************************************************************************)
+(* The hand-off in one notification: the NodeDeleted event of the watch of *)
+(* the current request, for a node that was the only one before ours at    *)
+(* the listing that chose it (soleBlocker), goes straight to Grant, without*)
+(* listing again.  Why that listing is not needed: sequence numbers only   *)
+(* grow, so no node created after that listing sorts before ours; the      *)
+(* lock path is not deleted while our node is in it; and a watch fires     *)
+(* once, on the deletion of the very node it was set on, so once that node *)
+(* is gone no node is before ours.  The token is the czxid known since the *)
+(* node became known (KnownToken), and Grant is the same step as after a   *)
+(* listing: by GrantRule it re-reads the node or checks the loss deadline  *)
+(* (impl/zklock: contender.grant, Session.checkDeadline), and the process  *)
+(* may pause in between, as the code may.  Any other wake-up (a watched    *)
+(* node that was not alone before ours) takes PredecessorGone and lists    *)
+(* again: a node before the watched one may still be there.  Without the   *)
+(* soleBlocker conjunct this is PredecessorLockNotifyIsGrant's             *)
+(* PredecessorGoneIsGrant, which fails MutualExclusion.                    *)
+(***************************************************************************)
+GrantOnHeadGone(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ Head(inbox[c]) = Uuid(c)
+    /\ pc[c] = "wait"
+    /\ soleBlocker[c]
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ pc' = [pc EXCEPT ![c] = "grant"]
+    /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
                    tenure, paused, histVars>>
 
@@ -397,7 +440,7 @@ Grant(c) ==
     /\ grants' = grants + 1
     /\ tenure' = [tenure EXCEPT ![c] = grants + 1]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
-    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, paused, faults, resHigh,
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, soleBlocker, paused, faults, resHigh,
                    resTenure>>
 
 (* The critical section writes to an outside resource, presenting the      *)
@@ -517,14 +560,14 @@ PauseClient(c) ==
     /\ IF GrantRule = "reread" THEN pc[c] = "hold" ELSE pc[c] # "idle"
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
-    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, token, tenure,
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure,
                    grants, lastToken, resHigh, resTenure>>
 
 (* The pause ends; the client still believes whatever it believed.         *)
 ResumeClient(c) ==
     /\ paused[c]
     /\ paused' = [paused EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, token, tenure, histVars>>
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure, histVars>>
 
 -----------------------------------------------------------------------------
 ClientNext(c) ==
@@ -535,6 +578,7 @@ ClientNext(c) ==
     \/ ListChildren(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
+    \/ GrantOnHeadGone(c)
     \/ IgnoreNotification(c)
     \/ Grant(c)
     \/ Write(c)
@@ -558,8 +602,8 @@ Spec == Init /\ [][Next]_vars
 (***************************************************************************)
 Progress(c) ==
     \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
-    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
-    \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
+    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
+    \/ IgnoreNotification(c) \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
 
 Fairness ==
     /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))

@@ -24,7 +24,7 @@ ListChildrenWatchParent(c) ==
                 /\ UNCHANGED watches
            ELSE /\ pc' = [pc EXCEPT ![c] = "wait"]
                 /\ watches' = watches \cup {[node |-> Parent, req |-> Uuid(c)]}
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, target,
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, target, soleBlocker,
                    token, tenure, paused, histVars>>
 
 HerdClientNext(c) ==

@@ -6,6 +6,10 @@
 (* from lock(); ZooKeeper recipes, "Locks", step 5 goes back to step 2     *)
 (* instead).  When a waiter in the middle of the queue cancels, the waiter *)
 (* behind it wakes while the holder in front still holds.                  *)
+(* It is also PredecessorLock!GrantOnHeadGone without its soleBlocker      *)
+(* conjunct: the one-notification hand-off taken whenever the watched node *)
+(* goes, whether or not it was the only node before ours (cmd/mutants has  *)
+(* the same mistake in impl/zklock, "shortcut-any-node").                  *)
 (***************************************************************************)
 EXTENDS PredecessorLock
 
@@ -19,6 +23,7 @@ PredecessorGoneIsGrant(c) ==
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
                    tenure, paused, histVars>>
 

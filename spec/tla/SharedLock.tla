@@ -10,7 +10,10 @@
 (* immediate predecessor (ZooKeeper recipes, "Shared Locks";               *)
 (* PredecessorLock.tla lists the sources cited below).  A holding writer   *)
 (* may Downgrade: one multi turns its write node into a read node with the *)
-(* same sequence number, so it keeps its place.                            *)
+(* same sequence number, so it keeps its place.  A notification is the     *)
+(* grant (GrantOnHeadGone) for a reader whose watched writer was the only  *)
+(* write node before it, and for a writer whose only predecessor was a     *)
+(* read node; every other waiter lists again.                              *)
 (*                                                                         *)
 (* ZooKeeper side, faults and client steps are those of PredecessorLock    *)
 (* (see that module's comments); this module differs in the node kinds,   *)
@@ -49,13 +52,14 @@ VARIABLES
     reqNo,      \* number of the client's current (or last) request: uuid <<c, reqNo>>
     node,       \* seq of the client's own node, NoNode while unknown
     target,     \* name <<seq, kind>> of the node to watch, NoTarget if none
+    soleBlocker,\* target was the only blocker of ours at the listing that chose it
     token,      \* token of the lease (czxid of the node it was granted with), 0 if none
     paused,     \* the client's process is paused
     \* ---- fault budget ----
     faults
 
 zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
-clientVars == <<pc, kind, sess, reqNo, node, target, token, paused>>
+clientVars == <<pc, kind, sess, reqNo, node, target, soleBlocker, token, paused>>
 vars       == <<zkVars, clientVars, faults>>
 
 -----------------------------------------------------------------------------
@@ -101,6 +105,7 @@ Idle(c) ==
     /\ kind' = [kind EXCEPT ![c] = "none"]
     /\ node' = [node EXCEPT ![c] = NoNode]
     /\ target' = [target EXCEPT ![c] = NoTarget]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ token' = [token EXCEPT ![c] = 0]
 
 Fault == faults < MaxFaults /\ faults' = faults + 1
@@ -125,6 +130,7 @@ TypeOK ==
     /\ reqNo \in [Clients -> 0..MaxRequests]
     /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
     /\ target \in [Clients -> ((0..MaxSeq) \X Kinds) \cup {NoTarget}]
+    /\ soleBlocker \in [Clients -> BOOLEAN]
     /\ token \in [Clients -> Nat]
     /\ paused \in [Clients -> BOOLEAN]
     /\ faults \in 0..MaxFaults
@@ -142,6 +148,7 @@ Init ==
     /\ reqNo = [c \in Clients |-> 0]
     /\ node = [c \in Clients |-> NoNode]
     /\ target = [c \in Clients |-> NoTarget]
+    /\ soleBlocker = [c \in Clients |-> FALSE]
     /\ token = [c \in Clients |-> 0]
     /\ paused = [c \in Clients |-> FALSE]
     /\ faults = 0
@@ -161,7 +168,7 @@ RequestLock(c, k) ==
     /\ pc' = [pc EXCEPT ![c] = "create"]
     /\ kind' = [kind EXCEPT ![c] = k]
     /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
-    /\ UNCHANGED <<zkVars, sess, node, target, token, paused, faults>>
+    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, paused, faults>>
 
 (* create(`_c_<uuid>-__READ__` or `_c_<uuid>-__WRIT__`,                    *)
 (* EPHEMERAL_SEQUENTIAL), reply received.  Shared, step 1 (a "read-" or    *)
@@ -177,7 +184,7 @@ CreateOk(c) ==
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
-    /\ UNCHANGED <<live, kind, sess, reqNo, target, token, paused, faults>>
+    /\ UNCHANGED <<live, kind, sess, reqNo, target, soleBlocker, token, paused, faults>>
 
 (* The create succeeds, its reply is lost (ConnectionLoss).  A fault.      *)
 (* GUID.                                                                   *)
@@ -193,7 +200,7 @@ CreateReplyLost(c) ==
     /\ nextSeq' = nextSeq + 1
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "find"]
-    /\ UNCHANGED <<live, kind, sess, reqNo, node, target, token, paused>>
+    /\ UNCHANGED <<live, kind, sess, reqNo, node, target, soleBlocker, token, paused>>
 
 (* getChildren, find the node carrying this request's uuid and owned by    *)
 (* the current session.  GUID.                                             *)
@@ -207,7 +214,7 @@ FindOwnNode(c) ==
                 /\ node' = [node EXCEPT ![c] = (CHOOSE n \in mine : TRUE).seq]
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
                 /\ UNCHANGED node
-    /\ UNCHANGED <<zkVars, kind, sess, reqNo, target, token, paused, faults>>
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, target, soleBlocker, token, paused, faults>>
 
 (* getChildren without a watch, sorted by suffix.  No blocker: go on to    *)
 (* Grant.  Otherwise a writer chooses its immediate predecessor, a reader  *)
@@ -219,10 +226,11 @@ ListChildren(c) ==
     /\ Live(c)
     /\ IF Blockers(c) = {}
        THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
-            /\ UNCHANGED target
+            /\ UNCHANGED <<target, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
             /\ target' = [target EXCEPT ![c] =
                              Name(NodeAt(Max({n.seq : n \in Blockers(c)})))]
+            /\ soleBlocker' = [soleBlocker EXCEPT ![c] = Cardinality(Blockers(c)) = 1]
     /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, token, paused, faults>>
 
 (* getData(<chosen node>, watch=true): atomic read + watch-set (Watches).  *)
@@ -235,9 +243,10 @@ WatchPredecessor(c) ==
     /\ IF target[c] \in Names(nodes)
        THEN /\ watches' = watches \cup {[node |-> target[c], req |-> Uuid(c)]}
             /\ pc' = [pc EXCEPT ![c] = "wait"]
-            /\ UNCHANGED target
+            /\ UNCHANGED <<target, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
             /\ target' = [target EXCEPT ![c] = NoTarget]
+            /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
             /\ UNCHANGED watches
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, kind, sess, reqNo, node,
                    token, paused, faults>>
@@ -252,6 +261,35 @@ PredecessorGone(c) ==
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ target' = [target EXCEPT ![c] = NoTarget]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
+                   token, paused, faults>>
+
+(***************************************************************************)
+(* The hand-off in one notification (see PredecessorLock!GrantOnHeadGone): *)
+(* the current request's watch fired on a node that was the only blocker   *)
+(* of ours at the listing that chose it, and it is safe to go straight to  *)
+(* Grant.  Not for every such node: Downgrade re-creates a write node as a *)
+(* read node at the same sequence number, in the transaction that deletes  *)
+(* the write node.  A reader loses nothing by it (a read node does not     *)
+(* block a reader), and a writer whose only blocker was a read node loses  *)
+(* nothing either (a read node is never downgraded, so its deletion leaves *)
+(* no node before ours).  A writer whose only blocker was a write node     *)
+(* must list again: that node's deletion may be a Downgrade, whose read    *)
+(* node is still before ours (SharedLockWriterShortcut: WriterExclusion    *)
+(* fails).                                                                 *)
+(***************************************************************************)
+GrantOnHeadGone(c) ==
+    /\ ~paused[c]
+    /\ inbox[c] # <<>>
+    /\ Head(inbox[c]) = Uuid(c)
+    /\ pc[c] = "wait"
+    /\ soleBlocker[c]
+    /\ kind[c] = "read" \/ target[c][2] = "read"
+    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ pc' = [pc EXCEPT ![c] = "grant"]
+    /\ target' = [target EXCEPT ![c] = NoTarget]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
                    token, paused, faults>>
 
@@ -273,7 +311,7 @@ Grant(c) ==
     /\ OwnNodeExists(c)
     /\ token' = [token EXCEPT ![c] = NodeAt(node[c]).czxid]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
-    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, target, paused, faults>>
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, target, soleBlocker, paused, faults>>
 
 (* A holding writer downgrades: one multi {create(`_c_<uuid>-__READ__<seq>`,*)
 (* EPHEMERAL, non-sequential, the write node's 10-digit suffix), delete   *)
@@ -292,7 +330,7 @@ Downgrade(c) ==
        IN  ZkChange({own}, {[own EXCEPT !.kind = "read", !.czxid = zxid + 1]}, watches)
     /\ zxid' = zxid + 1
     /\ kind' = [kind EXCEPT ![c] = "read"]
-    /\ UNCHANGED <<nextSeq, live, pc, sess, reqNo, node, target, token, paused,
+    /\ UNCHANGED <<nextSeq, live, pc, sess, reqNo, node, target, soleBlocker, token, paused,
                    faults>>
 
 (* RUnlock / Unlock: delete(<own node>) (Locks: release).                  *)
@@ -361,12 +399,12 @@ PauseClient(c) ==
     /\ pc[c] = "hold"
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
-    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, token>>
+    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, soleBlocker, token>>
 
 ResumeClient(c) ==
     /\ paused[c]
     /\ paused' = [paused EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, token, faults>>
+    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, soleBlocker, token, faults>>
 
 -----------------------------------------------------------------------------
 ClientNext(c) ==
@@ -377,6 +415,7 @@ ClientNext(c) ==
     \/ ListChildren(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
+    \/ GrantOnHeadGone(c)
     \/ IgnoreNotification(c)
     \/ Grant(c)
     \/ Downgrade(c)
@@ -394,8 +433,8 @@ Spec == Init /\ [][Next]_vars
 
 Progress(c) ==
     \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
-    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
-    \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
+    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
+    \/ IgnoreNotification(c) \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
 
 Fairness ==
     /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))

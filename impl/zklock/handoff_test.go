@@ -1,0 +1,158 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/zklock/zklock/traceevent"
+)
+
+// after returns the actions of the events that follow the first event
+// matching from in trace.
+func after(trace []TraceEvent, from func(TraceEvent) bool) []traceevent.Action {
+	for i, ev := range trace {
+		if from(ev) {
+			var out []traceevent.Action
+			for _, e := range trace[i+1:] {
+				out = append(out, e.Action)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// handOffTo waits until the waiter p is granted, then checks what its
+// client did after it went to sleep: want is the sequence of its actions
+// from the notification to the grant.
+func handOffTo(t *testing.T, who *client, p *pending, want ...traceevent.Action) *Lease {
+	t.Helper()
+	lease, err := p.wait(t, time.Minute)
+	if err != nil {
+		t.Fatalf("%s: %v", who.name, err)
+	}
+	got := after(who.trace.all(), waiting)
+	if len(got) != len(want) {
+		t.Fatalf("%s after its watch: %v, want %v; trace:\n%s", who.name, got, want, who.trace.dump())
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s after its watch: %v, want %v; trace:\n%s", who.name, got, want, who.trace.dump())
+		}
+	}
+	return lease
+}
+
+// The one-notification hand-off: a waiter whose watched node
+// was the only node ahead of its own at its listing takes that node's
+// deletion as its grant, with no listing after the notification; the
+// waiter behind it, which had two nodes ahead, lists again.
+func TestHandOffInOneNotification(t *testing.T) {
+	lock := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	h, a, b := newClient(t, "holder"), newClient(t, "second"), newClient(t, "third")
+	mh, _ := NewMutex(h.Session, lock)
+	ma, _ := NewMutex(a.Session, lock)
+	mb, _ := NewMutex(b.Session, lock)
+	held, err := mh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := lockAsync(ctx, ma.Lock)
+	a.trace.waitFor(t, "second queued", time.Minute, waiting)
+	pb := lockAsync(ctx, mb.Lock)
+	b.trace.waitFor(t, "third queued", time.Minute, waiting)
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second := handOffTo(t, a, pa, traceevent.GrantOnHeadGone, traceevent.Grant)
+	if second.Token() <= held.Token() {
+		t.Fatalf("token %d after %d", second.Token(), held.Token())
+	}
+	if pb.returned() {
+		t.Fatalf("the third waiter returned (%v) while the second holds", pb.err)
+	}
+	if err := second.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	third := handOffTo(t, b, pb, traceevent.PredecessorGone, traceevent.ListChildren, traceevent.Grant)
+	third.Unlock(ctx)
+}
+
+// The read/write lock's hand-off: a reader behind the only writer ahead
+// of it, and a writer whose only predecessor is a read node, take the
+// notification as the grant; a writer behind a write node lists again,
+// since that node's deletion may be a Downgrade that left a read node in
+// its place (TestRWDowngrade has that case).
+func TestRWHandOff(t *testing.T) {
+	lock := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	w1c, rc, w2c, w3c := newClient(t, "w1"), newClient(t, "r"), newClient(t, "w2"), newClient(t, "w3")
+	w1, _ := NewRWMutex(w1c.Session, lock)
+	r, _ := NewRWMutex(rc.Session, lock)
+	w2, _ := NewRWMutex(w2c.Session, lock)
+	w3, _ := NewRWMutex(w3c.Session, lock)
+	first, err := w1.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := lockAsync(ctx, r.RLock)
+	rc.trace.waitFor(t, "reader queued", time.Minute, waiting)
+	if err := first.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read := handOffTo(t, rc, pr, traceevent.GrantOnHeadGone, traceevent.Grant)
+
+	// w2 queues behind the read lease, alone ahead of it; w3 behind w2.
+	pw2 := lockAsync(ctx, w2.Lock)
+	w2c.trace.waitFor(t, "w2 queued", time.Minute, waiting)
+	pw3 := lockAsync(ctx, w3.Lock)
+	w3c.trace.waitFor(t, "w3 queued", time.Minute, waiting)
+	if err := read.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second := handOffTo(t, w2c, pw2, traceevent.GrantOnHeadGone, traceevent.Grant)
+	if err := second.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	third := handOffTo(t, w3c, pw3, traceevent.PredecessorGone, traceevent.ListChildren, traceevent.Grant)
+	third.Unlock(context.Background())
+}
+
+// The hand-off in one notification is a grant like any other: it goes
+// through the synchronous loss-deadline check, so a waiter whose deadline
+// passed while it waited is refused, not granted (the spec's
+// GrantOnHeadGone leads to the same Grant step as a listing).
+func TestHandOffChecksDeadline(t *testing.T) {
+	lock := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	h, w := newClient(t, "holder"), newClient(t, "waiter")
+	mh, _ := NewMutex(h.Session, lock)
+	mw, _ := NewMutex(w.Session, lock)
+	held, err := mh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lockAsync(ctx, mw.Lock)
+	w.trace.waitFor(t, "waiter queued", time.Minute, waiting)
+	// As after a pause: the deadline has passed, and the monitor, asleep
+	// towards the old one, has not noticed.
+	w.mu.Lock()
+	w.clock.base = w.clock.base.Add(-time.Hour)
+	w.mu.Unlock()
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lease, err := p.wait(t, time.Minute)
+	if err == nil {
+		t.Fatalf("granted token %d past the loss deadline", lease.Token())
+	}
+	if !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("hand-off past the deadline: %v, want ErrSessionLost", err)
+	}
+	if w.trace.count(action(traceevent.GrantOnHeadGone)) != 1 {
+		t.Fatalf("the waiter did not take the hand-off; trace:\n%s", w.trace.dump())
+	}
+}
