@@ -258,10 +258,19 @@ func (res *Result) applyStats(m *message, first string) error {
 			return fmt.Errorf("tlc: cannot parse action coverage %q", first)
 		}
 		line, _ := strconv.Atoi(mm[2])
-		res.Coverage = append(res.Coverage, ActionCoverage{
+		c := ActionCoverage{
 			Name: mm[1], Module: mm[3], Line: line,
 			Distinct: atoi64(mm[4]), Total: atoi64(mm[5]),
-		})
+		}
+		// A run longer than a minute prints the coverage every minute
+		// (-coverage 1): a later report of an action replaces the earlier.
+		for i := range res.Coverage {
+			if old := res.Coverage[i]; old.Name == c.Name && old.Module == c.Module && old.Line == c.Line {
+				res.Coverage[i] = c
+				return nil
+			}
+		}
+		res.Coverage = append(res.Coverage, c)
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ PredecessorGoneIsGrant(c) ==
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars>>
+                   tenure, paused, histVars, pending>>
 
 NotifyClientNext(c) ==
     \/ RequestLock(c)
