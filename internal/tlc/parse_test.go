@@ -221,3 +221,30 @@ func TestParseStateMultilineValue(t *testing.T) {
 		t.Errorf("%+v", step)
 	}
 }
+
+// A run longer than a minute prints the action coverage every minute: an
+// action not taken in an early report but taken by the end must count as
+// taken, once.
+func TestParseCoverageLaterReportWins(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pass_coverage.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := "@!@!@STARTMSG 2772:0 @!@!@\n" +
+		"<PredecessorGone line 302, col 1 to line 302, col 18 of module PredecessorLock>: 0:0\n" +
+		"@!@!@ENDMSG 2772 @!@!@\n"
+	at := strings.Index(string(data), "@!@!@STARTMSG 2772:0 @!@!@")
+	if at < 0 {
+		t.Fatal("no coverage message in pass_coverage.txt")
+	}
+	res, err := Parse(strings.NewReader(string(data[:at]) + early + string(data[at:])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Coverage) != 16 {
+		t.Fatalf("%d actions in coverage, want 16", len(res.Coverage))
+	}
+	if c, ok := res.Covered("PredecessorGone"); !ok || c.Total != 123 {
+		t.Errorf("PredecessorGone coverage %+v, want the final report's total 123", c)
+	}
+}
