@@ -558,7 +558,7 @@ PauseClient(c) ==
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
     /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, token, tenure,
-                   grants, lastToken, resHigh, resTenure>>
+                   grants, lastToken, resHigh, resTenure, pending>>
 
 (* The pause ends; the client still believes whatever it believed.         *)
 ResumeClient(c) ==
