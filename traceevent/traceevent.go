@@ -37,6 +37,14 @@ const (
 	LearnExpiry      Action = "LearnExpiry"      // the client learns its session is lost; its last step
 )
 
+// DeleteLands is the spec action in which the delete of a Release or
+// Cancel reaches the server (with AsyncDelete the request ends first, and
+// its nodes stay until the delete lands or the session expires). No client
+// traces it as an event of its own: a Release or Cancel whose delete was
+// confirmed carries the delete's zxid, where it landed; one without may
+// land later or never.
+const DeleteLands Action = "DeleteLands"
+
 // Actions returns the actions a trace carries, in the order the specs
 // list them.
 func Actions() []Action {

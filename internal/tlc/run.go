@@ -52,6 +52,11 @@ func (o RunOptions) Args() []string {
 		"-Djava.io.tmpdir=" + o.MetaDir,
 		"-cp", o.Jar, "tlc2.TLC",
 		"-tool", "-workers", workers,
+		// Check liveness once, on the complete state graph: TLC's periodic
+		// checks may otherwise report a violation after a part of the
+		// graph, a count that depends on timing (the Go model's explorer,
+		// compared with it, always builds the whole graph first).
+		"-lncheck", "final",
 	}
 	if !o.NoCoverage {
 		args = append(args, "-coverage", "1")

@@ -332,8 +332,7 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 		return gNoChoose
 	}
 	*t = *s
-	zkChange(s, t, []Node{own}, nil, s.Watches)
-	t.Zxid = s.Zxid + 1
+	sp.endRequest(s, t, c, []Node{own})
 	idle(t, c)
 	return model.Enabled
 }
@@ -361,10 +360,23 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 		}
 	}
 	*t = *s
-	zkChange(s, t, mine, nil, s.Watches)
-	t.Zxid = s.Zxid + len(mine)
+	sp.endRequest(s, t, c, mine)
 	idle(t, c)
 	return model.Enabled
+}
+
+// endRequest is EndRequest(c, mine): without AsyncDelete the nodes mine
+// are deleted in this step; with it their delete is left pending (unless
+// there is nothing to delete) until DeleteLands or the session's expiry.
+func (sp *Spec) endRequest(s, t *State, c int, mine []Node) {
+	if !sp.AsyncDelete {
+		zkChange(s, t, mine, nil, s.Watches)
+		t.Zxid = s.Zxid + len(mine)
+		return
+	}
+	if len(mine) > 0 {
+		t.Pending = cow.Insert(s.Pending, Pending{s.SessOf(c), s.UuidOf(c)}, pendingLess)
+	}
 }
 
 // LearnExpiry: the client learns that its session is lost and drops every

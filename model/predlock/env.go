@@ -47,6 +47,59 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	}
 	zkChange(s, t, owned, nil, ws)
 	t.Zxid = s.Zxid + 1
+	t.Pending = cow.Filter(s.Pending, func(p Pending) bool { return p.Sess != x })
+	return model.Enabled
+}
+
+// PendingOf returns the pending delete of request u, if there is one.
+func (s *State) PendingOf(u Uuid) (Pending, bool) {
+	for _, p := range s.Pending {
+		if p.Uuid == u {
+			return p, true
+		}
+	}
+	return Pending{}, false
+}
+
+// DeleteLands: the pending delete of request u reaches the server; one
+// transaction deletes the request's nodes and watches on them fire. The
+// session is live (ExpireSession drops the pending deletes of the session
+// it expires). A step of the network and the server: a paused client's
+// delete lands too. Spec: PredecessorLock!DeleteLands.
+func (sp *Spec) DeleteLands(s *State, u Uuid, t *State) model.Guard {
+	p, ok := s.PendingOf(u)
+	switch {
+	case !ok:
+		return `p \in pending`
+	case !s.IsLive(p.Sess):
+		return `p[1] \in live`
+	}
+	var mine []Node
+	for _, n := range s.Nodes {
+		if n.Owner == p.Sess && n.Uuid == p.Uuid {
+			mine = append(mine, n)
+		}
+	}
+	*t = *s
+	zkChange(s, t, mine, nil, s.Watches)
+	t.Zxid = s.Zxid + len(mine)
+	t.Pending = cow.Filter(s.Pending, func(q Pending) bool { return q != p })
+	return model.Enabled
+}
+
+// DropDelete: a connection loss drops the pending delete of request u for
+// good; a fault. Spec: PredecessorLockDropDelete!DropDelete (a mutant).
+func (sp *Spec) DropDelete(s *State, u Uuid, t *State) model.Guard {
+	p, ok := s.PendingOf(u)
+	switch {
+	case !ok:
+		return `p \in pending`
+	case !sp.fault(s):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	t.Pending = cow.Filter(s.Pending, func(q Pending) bool { return q != p })
 	return model.Enabled
 }
 

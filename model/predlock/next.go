@@ -30,6 +30,8 @@ const (
 	ActPredecessorGoneIsGrant
 	ActCreateReplyLostRetry
 	ActCancelKnown
+	ActDeleteLands
+	ActDropDelete
 	numActions
 )
 
@@ -58,6 +60,8 @@ var ActionNames = [numActions]traceevent.Action{
 	ActPredecessorGoneIsGrant:  "PredecessorGoneIsGrant",
 	ActCreateReplyLostRetry:    "CreateReplyLostRetry",
 	ActCancelKnown:             "CancelKnown",
+	ActDeleteLands:             traceevent.DeleteLands,
+	ActDropDelete:              "DropDelete",
 }
 
 // clientAction is the signature of the actions with a client parameter.
@@ -101,6 +105,9 @@ var clientNext = map[Variant][]uint8{
 	BlindRetry: {ActRequestLock, ActCreateOk, ActCreateReplyLostRetry, ActListChildren,
 		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
 		ActRelease, ActCancelKnown, ActLearnExpiry},
+	DropDelete: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
+		ActRelease, ActCancel, ActLearnExpiry},
 }
 
 // progress is Progress(c) (BlindProgress(c) for BlindRetry): the steps of a
@@ -112,6 +119,8 @@ var progress = map[Variant][]uint8{
 		ActLearnExpiry},
 	BlindRetry: {ActCreateOk, ActCreateReplyLostRetry, ActListChildren, ActWatchPredecessor,
 		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+	DropDelete: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
+		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.
@@ -122,9 +131,18 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	if int(l.Action) >= int(numActions) {
 		return "unknown action"
 	}
-	if l.Action == ActExpireSession {
+	if l.Action == ActExpireSession || l.Action == ActDeleteLands || l.Action == ActDropDelete {
 		if l.Client < 0 || int(l.Client) >= sp.N() {
 			return "unknown client"
+		}
+		switch l.Action {
+		case ActDeleteLands:
+			return sp.DeleteLands(s, Uuid{int(l.Client), int(l.Arg)}, t)
+		case ActDropDelete:
+			if sp.Variant != DropDelete {
+				return "not an action of " + model.Guard(sp.Variant.Module())
+			}
+			return sp.DropDelete(s, Uuid{int(l.Client), int(l.Arg)}, t)
 		}
 		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
 	}
@@ -164,6 +182,20 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
 		}
 	}
+	// \E p \in pending : DeleteLands(p), then the mutant's DropDelete(p).
+	pend := s.Pending
+	for _, p := range pend {
+		if sp.DeleteLands(s, p.Uuid, &t) == model.Enabled {
+			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
+		}
+	}
+	if sp.Variant == DropDelete {
+		for _, p := range pend {
+			if sp.DropDelete(s, p.Uuid, &t) == model.Enabled {
+				emit(model.Label{Action: ActDropDelete, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
+			}
+		}
+	}
 }
 
 // ActionName returns the spec name of l's action.
@@ -183,6 +215,9 @@ func (sp *Spec) LabelString(l model.Label) string {
 	c := sp.Clients[l.Client]
 	if l.Action == ActExpireSession {
 		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
+	}
+	if l.Action == ActDeleteLands || l.Action == ActDropDelete {
+		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
 	}
 	return fmt.Sprintf("%s(%s)", name, c)
 }

@@ -45,6 +45,9 @@ type Constants struct {
 	// GrantRule: how a client that is first becomes the holder, and where
 	// a client may pause. The zero value is "reread".
 	GrantRule GrantRule
+	// AsyncDelete: Release and Cancel end the request at once and leave its
+	// delete pending until DeleteLands (impl/zklock's background delete).
+	AsyncDelete bool
 }
 
 // GrantRule is the spec's constant GrantRule (spec: GrantRules).
@@ -103,6 +106,9 @@ const (
 	NotifyIsGrant
 	// BlindRetry is PredecessorLockBlindRetry: a lost create is retried blindly.
 	BlindRetry
+	// DropDelete is PredecessorLockDropDelete: a pending delete may be
+	// dropped on a connection loss and never retried.
+	DropDelete
 )
 
 // Module returns the TLA+ module the variant mirrors.
@@ -114,6 +120,8 @@ func (v Variant) Module() string {
 		return "PredecessorLockNotifyIsGrant"
 	case BlindRetry:
 		return "PredecessorLockBlindRetry"
+	case DropDelete:
+		return "PredecessorLockDropDelete"
 	}
 	return "PredecessorLock"
 }
@@ -133,7 +141,7 @@ func New(k Constants, v Variant) (*Spec, error) {
 		return nil, fmt.Errorf("predlock: %d clients: too many", len(k.Clients))
 	case k.MaxRequests < 0 || k.MaxSeq < 0 || k.MaxFaults < 0:
 		return nil, fmt.Errorf("predlock: MaxRequests, MaxSeq and MaxFaults must be natural numbers")
-	case v < Base || v > BlindRetry:
+	case v < Base || v > DropDelete:
 		return nil, fmt.Errorf("predlock: unknown variant %d", v)
 	case k.GrantRule > GrantChecked:
 		return nil, fmt.Errorf("predlock: unknown GrantRule %d", k.GrantRule)

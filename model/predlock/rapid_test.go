@@ -50,6 +50,7 @@ func drawConstants(t *rapid.T) predlock.Constants {
 		WithPause:     rapid.Bool().Draw(t, "WithPause"),
 		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
 		Fencing:       rapid.Bool().Draw(t, "Fencing"),
+		AsyncDelete:   rapid.Bool().Draw(t, "AsyncDelete"),
 		GrantRule:     rapid.SampledFrom([]predlock.GrantRule{predlock.GrantReread, predlock.GrantChecked}).Draw(t, "GrantRule"),
 	}
 	for c := 1; c <= n; c++ {

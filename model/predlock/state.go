@@ -66,6 +66,17 @@ type Watch struct {
 	Req  Uuid
 }
 
+// Pending is a delete sent but not yet landed <<session, uuid>> (spec:
+// an element of pending): the nodes of request Uuid in session Sess.
+type Pending struct {
+	Sess Session
+	Uuid Uuid
+}
+
+func pendingLess(a, b Pending) bool {
+	return sessLess(a.Sess, b.Sess) || a.Sess == b.Sess && uuidLess(a.Uuid, b.Uuid)
+}
+
 func sessLess(a, b Session) bool { return a.C < b.C || a.C == b.C && a.K < b.K }
 func uuidLess(a, b Uuid) bool    { return a.C < b.C || a.C == b.C && a.R < b.R }
 func watchLess(a, b Watch) bool {
@@ -102,12 +113,14 @@ type State struct {
 	LastToken int // token of the most recent grant
 	ResHigh   int // highest token the resource has accepted
 	ResTenure int // tenure of the last write the resource accepted
+	// ---- deletes sent but not yet landed (AsyncDelete) ----
+	Pending []Pending // sorted by pendingLess
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
 var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
 	"pc", "sess", "reqNo", "node", "target", "soleBlocker", "token", "tenure", "paused",
-	"faults", "grants", "lastToken", "resHigh", "resTenure"}
+	"faults", "grants", "lastToken", "resHigh", "resTenure", "pending"}
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
@@ -162,7 +175,12 @@ func (s *State) AppendEncoding(b []byte) []byte {
 		b = v(v(v(v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c])), int64(s.Target[c])), int64(s.Token[c])), int64(s.Tenure[c]))
 		b = append(b, boolByte(s.SoleBlocker[c]), boolByte(s.Paused[c]))
 	}
-	return v(v(v(v(v(b, int64(s.Faults)), int64(s.Grants)), int64(s.LastToken)), int64(s.ResHigh)), int64(s.ResTenure))
+	b = v(v(v(v(v(b, int64(s.Faults)), int64(s.Grants)), int64(s.LastToken)), int64(s.ResHigh)), int64(s.ResTenure))
+	b = binary.AppendUvarint(b, uint64(len(s.Pending)))
+	for _, p := range s.Pending {
+		b = v(v(v(v(b, int64(p.Sess.C)), int64(p.Sess.K)), int64(p.Uuid.C)), int64(p.Uuid.R))
+	}
+	return b
 }
 
 func boolByte(x bool) byte {
@@ -199,6 +217,10 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 	for _, w := range s.Watches {
 		watches = append(watches, tla.Record{{Name: "node", Value: tla.Int(w.Node)}, {Name: "req", Value: uuid(w.Req)}})
 	}
+	pending := tla.Set{}
+	for _, p := range s.Pending {
+		pending = append(pending, tla.Tuple{sess(p.Sess), uuid(p.Uuid)})
+	}
 	return []tla.Binding{
 		{Name: "nodes", Value: nodes},
 		{Name: "nextSeq", Value: tla.Int(s.NextSeq)},
@@ -226,6 +248,7 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		{Name: "lastToken", Value: tla.Int(s.LastToken)},
 		{Name: "resHigh", Value: tla.Int(s.ResHigh)},
 		{Name: "resTenure", Value: tla.Int(s.ResTenure)},
+		{Name: "pending", Value: pending},
 	}
 }
 

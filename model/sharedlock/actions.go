@@ -313,8 +313,7 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 		return gNoChoose
 	}
 	*t = *s
-	zkChange(s, t, []Node{own}, nil, s.Watches)
-	t.Zxid = s.Zxid + 1
+	sp.endRequest(s, t, c, []Node{own})
 	idle(t, c)
 	return model.Enabled
 }
@@ -340,9 +339,57 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 		}
 	}
 	*t = *s
+	sp.endRequest(s, t, c, mine)
+	idle(t, c)
+	return model.Enabled
+}
+
+// endRequest is EndRequest(c, mine): without AsyncDelete the nodes mine
+// are deleted in this step; with it their delete is left pending (unless
+// there is nothing to delete) until DeleteLands or the session's expiry.
+func (sp *Spec) endRequest(s, t *State, c int, mine []Node) {
+	if !sp.AsyncDelete {
+		zkChange(s, t, mine, nil, s.Watches)
+		t.Zxid = s.Zxid + len(mine)
+		return
+	}
+	if len(mine) > 0 {
+		t.Pending = cow.Insert(s.Pending, Pending{s.SessOf(c), s.UuidOf(c)}, pendingLess)
+	}
+}
+
+// PendingOf returns the pending delete of request u, if there is one.
+func (s *State) PendingOf(u Uuid) (Pending, bool) {
+	for _, p := range s.Pending {
+		if p.Uuid == u {
+			return p, true
+		}
+	}
+	return Pending{}, false
+}
+
+// DeleteLands: the pending delete of request u reaches the server; one
+// transaction deletes the request's nodes and watches on them fire. The
+// session is live (ExpireSession drops the pending deletes of the session
+// it expires). Spec: SharedLock!DeleteLands.
+func (sp *Spec) DeleteLands(s *State, u Uuid, t *State) model.Guard {
+	p, ok := s.PendingOf(u)
+	switch {
+	case !ok:
+		return `p \in pending`
+	case !s.IsLive(p.Sess):
+		return `p[1] \in live`
+	}
+	var mine []Node
+	for _, n := range s.Nodes {
+		if n.Owner == p.Sess && n.Uuid == p.Uuid {
+			mine = append(mine, n)
+		}
+	}
+	*t = *s
 	zkChange(s, t, mine, nil, s.Watches)
 	t.Zxid = s.Zxid + len(mine)
-	idle(t, c)
+	t.Pending = cow.Filter(s.Pending, func(q Pending) bool { return q != p })
 	return model.Enabled
 }
 
@@ -414,6 +461,7 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	}
 	zkChange(s, t, owned, nil, ws)
 	t.Zxid = s.Zxid + 1
+	t.Pending = cow.Filter(s.Pending, func(p Pending) bool { return p.Sess != x })
 	return model.Enabled
 }
 

@@ -29,6 +29,7 @@ const (
 	ActDowngradeByReleaseAcquire
 	ActListChildrenPredecessor
 	ActGrantOnAnyHeadGone
+	ActDeleteLands
 	numActions
 )
 
@@ -56,6 +57,7 @@ var ActionNames = [numActions]traceevent.Action{
 	ActDowngradeByReleaseAcquire: "DowngradeByReleaseAcquire",
 	ActListChildrenPredecessor:   "ListChildrenPredecessor",
 	ActGrantOnAnyHeadGone:        "GrantOnAnyHeadGone",
+	ActDeleteLands:               traceevent.DeleteLands,
 }
 
 type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
@@ -121,6 +123,8 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	switch l.Action {
 	case ActExpireSession:
 		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
+	case ActDeleteLands:
+		return sp.DeleteLands(s, Uuid{int(l.Client), int(l.Arg)}, t)
 	case ActRequestLock:
 		if l.Arg < 0 || int(l.Arg) >= len(Kinds) {
 			return "unknown kind"
@@ -165,6 +169,12 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
 		}
 	}
+	// \E p \in pending : DeleteLands(p)
+	for _, p := range s.Pending {
+		if sp.DeleteLands(s, p.Uuid, &t) == model.Enabled {
+			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
+		}
+	}
 }
 
 // ActionName returns the spec name of l's action.
@@ -185,6 +195,8 @@ func (sp *Spec) LabelString(l model.Label) string {
 	switch l.Action {
 	case ActExpireSession:
 		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
+	case ActDeleteLands:
+		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
 	case ActRequestLock:
 		if l.Arg >= 0 && int(l.Arg) < len(Kinds) {
 			return fmt.Sprintf("%s(%s, %q)", name, c, Kinds[l.Arg].String())

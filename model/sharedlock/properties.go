@@ -44,6 +44,11 @@ func (sp *Spec) TypeOK(s *State) bool {
 			return false
 		}
 	}
+	for _, p := range s.Pending {
+		if !session(p.Sess) || !uuid(p.Uuid) {
+			return false
+		}
+	}
 	return s.Faults >= 0 && s.Faults <= sp.MaxFaults
 }
 
@@ -120,21 +125,50 @@ func (s *State) hasWatch(w Watch) bool {
 	return false
 }
 
-// NoOrphans: when every client is idle, no node of a session a client
-// still uses remains.
+// NoOrphans: every node of a session a client still uses belongs to its
+// running request or has its delete pending.
 func (sp *Spec) NoOrphans(s *State) bool {
-	for _, p := range s.PC {
-		if p != PCIdle {
-			return true
-		}
-	}
 	for _, n := range s.Nodes {
-		if n.Owner == s.SessOf(n.Owner.C) {
+		c := n.Owner.C
+		if n.Owner != s.SessOf(c) {
+			continue
+		}
+		if n.Uuid == s.UuidOf(c) && s.PC[c] != PCIdle {
+			continue
+		}
+		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
 			return false
 		}
 	}
 	return true
 }
+
+// RequestParam maps i in 0..N*MaxRequests-1, the parameter of
+// NoOrphansEventually, to the uuid it stands for, in TLC's order of
+// Clients \X (1..MaxRequests).
+func (sp *Spec) RequestParam(i int) Uuid { return Uuid{i / sp.MaxRequests, i%sp.MaxRequests + 1} }
+
+// HasNodeOf reports whether a node carries request u's uuid.
+func (s *State) HasNodeOf(u Uuid) bool {
+	for _, n := range s.Nodes {
+		if n.Uuid == u {
+			return true
+		}
+	}
+	return false
+}
+
+// Orphaned is Orphaned(u) for u = RequestParam(i): the request has ended
+// and a node carrying its uuid is still there (NoOrphansEventually's P).
+func (sp *Spec) Orphaned(s *State, i int) bool {
+	u := sp.RequestParam(i)
+	ended := u != s.UuidOf(u.C) || s.PC[u.C] == PCIdle
+	return ended && s.HasNodeOf(u)
+}
+
+// NoNodeOf is NoOrphansEventually's Q: no node carries the uuid of
+// RequestParam(i).
+func (sp *Spec) NoNodeOf(s *State, i int) bool { return !s.HasNodeOf(sp.RequestParam(i)) }
 
 // GrantsInSequenceOrder: a holder with an existing node has no blocker (a
 // writer is first, a reader has no write node before it).

@@ -45,6 +45,7 @@ func drawConstants(t *rapid.T) sharedlock.Constants {
 		WithPause:     rapid.Bool().Draw(t, "WithPause"),
 		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
 		WithDowngrade: rapid.Bool().Draw(t, "WithDowngrade"),
+		AsyncDelete:   rapid.Bool().Draw(t, "AsyncDelete"),
 	}
 	for c := 1; c <= n; c++ {
 		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))

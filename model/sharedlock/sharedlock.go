@@ -35,6 +35,9 @@ type Constants struct {
 	WithCancel bool
 	// WithDowngrade: a holding writer may downgrade to a reader.
 	WithDowngrade bool
+	// AsyncDelete: Release and Cancel end the request at once and leave its
+	// delete pending until DeleteLands (impl/zklock's background delete).
+	AsyncDelete bool
 }
 
 // Unbounded is the value of MaxSeq, MaxFaults or MaxRequests that stands

@@ -100,6 +100,17 @@ type Watch struct {
 	Req  Uuid
 }
 
+// Pending is a delete sent but not yet landed <<session, uuid>> (spec:
+// an element of pending): the nodes of request Uuid in session Sess.
+type Pending struct {
+	Sess Session
+	Uuid Uuid
+}
+
+func pendingLess(a, b Pending) bool {
+	return sessLess(a.Sess, b.Sess) || a.Sess == b.Sess && uuidLess(a.Uuid, b.Uuid)
+}
+
 func sessLess(a, b Session) bool { return a.C < b.C || a.C == b.C && a.K < b.K }
 func uuidLess(a, b Uuid) bool    { return a.C < b.C || a.C == b.C && a.R < b.R }
 func nameLess(a, b Name) bool    { return a.Seq < b.Seq || a.Seq == b.Seq && a.Kind < b.Kind }
@@ -130,11 +141,13 @@ type State struct {
 	Paused      []bool // process paused
 	// ---- fault budget ----
 	Faults int
+	// ---- deletes sent but not yet landed (AsyncDelete) ----
+	Pending []Pending // sorted by pendingLess
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
 var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
-	"pc", "kind", "sess", "reqNo", "node", "target", "soleBlocker", "token", "paused", "faults"}
+	"pc", "kind", "sess", "reqNo", "node", "target", "soleBlocker", "token", "paused", "faults", "pending"}
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
@@ -190,7 +203,12 @@ func (s *State) AppendEncoding(b []byte) []byte {
 		b = append(v(b, int64(s.Target[c].Seq)), byte(s.Target[c].Kind))
 		b = append(v(b, int64(s.Token[c])), boolByte(s.SoleBlocker[c]), boolByte(s.Paused[c]))
 	}
-	return v(b, int64(s.Faults))
+	b = v(b, int64(s.Faults))
+	b = binary.AppendUvarint(b, uint64(len(s.Pending)))
+	for _, p := range s.Pending {
+		b = v(v(v(v(b, int64(p.Sess.C)), int64(p.Sess.K)), int64(p.Uuid.C)), int64(p.Uuid.R))
+	}
+	return b
 }
 
 func boolByte(x bool) byte {
@@ -227,6 +245,10 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 	for _, w := range s.Watches {
 		watches = append(watches, tla.Record{{Name: "node", Value: name(w.Node)}, {Name: "req", Value: uuid(w.Req)}})
 	}
+	pending := tla.Set{}
+	for _, p := range s.Pending {
+		pending = append(pending, tla.Tuple{sess(p.Sess), uuid(p.Uuid)})
+	}
 	return []tla.Binding{
 		{Name: "nodes", Value: nodes},
 		{Name: "nextSeq", Value: tla.Int(s.NextSeq)},
@@ -250,6 +272,7 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		{Name: "token", Value: ints(s.Token)},
 		{Name: "paused", Value: perClient(func(c int) tla.Value { return tla.Bool(s.Paused[c]) })},
 		{Name: "faults", Value: tla.Int(s.Faults)},
+		{Name: "pending", Value: pending},
 	}
 }
 

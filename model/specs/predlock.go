@@ -22,6 +22,8 @@ var predLockSpecs = map[string]struct {
 	"NotifySpec":    {predlock.NotifyIsGrant, false},
 	"BlindSpec":     {predlock.BlindRetry, false},
 	"BlindFairSpec": {predlock.BlindRetry, true},
+	"DropSpec":      {predlock.DropDelete, false},
+	"DropFairSpec":  {predlock.DropDelete, true},
 }
 
 func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
@@ -34,7 +36,8 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
 	switch module {
-	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry":
+	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry",
+		"PredecessorLockDropDelete":
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
@@ -49,6 +52,7 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		WithPause:     r.bool("WithPause"),
 		WithCancel:    r.bool("WithCancel"),
 		Fencing:       r.bool("Fencing"),
+		AsyncDelete:   r.bool("AsyncDelete"),
 	}
 	rule := r.str("GrantRule")
 	if err := r.done(); err != nil {
@@ -108,6 +112,16 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 			es.Actions = append(es.Actions, explore.ActionProperty[predlock.State]{Name: name, Holds: f})
 			continue
 		}
+		if name == "NoOrphansEventually" {
+			es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
+				Name: name, N: sp.N() * sp.MaxRequests, P: sp.Orphaned, Q: sp.NoNodeOf,
+				Param: func(i int) string {
+					u := sp.RequestParam(i)
+					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
+				},
+			})
+			continue
+		}
 		if name != "StarvationFree" {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
@@ -146,11 +160,23 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 			},
 		})
 	}
-	return append(fs, explore.Fairness[predlock.State]{
+	fs = append(fs, explore.Fairness[predlock.State]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
 		Takes: func(s *predlock.State, l model.Label) bool {
 			return l.Action == predlock.ActExpireSession &&
 				s.Abandoned(predlock.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
+	if sp.Variant == predlock.BlindRetry {
+		return fs // BlindFairSpec has no fairness on DeleteLands
+	}
+	for c := range sp.Clients {
+		fs = append(fs, explore.Fairness[predlock.State]{
+			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
+			Takes: func(_ *predlock.State, l model.Label) bool {
+				return int(l.Client) == c && l.Action == predlock.ActDeleteLands
+			},
+		})
+	}
+	return fs
 }

@@ -49,6 +49,7 @@ func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
 		WithPause:     r.bool("WithPause"),
 		WithCancel:    r.bool("WithCancel"),
 		WithDowngrade: r.bool("WithDowngrade"),
+		AsyncDelete:   r.bool("AsyncDelete"),
 	}
 	if err := r.done(); err != nil {
 		return nil, err
@@ -106,6 +107,13 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 		case "StarvationFree":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
 				Name: name, N: sp.N(), P: sp.Acquiring, Q: sp.Holds, Param: param})
+		case "NoOrphansEventually":
+			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
+				Name: name, N: sp.N() * sp.MaxRequests, P: sp.Orphaned, Q: sp.NoNodeOf,
+				Param: func(i int) string {
+					u := sp.RequestParam(i)
+					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
+				}})
 		default:
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
@@ -140,11 +148,20 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 			},
 		})
 	}
-	return append(fs, explore.Fairness[sharedlock.State]{
+	fs = append(fs, explore.Fairness[sharedlock.State]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
 		Takes: func(s *sharedlock.State, l model.Label) bool {
 			return l.Action == sharedlock.ActExpireSession &&
 				s.Abandoned(sharedlock.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
+	for c := range sp.Clients {
+		fs = append(fs, explore.Fairness[sharedlock.State]{
+			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
+			Takes: func(_ *sharedlock.State, l model.Label) bool {
+				return int(l.Client) == c && l.Action == sharedlock.ActDeleteLands
+			},
+		})
+	}
+	return fs
 }

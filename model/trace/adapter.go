@@ -51,6 +51,9 @@ type adapter[S any] interface {
 	// target returns the node c chose to watch, if it exists.
 	target(s *S, c int) (obsNode, bool)
 	sessions(s *S) []liveSession
+	// pendingDelete reports whether the delete of request <<c, r>> is
+	// pending (sent, not yet landed).
+	pendingDelete(s *S, c, r int) bool
 }
 
 // predAdapter adapts model/predlock.
@@ -128,6 +131,11 @@ func (a predAdapter) sessions(s *predlock.State) []liveSession {
 	return out
 }
 
+func (a predAdapter) pendingDelete(s *predlock.State, c, r int) bool {
+	_, ok := s.PendingOf(predlock.Uuid{C: c, R: r})
+	return ok
+}
+
 // sharedAdapter adapts model/sharedlock.
 type sharedAdapter struct{ sp *sharedlock.Spec }
 
@@ -195,4 +203,9 @@ func (a sharedAdapter) sessions(s *sharedlock.State) []liveSession {
 		out = append(out, ls)
 	}
 	return out
+}
+
+func (a sharedAdapter) pendingDelete(s *sharedlock.State, c, r int) bool {
+	_, ok := s.PendingOf(sharedlock.Uuid{C: c, R: r})
+	return ok
 }

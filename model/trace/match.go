@@ -310,14 +310,31 @@ func (m *eventMatch[S]) Cancel() ([]succ[S], string) {
 	return m.deleteOwnNode(fromPC)
 }
 
-// deleteOwnNode matches Release or Cancel, which delete the client's node.
-// While the session lives it is the model's step. Once the session is gone
-// the delete fails (SESSIONEXPIRED) or finds nothing, since the server
-// deleted the node with the session: no step, but only from a pc where the
-// client may call it (fromPC).
+// deleteOwnNode matches Release or Cancel, which end the request and
+// delete the client's node. While the session lives it is the model's step,
+// which leaves the delete pending (AsyncDelete). A delete the client saw
+// confirmed (the event has its end, or the delete's own zxid) landed at
+// the event: DeleteLands follows at once. One never confirmed lands when an
+// event observes the node gone (the search inserts DeleteLands then), or
+// never: the session's expiry removes the node instead. Once the session
+// is gone the delete fails (SESSIONEXPIRED) or finds nothing, since the
+// server deleted the node with the session: no step, but only from a pc
+// where the client may call it (fromPC).
 func (m *eventMatch[S]) deleteOwnNode(fromPC bool) ([]succ[S], string) {
 	if m.se.a.live(m.s, m.c) {
-		return m.step()
+		t, why := m.do(m.ev.Action, 0)
+		if why != "" {
+			return nil, why
+		}
+		r := m.se.lt.requestNo(m.c, m.ev.Request)
+		if !confirmed(m.ev) || !m.se.a.pendingDelete(&t, m.c, r) {
+			return m.one(t, m.nd.maxSeq, m.label)
+		}
+		var u S
+		if g := m.se.a.step(&t, traceevent.DeleteLands, m.c, r, &u); g != "" {
+			return nil, fmt.Sprintf("DeleteLands(%s) is not enabled: %s", m.name, g)
+		}
+		return m.one(u, m.nd.maxSeq, m.label+", DeleteLands (confirmed)")
 	}
 	if !fromPC {
 		return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", m.ev.Action, m.name, m.pc)
@@ -371,3 +388,7 @@ func ownName(ev *Event, name, kind string) string {
 	}
 	return ""
 }
+
+// confirmed reports whether a Release or Cancel saw its delete's outcome:
+// it has an end, or the delete's own zxid.
+func confirmed(ev *Event) bool { return ev.End != nil || ev.Zxid != 0 }

@@ -177,6 +177,14 @@ var eager = map[traceevent.Action]bool{
 	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.ListChildren: true,
 }
 
+// endsWithoutDelete reports whether ev is a Release or Cancel whose
+// delete the client never saw confirmed: in the model (AsyncDelete) it
+// writes only its client's variables and the pending deletes, so it is
+// eager too; the delete itself lands later, when an event asks for it.
+func endsWithoutDelete(ev *Event) bool {
+	return (ev.Action == traceevent.Release || ev.Action == traceevent.Cancel) && !confirmed(ev)
+}
+
 // expand returns nd's successors, the one to try first last.
 func (se *searcher[S]) expand(nd *searchNode[S]) []*searchNode[S] {
 	var readyClients []int
@@ -198,7 +206,7 @@ func (se *searcher[S]) expand(nd *searchNode[S]) []*searchNode[S] {
 	})
 	for _, c := range readyClients {
 		ev := se.lt.events[c][nd.pos[c]]
-		if !eager[ev.Action] {
+		if !eager[ev.Action] && !endsWithoutDelete(ev) {
 			continue
 		}
 		if succs, _ := se.match(nd, c, ev); len(succs) == 1 {
@@ -235,6 +243,23 @@ func (se *searcher[S]) expand(nd *searchNode[S]) []*searchNode[S] {
 type demands struct {
 	expire  [][2]int // sessions <<c, k>>
 	creates []int    // clients
+	deletes [][2]int // requests <<c, r>> whose pending delete may land
+}
+
+// addNodeGone asks for what removes model node n: the landing of its
+// request's pending delete, if there is one, and its session's expiry.
+func (se *searcher[S]) addNodeGone(s *S, n obsNode, d *demands) {
+	if se.a.pendingDelete(s, n.c, n.r) {
+		req := [2]int{n.c, n.r}
+		known := false
+		for _, x := range d.deletes {
+			known = known || x == req
+		}
+		if !known {
+			d.deletes = append(d.deletes, req)
+		}
+	}
+	d.addSession(n.owner, n.ownerK)
 }
 
 func (d *demands) addSession(c, k int) {
@@ -278,7 +303,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 			key := se.lt.reqUuid[n.c][n.r-1] + "/" + n.kind
 			inModel[key] = true
 			if !listed[key] {
-				d.addSession(n.owner, n.ownerK)
+				se.addNodeGone(s, n, d)
 			}
 		}
 		for key := range listed {
@@ -292,7 +317,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		}
 	case traceevent.WatchPredecessor, traceevent.PredecessorGone, traceevent.GrantOnHeadGone:
 		if n, ok := se.a.target(s, c); ok {
-			d.addSession(n.owner, n.ownerK)
+			se.addNodeGone(s, n, d)
 		}
 	case traceevent.LearnExpiry:
 		own()
@@ -302,7 +327,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		// expiry of the sessions whose nodes are still in it.
 		if seq, known := se.lt.realSeq(ev.Request); known && seq <= nd.maxSeq {
 			for _, n := range se.a.nodes(s) {
-				d.addSession(n.owner, n.ownerK)
+				se.addNodeGone(s, n, d)
 			}
 		}
 	}
@@ -327,6 +352,13 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 // order of notifications of different requests, which no event shows).
 func (se *searcher[S]) environment(nd *searchNode[S], d *demands) []envSucc[S] {
 	var out []envSucc[S]
+	for _, req := range d.deletes {
+		var t S
+		if se.a.step(&nd.state, traceevent.DeleteLands, req[0], req[1], &t) == "" {
+			out = append(out, envSucc[S]{req[0], succ[S]{state: t, maxSeq: nd.maxSeq,
+				desc: fmt.Sprintf("DeleteLands(%s's request %s) (its delete was pending)", se.lt.clients[req[0]], se.lt.reqUuid[req[0]][req[1]-1])}})
+		}
+	}
 	sessions := se.a.sessions(&nd.state)
 	for _, want := range d.expire {
 		var x liveSession

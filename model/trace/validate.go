@@ -127,7 +127,7 @@ func Validate(events []Event, opt Options) (*Report, error) {
 			sp, err := predlock.New(predlock.Constants{
 				Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: predlock.Unbounded,
 				MaxFaults: predlock.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
-				WithCancel: true, Fencing: true,
+				WithCancel: true, Fencing: true, AsyncDelete: true,
 			}, predlock.Base)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
@@ -138,7 +138,7 @@ func Validate(events []Event, opt Options) (*Report, error) {
 			sp, err := sharedlock.New(sharedlock.Constants{
 				Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: sharedlock.Unbounded,
 				MaxFaults: sharedlock.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
-				WithCancel: true, WithDowngrade: true,
+				WithCancel: true, WithDowngrade: true, AsyncDelete: true,
 			}, sharedlock.Base)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
@@ -209,6 +209,16 @@ func (lt *lockTrace) currentRequest(c, i int) string {
 		}
 	}
 	return ""
+}
+
+// requestNo returns r such that uuid is client c's r-th request (0 if none).
+func (lt *lockTrace) requestNo(c int, uuid string) int {
+	for r, u := range lt.reqUuid[c] {
+		if u == uuid {
+			return r + 1
+		}
+	}
+	return 0
 }
 
 // nameOf renders a model node with its real name when the trace shows it.

@@ -56,6 +56,15 @@ func TestControls(t *testing.T) {
 		// claims a delete the listing after it contradicts.
 		{"mutex_cancel_deletes_late.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
 		{"mutex_seq_goes_back.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
+		// A client pinned to a follower cut off from the leader cancels;
+		// its delete never reaches the leader (no end, no zxid), it starts
+		// its next request, and another client still lists the cancelled
+		// node, until the leader expires the session (AsyncDelete: the
+		// request ends at once, the delete lands later or never).
+		{file: "mutex_cancel_pending_next_request.jsonl", verdict: Valid},
+		// The control: the same Cancel confirmed at zxid 103 deleted the
+		// node there; the listing at zxid 104 cannot show it.
+		{"mutex_cancel_confirmed_listed_after.jsonl", Invalid, "c3", traceevent.ListChildren, "the model's nodes are"},
 		// Real time allows the listing before the release; its pzxid, the
 		// release's zxid, does not.
 		{"mutex_listing_before_its_zxid.jsonl", Invalid, "c2", traceevent.ListChildren, "the model's nodes are"},
@@ -138,7 +147,24 @@ func TestUnsupported(t *testing.T) {
 // 20,000,000 states for the whole campaign. It must be valid within a
 // small budget.
 func TestChaosTracePendingRelease(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "chaos_rw_pending_release.jsonl.gz"))
+	validGzipTrace(t, "chaos_rw_pending_release.jsonl.gz")
+}
+
+// A whole 1-minute chaos campaign on one Mutex path (14 sessions, 249
+// events) with clients pinned to servers and a server cut off from the
+// leader: a client cancels while its server cannot reach the leader (its
+// delete is never confirmed), starts its next request, and the others list
+// its cancelled node until the leader expires its session. Valid only with
+// the delete after the request's end (AsyncDelete).
+func TestChaosTracePinnedCancel(t *testing.T) {
+	validGzipTrace(t, "chaos_mutex_pinned_cancel.jsonl.gz")
+}
+
+// validGzipTrace checks that the gzipped trace in testdata is valid within
+// a small budget.
+func validGzipTrace(t *testing.T, name string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

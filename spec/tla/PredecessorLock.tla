@@ -46,10 +46,11 @@ CONSTANTS
     WithPause,      \* a process may pause: a holder's ("reread"), any non-idle one's
     WithCancel,     \* a request's context may end while it acquires
     Fencing,        \* the resource rejects writes with a token below the highest seen
-    GrantRule       \* how a client that is first becomes the holder, see GrantRules
+    GrantRule,      \* how a client that is first becomes the holder, see GrantRules
+    AsyncDelete     \* Release and Cancel end the request at once; the delete lands later
 
 ASSUME MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
-ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, Fencing} \subseteq BOOLEAN
+ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, Fencing, AsyncDelete} \subseteq BOOLEAN
 
 (***************************************************************************)
 (* GrantRules: the grant step (Grant) and the pauses (PauseClient).        *)
@@ -92,12 +93,14 @@ VARIABLES
     grants,     \* grants so far (the last tenure number handed out)
     lastToken,  \* token of the most recent grant
     resHigh,    \* highest token the resource has accepted
-    resTenure   \* tenure of the last write the resource accepted
+    resTenure,  \* tenure of the last write the resource accepted
+    \* ---- deletes sent but not yet landed (AsyncDelete) ----
+    pending     \* <<session, uuid>>: the delete of that request's nodes is on its way
 
 zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
 clientVars == <<pc, sess, reqNo, node, target, soleBlocker, token, tenure, paused>>
 histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
-vars       == <<zkVars, clientVars, histVars>>
+vars       == <<zkVars, clientVars, histVars, pending>>
 
 -----------------------------------------------------------------------------
 (* Constants derived for readability. *)
@@ -215,6 +218,7 @@ TypeOK ==
     /\ paused \in [Clients -> BOOLEAN]
     /\ faults \in 0..MaxFaults
     /\ grants \in Nat /\ lastToken \in Nat /\ resHigh \in Nat /\ resTenure \in Nat
+    /\ pending \subseteq Sessions \X (Clients \X (1..MaxRequests))
 
 Init ==
     /\ nodes = {}
@@ -237,6 +241,7 @@ Init ==
     /\ lastToken = 0
     /\ resHigh = 0
     /\ resTenure = 0
+    /\ pending = {}
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -257,7 +262,7 @@ RequestLock(c) ==
     /\ reqNo[c] < MaxRequests
     /\ pc' = [pc EXCEPT ![c] = "create"]
     /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
-    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, tenure, paused, histVars>>
+    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, tenure, paused, histVars, pending>>
 
 (* create(`<lock>/_c_<uuid>-lock-`, EPHEMERAL_SEQUENTIAL), reply received: *)
 (* the server appends the next sequence number; the client knows its node. *)
@@ -274,7 +279,7 @@ CreateOk(c) ==
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
     /\ token' = KnownToken(c, zxid + 1)
-    /\ UNCHANGED <<live, sess, reqNo, target, soleBlocker, tenure, paused, histVars>>
+    /\ UNCHANGED <<live, sess, reqNo, target, soleBlocker, tenure, paused, histVars, pending>>
 
 (* The same create succeeds on the server but the connection drops before  *)
 (* the reply (ConnectionLoss): the node exists, the client does not know   *)
@@ -293,7 +298,7 @@ CreateReplyLost(c) ==
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "find"]
     /\ UNCHANGED <<live, sess, reqNo, node, target, soleBlocker, token, tenure, paused,
-                   grants, lastToken, resHigh, resTenure>>
+                   grants, lastToken, resHigh, resTenure, pending>>
 
 (* After reconnecting: getChildren, look for a node whose name carries this *)
 (* request's uuid AND that is owned by the current session (a node of an    *)
@@ -314,7 +319,7 @@ FindOwnNode(c) ==
                     /\ token' = KnownToken(c, n.czxid)
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
                 /\ UNCHANGED <<node, token>>
-    /\ UNCHANGED <<zkVars, sess, reqNo, target, soleBlocker, tenure, paused, histVars>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, target, soleBlocker, tenure, paused, histVars, pending>>
 
 (* getChildren(<lock>) without a watch; sort by sequence suffix.  No node   *)
 (* before ours: the lock is ours (go on to Grant).  Otherwise choose the    *)
@@ -331,7 +336,7 @@ ListChildren(c) ==
            ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
                 /\ target' = [target EXCEPT ![c] = Max(Seqs(before))]
                 /\ soleBlocker' = [soleBlocker EXCEPT ![c] = Cardinality(before) = 1]
-    /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars, pending>>
 
 (* getData(<predecessor>, watch=true): ZooKeeper reads the node and arms   *)
 (* the watch in one step, so a deletion between the listing and the watch  *)
@@ -351,7 +356,7 @@ WatchPredecessor(c) ==
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
             /\ UNCHANGED watches
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, token,
-                   tenure, paused, histVars>>
+                   tenure, paused, histVars, pending>>
 
 (* The client consumes the head of its inbox: a NodeDeleted event for the  *)
 (* watch of its current request.  It does not conclude it holds: it lists  *)
@@ -369,7 +374,7 @@ PredecessorGone(c) ==
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars>>
+                   tenure, paused, histVars, pending>>
 
 (***************************************************************************)
 (* The hand-off in one notification: the NodeDeleted event of the watch of *)
@@ -400,7 +405,7 @@ GrantOnHeadGone(c) ==
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars>>
+                   tenure, paused, histVars, pending>>
 
 (* Internal: the head of the inbox is for a request the client no longer   *)
 (* waits on (a watch left behind by a cancelled request: go-zookeeper       *)
@@ -410,7 +415,7 @@ IgnoreNotification(c) ==
     /\ inbox[c] # <<>>
     /\ ~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, histVars>>
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, histVars, pending>>
 
 (* The client holds (Locks step 3); the czxid of its node is the fencing   *)
 (* token (monotonic across the ensemble, unlike sequence numbers).         *)
@@ -441,7 +446,7 @@ Grant(c) ==
     /\ tenure' = [tenure EXCEPT ![c] = grants + 1]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
     /\ UNCHANGED <<zkVars, sess, reqNo, node, target, soleBlocker, paused, faults, resHigh,
-                   resTenure>>
+                   resTenure, pending>>
 
 (* The critical section writes to an outside resource, presenting the      *)
 (* lease's token.  With Fencing the resource accepts only a token >= the   *)
@@ -455,7 +460,28 @@ Write(c) ==
        THEN UNCHANGED <<resHigh, resTenure>>
        ELSE /\ resHigh' = IF token[c] > resHigh THEN token[c] ELSE resHigh
             /\ resTenure' = tenure[c]
-    /\ UNCHANGED <<zkVars, clientVars, faults, grants, lastToken>>
+    /\ UNCHANGED <<zkVars, clientVars, faults, grants, lastToken, pending>>
+
+(***************************************************************************)
+(* Ending a request.  With AsyncDelete = FALSE the delete lands in the     *)
+(* step that makes the client idle.  With AsyncDelete = TRUE, as in        *)
+(* impl/zklock, the lease (or the cancelled request) ends at once and the  *)
+(* delete is left to the background, which keeps sending it until it lands *)
+(* or the session ends: the request's nodes are "pending delete" (the pair *)
+(* <<session, uuid>> in pending) until DeleteLands, or until the server    *)
+(* expires the session, which removes them itself.  Meanwhile the client   *)
+(* may start its next request, and others still list the old node (a       *)
+(* client pinned to a follower cut off from the leader: its delete cannot  *)
+(* commit until the partition heals or the leader expires the session).    *)
+(***************************************************************************)
+EndRequest(c, mine) ==
+    IF AsyncDelete
+    THEN /\ pending' = IF mine = {} THEN pending
+                       ELSE pending \cup {<<Sess(c), Uuid(c)>>}
+         /\ UNCHANGED <<nodes, watches, inbox, zxid>>
+    ELSE /\ ZkChange(mine, {}, watches)
+         /\ zxid' = zxid + Cardinality(mine)
+         /\ UNCHANGED pending
 
 (* Mutex.Unlock: delete(<own node>).  Watches on it fire.  Locks ("to      *)
 (* release a lock, the client deletes the node it created in step 1").     *)
@@ -463,8 +489,7 @@ Release(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ Live(c)
-    /\ ZkChange({NodeAt(node[c])}, {}, watches)
-    /\ zxid' = zxid + 1
+    /\ EndRequest(c, {NodeAt(node[c])})
     /\ Idle(c)
     /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
 
@@ -479,11 +504,25 @@ Cancel(c) ==
     /\ ~paused[c]
     /\ pc[c] \in Acquiring
     /\ Live(c)
-    /\ LET mine == {n \in nodes : n.uuid = Uuid(c)}
-       IN  /\ ZkChange(mine, {}, watches)
-           /\ zxid' = zxid + Cardinality(mine)
+    /\ EndRequest(c, {n \in nodes : n.uuid = Uuid(c)})
     /\ Idle(c)
     /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+
+(* The pending delete of request u reaches the server: one transaction     *)
+(* deletes its nodes (impl/zklock: a multi of deletes, or one delete), and *)
+(* watches on them fire.  The session is live: ExpireSession drops the     *)
+(* pending deletes of the session it expires (their nodes are gone with    *)
+(* it, and the client's background delete stops on SESSIONEXPIRED).  A     *)
+(* step of the network and the server, so it needs no unpaused client.     *)
+DeleteLands(u) ==
+    /\ \E p \in pending : p[2] = u
+    /\ LET p == CHOOSE p \in pending : p[2] = u
+           mine == {n \in nodes : n.owner = p[1] /\ n.uuid = u}
+       IN  /\ p[1] \in live
+           /\ ZkChange(mine, {}, watches)
+           /\ zxid' = zxid + Cardinality(mine)
+           /\ pending' = pending \ {p}
+    /\ UNCHANGED <<nextSeq, live, clientVars, histVars>>
 
 (* The client learns its session is lost and drops every belief: either    *)
 (* the server expired it (go-zookeeper's StateExpired, or any call failing *)
@@ -508,7 +547,7 @@ LearnExpiry(c) ==
     /\ inbox' = [inbox EXCEPT ![c] = <<>>]
     /\ Idle(c)
     /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused, grants, lastToken,
-                   resHigh, resTenure>>
+                   resHigh, resTenure, pending>>
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -540,6 +579,7 @@ ExpireSession(s) ==
        /\ ZkChange({n \in nodes : n.owner = s}, {},
                    IF s = Sess(c) THEN {w \in watches : w.req[1] # c} ELSE watches)
        /\ zxid' = zxid + 1
+       /\ pending' = {p \in pending : p[1] # s}
     /\ UNCHANGED <<nextSeq, clientVars, grants, lastToken, resHigh, resTenure>>
 
 (* A process pause (GC, VM stall, SIGSTOP): a fault (docs/DESIGN.md,       *)
@@ -561,13 +601,13 @@ PauseClient(c) ==
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
     /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure,
-                   grants, lastToken, resHigh, resTenure>>
+                   grants, lastToken, resHigh, resTenure, pending>>
 
 (* The pause ends; the client still believes whatever it believed.         *)
 ResumeClient(c) ==
     /\ paused[c]
     /\ paused' = [paused EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure, histVars>>
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure, histVars, pending>>
 
 -----------------------------------------------------------------------------
 ClientNext(c) ==
@@ -589,6 +629,7 @@ ClientNext(c) ==
 EnvNext ==
     \/ \E s \in Sessions : ExpireSession(s)
     \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
+    \/ \E u \in Clients \X (1..MaxRequests) : DeleteLands(u)
 
 Next == (\E c \in Clients : ClientNext(c)) \/ EnvNext
 
@@ -597,8 +638,9 @@ Spec == Init /\ [][Next]_vars
 (***************************************************************************)
 (* Fairness for the liveness configs: each client keeps taking the steps   *)
 (* of a request once it has made one (requesting, cancelling and writing   *)
-(* are the user's choice and get no fairness), a pause ends, and an        *)
-(* abandoned session is eventually expired by the server.                  *)
+(* are the user's choice and get no fairness), a pause ends, an abandoned *)
+(* session is eventually expired by the server, and a client's pending     *)
+(* deletes land (its background keeps retrying while the session lives).   *)
 (***************************************************************************)
 Progress(c) ==
     \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
@@ -608,6 +650,7 @@ Progress(c) ==
 Fairness ==
     /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))
     /\ WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s))
+    /\ \A c \in Clients : WF_vars(\E r \in 1..MaxRequests : DeleteLands(<<c, r>>))
 
 FairSpec == Spec /\ Fairness
 
@@ -633,11 +676,28 @@ NoHerd ==
         Cardinality({c \in Clients :
                         pc[c] = "wait" /\ [node |-> t, req |-> Uuid(c)] \in watches}) <= 1
 
-\* When every client is idle, no node of a session a client still uses remains.
-\* (Nodes of abandoned sessions go when the server expires them.)
+\* Every node of a session a client still uses belongs to its running
+\* request or has its delete pending.  (Nodes of abandoned sessions go when
+\* the server expires them.)  With AsyncDelete a node outlives its request;
+\* NoOrphansEventually says it does not outlive it forever.
 NoOrphans ==
-    (\A c \in Clients : pc[c] = "idle") =>
-        \A n \in nodes : n.owner # Sess(n.owner[1])
+    \A n \in nodes :
+        LET c == n.owner[1] IN
+        n.owner = Sess(c) =>
+            \/ n.uuid = Uuid(c) /\ pc[c] # "idle"
+            \/ <<n.owner, n.uuid>> \in pending
+
+\* The request u has ended (the client moved on or went idle), and a node
+\* carrying its uuid is still there.
+Orphaned(u) ==
+    /\ u # Uuid(u[1]) \/ pc[u[1]] = "idle"
+    /\ \E n \in nodes : n.uuid = u
+
+\* Liveness (FairSpec, with faults): every node whose request has ended is
+\* eventually deleted, by its pending delete or by the expiry of its session.
+NoOrphansEventually ==
+    \A u \in Clients \X (1..MaxRequests) :
+        Orphaned(u) ~> ~\E n \in nodes : n.uuid = u
 
 \* The holder's node is the first in the queue.  Sequence numbers only grow,
 \* so grants follow sequence order.

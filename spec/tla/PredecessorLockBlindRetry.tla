@@ -25,7 +25,7 @@ CreateReplyLostRetry(c) ==
                      czxid |-> zxid + 1]}, watches)
     /\ nextSeq' = nextSeq + 1
     /\ zxid' = zxid + 1
-    /\ UNCHANGED <<live, clientVars, grants, lastToken, resHigh, resTenure>>
+    /\ UNCHANGED <<live, clientVars, grants, lastToken, resHigh, resTenure, pending>>
 
 (* Cancel without the uuid search: delete the node the client knows, if    *)
 (* any.  Replaces Cancel.                                                  *)
@@ -38,7 +38,7 @@ CancelKnown(c) ==
        IN  /\ ZkChange(mine, {}, watches)
            /\ zxid' = zxid + Cardinality(mine)
     /\ Idle(c)
-    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars, pending>>
 
 BlindClientNext(c) ==
     \/ RequestLock(c)

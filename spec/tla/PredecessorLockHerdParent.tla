@@ -25,7 +25,7 @@ ListChildrenWatchParent(c) ==
            ELSE /\ pc' = [pc EXCEPT ![c] = "wait"]
                 /\ watches' = watches \cup {[node |-> Parent, req |-> Uuid(c)]}
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, target, soleBlocker,
-                   token, tenure, paused, histVars>>
+                   token, tenure, paused, histVars, pending>>
 
 HerdClientNext(c) ==
     \/ RequestLock(c)

@@ -25,7 +25,7 @@ PredecessorGoneIsGrant(c) ==
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars>>
+                   tenure, paused, histVars, pending>>
 
 NotifyClientNext(c) ==
     \/ RequestLock(c)

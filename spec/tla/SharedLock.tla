@@ -32,10 +32,12 @@ CONSTANTS
     WithReplyLoss,  \* the reply of a create may be lost
     WithPause,      \* a holder's process may pause
     WithCancel,     \* a request's context may end while it acquires
-    WithDowngrade   \* a holding writer may downgrade to a reader
+    WithDowngrade,  \* a holding writer may downgrade to a reader
+    AsyncDelete     \* Release and Cancel end the request at once; the delete lands later
 
 ASSUME MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
-ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, WithDowngrade} \subseteq BOOLEAN
+ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, WithDowngrade, AsyncDelete}
+       \subseteq BOOLEAN
 
 VARIABLES
     \* ---- ZooKeeper server ----
@@ -56,11 +58,13 @@ VARIABLES
     token,      \* token of the lease (czxid of the node it was granted with), 0 if none
     paused,     \* the client's process is paused
     \* ---- fault budget ----
-    faults
+    faults,
+    \* ---- deletes sent but not yet landed (AsyncDelete) ----
+    pending     \* <<session, uuid>>: the delete of that request's nodes is on its way
 
 zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
 clientVars == <<pc, kind, sess, reqNo, node, target, soleBlocker, token, paused>>
-vars       == <<zkVars, clientVars, faults>>
+vars       == <<zkVars, clientVars, faults, pending>>
 
 -----------------------------------------------------------------------------
 NoNode   == -1
@@ -134,6 +138,7 @@ TypeOK ==
     /\ token \in [Clients -> Nat]
     /\ paused \in [Clients -> BOOLEAN]
     /\ faults \in 0..MaxFaults
+    /\ pending \subseteq Sessions \X (Clients \X (1..MaxRequests))
 
 Init ==
     /\ nodes = {}
@@ -152,6 +157,7 @@ Init ==
     /\ token = [c \in Clients |-> 0]
     /\ paused = [c \in Clients |-> FALSE]
     /\ faults = 0
+    /\ pending = {}
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -168,7 +174,7 @@ RequestLock(c, k) ==
     /\ pc' = [pc EXCEPT ![c] = "create"]
     /\ kind' = [kind EXCEPT ![c] = k]
     /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
-    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, paused, faults>>
+    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, paused, faults, pending>>
 
 (* create(`_c_<uuid>-__READ__` or `_c_<uuid>-__WRIT__`,                    *)
 (* EPHEMERAL_SEQUENTIAL), reply received.  Shared, step 1 (a "read-" or    *)
@@ -184,7 +190,7 @@ CreateOk(c) ==
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
-    /\ UNCHANGED <<live, kind, sess, reqNo, target, soleBlocker, token, paused, faults>>
+    /\ UNCHANGED <<live, kind, sess, reqNo, target, soleBlocker, token, paused, faults, pending>>
 
 (* The create succeeds, its reply is lost (ConnectionLoss).  A fault.      *)
 (* GUID.                                                                   *)
@@ -200,7 +206,7 @@ CreateReplyLost(c) ==
     /\ nextSeq' = nextSeq + 1
     /\ zxid' = zxid + 1
     /\ pc' = [pc EXCEPT ![c] = "find"]
-    /\ UNCHANGED <<live, kind, sess, reqNo, node, target, soleBlocker, token, paused>>
+    /\ UNCHANGED <<live, kind, sess, reqNo, node, target, soleBlocker, token, paused, pending>>
 
 (* getChildren, find the node carrying this request's uuid and owned by    *)
 (* the current session.  GUID.                                             *)
@@ -214,7 +220,7 @@ FindOwnNode(c) ==
                 /\ node' = [node EXCEPT ![c] = (CHOOSE n \in mine : TRUE).seq]
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
                 /\ UNCHANGED node
-    /\ UNCHANGED <<zkVars, kind, sess, reqNo, target, soleBlocker, token, paused, faults>>
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, target, soleBlocker, token, paused, faults, pending>>
 
 (* getChildren without a watch, sorted by suffix.  No blocker: go on to    *)
 (* Grant.  Otherwise a writer chooses its immediate predecessor, a reader  *)
@@ -231,7 +237,7 @@ ListChildren(c) ==
             /\ target' = [target EXCEPT ![c] =
                              Name(NodeAt(Max({n.seq : n \in Blockers(c)})))]
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = Cardinality(Blockers(c)) = 1]
-    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, token, paused, faults>>
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, token, paused, faults, pending>>
 
 (* getData(<chosen node>, watch=true): atomic read + watch-set (Watches).  *)
 (* Exists: wait.  NoNode (the name is gone, e.g. deleted or downgraded):   *)
@@ -249,7 +255,7 @@ WatchPredecessor(c) ==
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
             /\ UNCHANGED watches
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, kind, sess, reqNo, node,
-                   token, paused, faults>>
+                   token, paused, faults, pending>>
 
 (* Consume the notification of the current request's watch; list again.    *)
 (* Shared, step 5 (after the notification, go to step 2: list again).      *)
@@ -263,7 +269,7 @@ PredecessorGone(c) ==
     /\ target' = [target EXCEPT ![c] = NoTarget]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
-                   token, paused, faults>>
+                   token, paused, faults, pending>>
 
 (***************************************************************************)
 (* The hand-off in one notification (see PredecessorLock!GrantOnHeadGone): *)
@@ -291,7 +297,7 @@ GrantOnHeadGone(c) ==
     /\ target' = [target EXCEPT ![c] = NoTarget]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
-                   token, paused, faults>>
+                   token, paused, faults, pending>>
 
 (* Internal: drop a notification for a request the client no longer waits *)
 (* on (a watch left behind by a cancelled request).                        *)
@@ -300,7 +306,7 @@ IgnoreNotification(c) ==
     /\ inbox[c] # <<>>
     /\ ~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")
     /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, faults>>
+    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, faults, pending>>
 
 (* getData(<own node>): token := czxid; the client holds (as a reader or a *)
 (* writer).  Shared, step 3.                                               *)
@@ -311,7 +317,7 @@ Grant(c) ==
     /\ OwnNodeExists(c)
     /\ token' = [token EXCEPT ![c] = NodeAt(node[c]).czxid]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
-    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, target, soleBlocker, paused, faults>>
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, target, soleBlocker, paused, faults, pending>>
 
 (* A holding writer downgrades: one multi {create(`_c_<uuid>-__READ__<seq>`,*)
 (* EPHEMERAL, non-sequential, the write node's 10-digit suffix), delete   *)
@@ -331,15 +337,26 @@ Downgrade(c) ==
     /\ zxid' = zxid + 1
     /\ kind' = [kind EXCEPT ![c] = "read"]
     /\ UNCHANGED <<nextSeq, live, pc, sess, reqNo, node, target, soleBlocker, token, paused,
-                   faults>>
+                   faults, pending>>
+
+(* Ending a request (see PredecessorLock!EndRequest): with AsyncDelete   *)
+(* the client goes idle at once and the delete of the request's nodes is  *)
+(* pending until DeleteLands or the session's expiry.                      *)
+EndRequest(c, mine) ==
+    IF AsyncDelete
+    THEN /\ pending' = IF mine = {} THEN pending
+                       ELSE pending \cup {<<Sess(c), Uuid(c)>>}
+         /\ UNCHANGED <<nodes, watches, inbox, zxid>>
+    ELSE /\ ZkChange(mine, {}, watches)
+         /\ zxid' = zxid + Cardinality(mine)
+         /\ UNCHANGED pending
 
 (* RUnlock / Unlock: delete(<own node>) (Locks: release).                  *)
 Release(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ Live(c)
-    /\ ZkChange({NodeAt(node[c])}, {}, watches)
-    /\ zxid' = zxid + 1
+    /\ EndRequest(c, {NodeAt(node[c])})
     /\ Idle(c)
     /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
 
@@ -351,11 +368,20 @@ Cancel(c) ==
     /\ ~paused[c]
     /\ pc[c] \in Acquiring
     /\ Live(c)
-    /\ LET mine == {n \in nodes : n.uuid = Uuid(c)}
-       IN  /\ ZkChange(mine, {}, watches)
-           /\ zxid' = zxid + Cardinality(mine)
+    /\ EndRequest(c, {n \in nodes : n.uuid = Uuid(c)})
     /\ Idle(c)
     /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
+
+(* A pending delete reaches the server (see PredecessorLock!DeleteLands).  *)
+DeleteLands(u) ==
+    /\ \E p \in pending : p[2] = u
+    /\ LET p == CHOOSE p \in pending : p[2] = u
+           mine == {n \in nodes : n.owner = p[1] /\ n.uuid = u}
+       IN  /\ p[1] \in live
+           /\ ZkChange(mine, {}, watches)
+           /\ zxid' = zxid + Cardinality(mine)
+           /\ pending' = pending \ {p}
+    /\ UNCHANGED <<nextSeq, live, clientVars, faults>>
 
 (* The client learns its session is lost (StateExpired, or its loss timer: *)
 (* a fault) and drops every belief; later requests use session k+1.        *)
@@ -372,7 +398,7 @@ LearnExpiry(c) ==
     /\ watches' = {w \in watches : w.req[1] # c}
     /\ inbox' = [inbox EXCEPT ![c] = <<>>]
     /\ Idle(c)
-    /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused>>
+    /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused, pending>>
 
 -----------------------------------------------------------------------------
 (* The server expires session s (see PredecessorLock!ExpireSession): a     *)
@@ -390,6 +416,7 @@ ExpireSession(s) ==
        /\ ZkChange({n \in nodes : n.owner = s}, {},
                    IF s = Sess(c) THEN {w \in watches : w.req[1] # c} ELSE watches)
        /\ zxid' = zxid + 1
+       /\ pending' = {p \in pending : p[1] # s}
     /\ UNCHANGED <<nextSeq, clientVars>>
 
 (* A holder's process pauses (a fault); it resumes later.                  *)
@@ -399,12 +426,12 @@ PauseClient(c) ==
     /\ pc[c] = "hold"
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
-    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, soleBlocker, token>>
+    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, soleBlocker, token, pending>>
 
 ResumeClient(c) ==
     /\ paused[c]
     /\ paused' = [paused EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, soleBlocker, token, faults>>
+    /\ UNCHANGED <<zkVars, pc, kind, sess, reqNo, node, target, soleBlocker, token, faults, pending>>
 
 -----------------------------------------------------------------------------
 ClientNext(c) ==
@@ -426,6 +453,7 @@ ClientNext(c) ==
 EnvNext ==
     \/ \E s \in Sessions : ExpireSession(s)
     \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
+    \/ \E u \in Clients \X (1..MaxRequests) : DeleteLands(u)
 
 Next == (\E c \in Clients : ClientNext(c)) \/ EnvNext
 
@@ -439,6 +467,7 @@ Progress(c) ==
 Fairness ==
     /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))
     /\ WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s))
+    /\ \A c \in Clients : WF_vars(\E r \in 1..MaxRequests : DeleteLands(<<c, r>>))
 
 FairSpec == Spec /\ Fairness
 
@@ -467,10 +496,25 @@ NoHerd ==
                         kind[c] = "write" /\ pc[c] = "wait"
                         /\ [node |-> t, req |-> Uuid(c)] \in watches}) <= 1
 
-\* When every client is idle, no node of a session a client still uses remains.
+\* Every node of a session a client still uses belongs to its running
+\* request or has its delete pending (see PredecessorLock!NoOrphans).
 NoOrphans ==
-    (\A c \in Clients : pc[c] = "idle") =>
-        \A n \in nodes : n.owner # Sess(n.owner[1])
+    \A n \in nodes :
+        LET c == n.owner[1] IN
+        n.owner = Sess(c) =>
+            \/ n.uuid = Uuid(c) /\ pc[c] # "idle"
+            \/ <<n.owner, n.uuid>> \in pending
+
+\* The request u has ended and a node carrying its uuid is still there.
+Orphaned(u) ==
+    /\ u # Uuid(u[1]) \/ pc[u[1]] = "idle"
+    /\ \E n \in nodes : n.uuid = u
+
+\* Liveness (FairSpec, with faults): every node whose request has ended is
+\* eventually deleted, by its pending delete or by the expiry of its session.
+NoOrphansEventually ==
+    \A u \in Clients \X (1..MaxRequests) :
+        Orphaned(u) ~> ~\E n \in nodes : n.uuid = u
 
 \* A holder with an existing node has no blocker: a writer is first, a reader
 \* has no write node before it.  So grants follow sequence order.

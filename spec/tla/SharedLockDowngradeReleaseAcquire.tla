@@ -26,7 +26,7 @@ DowngradeByReleaseAcquire(c) ==
     /\ zxid' = zxid + 2
     /\ kind' = [kind EXCEPT ![c] = "read"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
-    /\ UNCHANGED <<live, pc, sess, reqNo, target, soleBlocker, token, paused, faults>>
+    /\ UNCHANGED <<live, pc, sess, reqNo, target, soleBlocker, token, paused, faults, pending>>
 
 RAClientNext(c) ==
     \/ \E k \in Kinds : RequestLock(c, k)

@@ -24,7 +24,7 @@ ListChildrenPredecessor(c) ==
        ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
             /\ target' = [target EXCEPT ![c] =
                    Name(NodeAt(Max({n.seq : n \in {m \in nodes : m.seq < node[c]}})))]
-    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, soleBlocker, token, paused, faults>>
+    /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, soleBlocker, token, paused, faults, pending>>
 
 RWPClientNext(c) ==
     \/ \E k \in Kinds : RequestLock(c, k)

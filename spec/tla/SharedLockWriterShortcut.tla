@@ -22,7 +22,7 @@ GrantOnAnyHeadGone(c) ==
     /\ target' = [target EXCEPT ![c] = NoTarget]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
-                   token, paused, faults>>
+                   token, paused, faults, pending>>
 
 WSClientNext(c) ==
     \/ \E k \in Kinds : RequestLock(c, k)
