@@ -166,7 +166,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, table)
 	if o.results != "" && re == nil {
-		if err := os.WriteFile(o.results, []byte(resultsDoc(table, jar)), 0o644); err != nil {
+		if err := os.WriteFile(o.results, []byte(resultsDoc(table, jar)+counterexamples(outs)), 0o644); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 		fmt.Fprintf(stdout, "\nwrote %s\n", o.results)
@@ -400,6 +400,30 @@ func fmtDuration(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// counterexamples lists the actions of every counterexample, for
+// RESULTS.md below the table (its lines are not table rows, so -compare
+// ignores them). A liveness counterexample varies from run to run.
+func counterexamples(outs []outcome) string {
+	var b strings.Builder
+	for _, out := range outs {
+		if out.res == nil || len(out.res.Trace) == 0 {
+			continue
+		}
+		note := ""
+		if out.res.Verdict == tlc.TemporalViolated {
+			note = "; one of several, it varies from run to run"
+		}
+		fmt.Fprintf(&b, "- `%s` (%s, %d states%s): %s\n", out.cfg.ID(), verdictText(out), len(out.res.Trace), note,
+			traceActions(out.res))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n## Counterexamples\n\nThe actions of each counterexample TLC printed, the initial state first " +
+		"(an expected safety failure runs with one worker, so its counterexample is a shortest one); " +
+		"spec/tla/README.md tells them in words.\n\n" + b.String()
 }
 
 // resultsDoc wraps the table into spec/tla/RESULTS.md.

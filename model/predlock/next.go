@@ -29,6 +29,8 @@ const (
 	ActPredecessorGoneIsGrant
 	ActCreateReplyLostRetry
 	ActCancelKnown
+	ActGrantSeqToken
+	ActRecreateParent
 	numActions
 )
 
@@ -56,6 +58,8 @@ var ActionNames = [numActions]traceevent.Action{
 	ActPredecessorGoneIsGrant:  "PredecessorGoneIsGrant",
 	ActCreateReplyLostRetry:    "CreateReplyLostRetry",
 	ActCancelKnown:             "CancelKnown",
+	ActGrantSeqToken:           "GrantSeqToken",
+	ActRecreateParent:          "RecreateParent",
 }
 
 // clientAction is the signature of the actions with a client parameter.
@@ -81,6 +85,7 @@ var clientActions = [numActions]clientAction{
 	ActPredecessorGoneIsGrant:  (*Spec).PredecessorGoneIsGrant,
 	ActCreateReplyLostRetry:    (*Spec).CreateReplyLostRetry,
 	ActCancelKnown:             (*Spec).CancelKnown,
+	ActGrantSeqToken:           (*Spec).GrantSeqToken,
 }
 
 // ClientNext is the disjunction of the client actions of each module, in
@@ -98,6 +103,14 @@ var clientNext = map[Variant][]uint8{
 	BlindRetry: {ActRequestLock, ActCreateOk, ActCreateReplyLostRetry, ActListChildren,
 		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
 		ActRelease, ActCancelKnown, ActLearnExpiry},
+	SeqToken: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrantSeqToken, ActWrite,
+		ActRelease, ActCancel, ActLearnExpiry},
+}
+
+func init() {
+	clientNext[ParentReset] = clientNext[Base]
+	clientNext[SeqTokenNoReset] = clientNext[SeqToken]
 }
 
 // progress is Progress(c) (BlindProgress(c) for BlindRetry): the steps of a
@@ -118,13 +131,19 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	if int(l.Action) >= int(numActions) {
 		return "unknown action"
 	}
+	if l.Action == ActRecreateParent {
+		if !sp.Variant.resets() {
+			return "RecreateParent is not an action of " + model.Guard(sp.Variant.Module())
+		}
+		return sp.RecreateParent(s, t)
+	}
 	if l.Action == ActExpireSession {
 		if l.Client < 0 || int(l.Client) >= sp.N() {
 			return "unknown client"
 		}
 		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
 	}
-	if l.Client < 0 || int(l.Client) >= sp.N() {
+	if l.Client < 0 || int(l.Client) >= sp.N() || clientActions[l.Action] == nil {
 		return "unknown client"
 	}
 	return clientActions[l.Action](sp, s, int(l.Client), t)
@@ -133,8 +152,8 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // Next calls emit with every successor of s under the module's next-state
 // relation, in TLC's order: for each client c, the client actions in the
 // order of ClientNext(c); then ExpireSession(s) for each session in
-// Sessions order; then PauseClient(c) and ResumeClient(c) for each client.
-// The state passed to emit is only valid during the call.
+// Sessions order; then PauseClient(c) and ResumeClient(c) for each client;
+// then, in the variants that have it, RecreateParent. The state passed to emit is only valid during the call.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	acts := sp.ClientNext()
@@ -159,6 +178,9 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		if sp.ResumeClient(s, c, &t) == model.Enabled {
 			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
 		}
+	}
+	if sp.Variant.resets() && sp.RecreateParent(s, &t) == model.Enabled {
+		emit(model.Label{Action: ActRecreateParent, Client: -1}, &t)
 	}
 }
 

@@ -16,12 +16,15 @@ var predLockSpecs = map[string]struct {
 	variant predlock.Variant
 	fair    bool
 }{
-	"Spec":          {predlock.Base, false},
-	"FairSpec":      {predlock.Base, true},
-	"HerdSpec":      {predlock.HerdParent, false},
-	"NotifySpec":    {predlock.NotifyIsGrant, false},
-	"BlindSpec":     {predlock.BlindRetry, false},
-	"BlindFairSpec": {predlock.BlindRetry, true},
+	"Spec":           {predlock.Base, false},
+	"FairSpec":       {predlock.Base, true},
+	"HerdSpec":       {predlock.HerdParent, false},
+	"NotifySpec":     {predlock.NotifyIsGrant, false},
+	"BlindSpec":      {predlock.BlindRetry, false},
+	"BlindFairSpec":  {predlock.BlindRetry, true},
+	"ResetSpec":      {predlock.ParentReset, false},
+	"SeqSpec":        {predlock.SeqToken, false},
+	"SeqNoResetSpec": {predlock.SeqTokenNoReset, false},
 }
 
 func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
@@ -34,7 +37,8 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
 	switch module {
-	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry":
+	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry",
+		"PredecessorLockParentReset", "PredecessorLockSeqToken":
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
