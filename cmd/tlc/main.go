@@ -314,15 +314,15 @@ func saveRecords(path string, outs []outcome) error {
 }
 
 // verdictText renders a result's verdict with the violated property; TLC
-// does not name a violated temporal property, so the config's only
-// PROPERTY is shown in parentheses.
+// does not name a violated temporal property (nor a refinement's action
+// part), so the config's only PROPERTY is shown in parentheses.
 func verdictText(out outcome) string {
 	res := out.res
 	v := string(res.Verdict)
 	switch {
 	case res.Property != "":
 		v += " " + res.Property
-	case res.Verdict == tlc.TemporalViolated && len(out.cfg.Model.Properties) == 1:
+	case (res.Verdict == tlc.TemporalViolated || res.Verdict == tlc.ActionPropertyViolated) && len(out.cfg.Model.Properties) == 1:
 		v += " (" + out.cfg.Model.Properties[0] + ")"
 	}
 	return v
