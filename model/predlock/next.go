@@ -108,6 +108,8 @@ var clientNext = map[Variant][]uint8{
 		ActRelease, ActCancel, ActLearnExpiry},
 }
 
+// ParentReset adds an environment action to the base client steps;
+// SeqTokenNoReset is SeqToken's client steps without it.
 func init() {
 	clientNext[ParentReset] = clientNext[Base]
 	clientNext[SeqTokenNoReset] = clientNext[SeqToken]
@@ -143,7 +145,10 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		}
 		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
 	}
-	if l.Client < 0 || int(l.Client) >= sp.N() || clientActions[l.Action] == nil {
+	if clientActions[l.Action] == nil {
+		return "not a client action"
+	}
+	if l.Client < 0 || int(l.Client) >= sp.N() {
 		return "unknown client"
 	}
 	return clientActions[l.Action](sp, s, int(l.Client), t)
@@ -153,7 +158,8 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // relation, in TLC's order: for each client c, the client actions in the
 // order of ClientNext(c); then ExpireSession(s) for each session in
 // Sessions order; then PauseClient(c) and ResumeClient(c) for each client;
-// then, in the variants that have it, RecreateParent. The state passed to emit is only valid during the call.
+// then, in the variants that have it, RecreateParent. The state passed to
+// emit is only valid during the call.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	acts := sp.ClientNext()
