@@ -182,3 +182,23 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("%v\n%s", err, out.String())
 	}
 }
+
+// TestTLCOnly: a TLC-only config is not explored; TLC's result must still
+// meet the expectation (positive control: a failed check is reported).
+func TestTLCOnly(t *testing.T) {
+	c := configByID(t, "SharedLockRefinesPredecessor.Writers")
+	if c.Model.TLCOnly == "" {
+		t.Fatal("SharedLockRefinesPredecessor.Writers is not marked tlc-only")
+	}
+	var out bytes.Buffer
+	ok := &row{cfg: c, rec: tlc.Record{Module: c.Module, Name: c.Name, Check: "ok"}}
+	tlcOnly(ok, &out)
+	if len(ok.problems) != 0 || !strings.Contains(out.String(), c.Model.TLCOnly) {
+		t.Errorf("problems %v, output %q", ok.problems, out.String())
+	}
+	bad := &row{cfg: c, rec: tlc.Record{Module: c.Module, Name: c.Name, Check: "expected pass, got invariant violated"}}
+	tlcOnly(bad, &out)
+	if len(bad.problems) == 0 {
+		t.Error("a TLC result that misses the expectation was accepted")
+	}
+}

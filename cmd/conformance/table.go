@@ -51,6 +51,9 @@ func renderTable(rows []*row, explorer, wall time.Duration, o options) string {
 			mode = modeText(out)
 		}
 		check := "ok"
+		if why := r.cfg.Model.TLCOnly; why != "" {
+			check = "TLC only (" + why + ")"
+		}
 		if len(r.problems) > 0 {
 			check = "**FAIL**: " + strings.Join(r.problems, "; ")
 		}

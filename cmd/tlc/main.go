@@ -166,7 +166,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, table)
 	if o.results != "" && re == nil {
-		if err := os.WriteFile(o.results, []byte(resultsDoc(table, jar)), 0o644); err != nil {
+		if err := os.WriteFile(o.results, []byte(resultsDoc(table, jar)+counterexamples(outs)), 0o644); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 		fmt.Fprintf(stdout, "\nwrote %s\n", o.results)
@@ -314,15 +314,15 @@ func saveRecords(path string, outs []outcome) error {
 }
 
 // verdictText renders a result's verdict with the violated property; TLC
-// does not name a violated temporal property, so the config's only
-// PROPERTY is shown in parentheses.
+// does not name a violated temporal property (nor a refinement's action
+// part), so the config's only PROPERTY is shown in parentheses.
 func verdictText(out outcome) string {
 	res := out.res
 	v := string(res.Verdict)
 	switch {
 	case res.Property != "":
 		v += " " + res.Property
-	case res.Verdict == tlc.TemporalViolated && len(out.cfg.Model.Properties) == 1:
+	case (res.Verdict == tlc.TemporalViolated || res.Verdict == tlc.ActionPropertyViolated) && len(out.cfg.Model.Properties) == 1:
 		v += " (" + out.cfg.Model.Properties[0] + ")"
 	}
 	return v
@@ -400,6 +400,30 @@ func fmtDuration(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// counterexamples lists the actions of every counterexample, for
+// RESULTS.md below the table (its lines are not table rows, so -compare
+// ignores them). A liveness counterexample varies from run to run.
+func counterexamples(outs []outcome) string {
+	var b strings.Builder
+	for _, out := range outs {
+		if out.res == nil || len(out.res.Trace) == 0 {
+			continue
+		}
+		note := ""
+		if out.res.Verdict == tlc.TemporalViolated {
+			note = "; one of several, it varies from run to run"
+		}
+		fmt.Fprintf(&b, "- `%s` (%s, %d states%s): %s\n", out.cfg.ID(), verdictText(out), len(out.res.Trace), note,
+			traceActions(out.res))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n## Counterexamples\n\nThe actions of each counterexample TLC printed, the initial state first " +
+		"(an expected safety failure runs with one worker, so its counterexample is a shortest one); " +
+		"spec/tla/README.md tells them in words.\n\n" + b.String()
 }
 
 // resultsDoc wraps the table into spec/tla/RESULTS.md.

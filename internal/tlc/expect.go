@@ -27,8 +27,10 @@ func ParseModel(cfg []byte) (Model, error) { return tlccfg.Parse(cfg) }
 //     declared disabled, declares an action disabled that was taken, or
 //     declares one that does not exist.
 //
-// A violated temporal property is not named by TLC; it is attributed to the
-// expected property only if that is the config's only PROPERTY.
+// A violated temporal property is not named by TLC, nor is an action
+// property that is part of a specification (a refinement's [][Next]_vars);
+// it is attributed to the expected property only if that is the config's
+// only PROPERTY.
 func Check(m Model, r *Result) error {
 	var errs []error
 	switch {
@@ -49,7 +51,7 @@ func Check(m Model, r *Result) error {
 		switch r.Verdict {
 		case Deadlock:
 			got = "Deadlock"
-		case TemporalViolated:
+		case TemporalViolated, ActionPropertyViolated:
 			if got == "" && len(m.Properties) == 1 {
 				got = m.Properties[0]
 			}

@@ -98,6 +98,8 @@ func TestCheckViolations(t *testing.T) {
 	live := parseFile(t, "liveness_violation.txt")
 	act := parseFile(t, "action_property_violation.txt")
 	dead := parseFile(t, "deadlock.txt")
+	// A refinement's [][Next]_vars: TLC names the action property by its location.
+	refine := &Result{Verdict: ActionPropertyViolated, Trace: act.Trace}
 	for _, tc := range []struct {
 		name string
 		m    Model
@@ -112,6 +114,8 @@ func TestCheckViolations(t *testing.T) {
 		{"temporal, only property", Model{Violation: "StarvationFree", Properties: []string{"StarvationFree"}}, live, true},
 		{"temporal, ambiguous", Model{Violation: "StarvationFree", Properties: []string{"StarvationFree", "Other"}}, live, false},
 		{"temporal, but an invariant expected", Model{Violation: "NoOrphans", Invariants: []string{"NoOrphans"}}, live, false},
+		{"refinement, only property", Model{Violation: "Refinement", Properties: []string{"Refinement"}}, refine, true},
+		{"refinement, ambiguous", Model{Violation: "Refinement", Properties: []string{"Refinement", "FencedSafety"}}, refine, false},
 		{"deadlock expected", Model{Violation: "Deadlock"}, dead, true},
 		{"deadlock not expected", Model{Violation: "NoOrphans", Invariants: []string{"NoOrphans"}}, dead, false},
 		{"parse error", Model{Pass: true}, parseFile(t, "parse_error.txt"), false},

@@ -182,7 +182,10 @@ func (res *Result) applyViolation(m *message, first string) error {
 		}
 	case codeActionPropertyViolated:
 		res.Verdict = ActionPropertyViolated
-		if mm := actPropRE.FindStringSubmatch(first); mm != nil {
+		// A named property's name; a subformula of a specification (as
+		// in PROPERTY Refinement, a refinement's [][Next]_vars) is named
+		// by its location, "line L, col C to ...": left unnamed.
+		if mm := actPropRE.FindStringSubmatch(first); mm != nil && mm[1] != "line" {
 			res.Property = mm[1]
 		}
 	case codeTemporalViolated:

@@ -252,3 +252,21 @@ func TestParseCoverageLastReportCounts(t *testing.T) {
 		t.Fatalf("PredecessorGone listed %d times, want once", n)
 	}
 }
+
+// TestParseUnnamedActionProperty: a refinement's [][Next]_vars is reported
+// by its location, which is not a property's name.
+func TestParseUnnamedActionProperty(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "action_property_violation.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "Action property FencedSafety is violated",
+		"Action property line 551, col 17 to line 551, col 29 of module PredecessorLock is violated", 1)
+	res, err := Parse(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != ActionPropertyViolated || res.Property != "" {
+		t.Errorf("verdict %s, property %q; want an unnamed action property", res.Verdict, res.Property)
+	}
+}

@@ -25,10 +25,14 @@ import (
 //	\* expect: pass                      (or: \* expect: violation NoHerd)
 //	\* deep                              (only run by `make tlc-deep`)
 //	\* disabled: PauseClient ResumeClient
+//	\* tlc-only: the reason the Go model does not explore this config
 //	\* Any other comment line describes the question the config asks.
 //
 // "disabled" names the actions this config's constants turn off; every
-// other action must be taken at least once in a passing run.
+// other action must be taken at least once in a passing run. "tlc-only"
+// marks a config that only TLC checks (an inductive invariant from a
+// TypeOK start, a refinement mapping, SYMMETRY): cmd/conformance still
+// requires TLC's result to meet the expectation and prints the reason.
 type Model struct {
 	// Pass is true for "expect: pass".
 	Pass bool
@@ -39,6 +43,10 @@ type Model struct {
 	Deep bool
 	// Disabled lists the actions the config's constants disable.
 	Disabled []string
+	// TLCOnly is the reason given by a `\* tlc-only:` line: only TLC
+	// checks the config, the Go model does not explore it. Empty for the
+	// configs the model mirrors.
+	TLCOnly string
 	// Description is the remaining header comment text.
 	Description string
 	// Specification is the SPECIFICATION of the config, if any.
@@ -158,6 +166,14 @@ func (p *cfgParser) headerComment(c string) error {
 		}
 	case c == "deep":
 		p.m.Deep = true
+	case strings.HasPrefix(c, "tlc-only:"):
+		if p.m.TLCOnly != "" {
+			return errors.New("two tlc-only: lines")
+		}
+		p.m.TLCOnly = strings.TrimSpace(strings.TrimPrefix(c, "tlc-only:"))
+		if p.m.TLCOnly == "" {
+			return errors.New("tlc-only: needs the reason the Go model does not explore the config")
+		}
 	case strings.HasPrefix(c, "disabled:"):
 		p.m.Disabled = append(p.m.Disabled, strings.Fields(strings.TrimPrefix(c, "disabled:"))...)
 	default:

@@ -32,6 +32,8 @@ const (
 	ActCancelKnown
 	ActDeleteLands
 	ActDropDelete
+	ActGrantSeqToken
+	ActRecreateParent
 	numActions
 )
 
@@ -62,6 +64,8 @@ var ActionNames = [numActions]traceevent.Action{
 	ActCancelKnown:             "CancelKnown",
 	ActDeleteLands:             traceevent.DeleteLands,
 	ActDropDelete:              "DropDelete",
+	ActGrantSeqToken:           "GrantSeqToken",
+	ActRecreateParent:          "RecreateParent",
 }
 
 // clientAction is the signature of the actions with a client parameter.
@@ -88,6 +92,7 @@ var clientActions = [numActions]clientAction{
 	ActPredecessorGoneIsGrant:  (*Spec).PredecessorGoneIsGrant,
 	ActCreateReplyLostRetry:    (*Spec).CreateReplyLostRetry,
 	ActCancelKnown:             (*Spec).CancelKnown,
+	ActGrantSeqToken:           (*Spec).GrantSeqToken,
 }
 
 // ClientNext is the disjunction of the client actions of each module, in
@@ -108,6 +113,16 @@ var clientNext = map[Variant][]uint8{
 	DropDelete: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
 		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
 		ActRelease, ActCancel, ActLearnExpiry},
+	SeqToken: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
+		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrantSeqToken, ActWrite,
+		ActRelease, ActCancel, ActLearnExpiry},
+}
+
+// ParentReset adds an environment action to the base client steps;
+// SeqTokenNoReset is SeqToken's client steps without it.
+func init() {
+	clientNext[ParentReset] = clientNext[Base]
+	clientNext[SeqTokenNoReset] = clientNext[SeqToken]
 }
 
 // progress is Progress(c) (BlindProgress(c) for BlindRetry): the steps of a
@@ -131,6 +146,12 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	if int(l.Action) >= int(numActions) {
 		return "unknown action"
 	}
+	if l.Action == ActRecreateParent {
+		if !sp.Variant.resets() {
+			return "RecreateParent is not an action of " + model.Guard(sp.Variant.Module())
+		}
+		return sp.RecreateParent(s, t)
+	}
 	if l.Action == ActExpireSession || l.Action == ActDeleteLands || l.Action == ActDropDelete {
 		if l.Client < 0 || int(l.Client) >= sp.N() {
 			return "unknown client"
@@ -146,6 +167,9 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		}
 		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
 	}
+	if clientActions[l.Action] == nil {
+		return "not a client action"
+	}
 	if l.Client < 0 || int(l.Client) >= sp.N() {
 		return "unknown client"
 	}
@@ -155,8 +179,9 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // Next calls emit with every successor of s under the module's next-state
 // relation, in TLC's order: for each client c, the client actions in the
 // order of ClientNext(c); then ExpireSession(s) for each session in
-// Sessions order; then PauseClient(c) and ResumeClient(c) for each client.
-// The state passed to emit is only valid during the call.
+// Sessions order; then PauseClient(c) and ResumeClient(c) for each client;
+// then, in the variants that have it, RecreateParent. The state passed to
+// emit is only valid during the call.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	acts := sp.ClientNext()
@@ -195,6 +220,9 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 				emit(model.Label{Action: ActDropDelete, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
 			}
 		}
+	}
+	if sp.Variant.resets() && sp.RecreateParent(s, &t) == model.Enabled {
+		emit(model.Label{Action: ActRecreateParent, Client: -1}, &t)
 	}
 }
 

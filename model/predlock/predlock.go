@@ -1,7 +1,9 @@
 // Package predlock is the Go mirror of spec/tla/PredecessorLock.tla, the
 // exclusive, herd-free ZooKeeper lock of impl/zklock's Mutex, and of its
-// three mutants (PredecessorLockHerdParent, PredecessorLockNotifyIsGrant,
-// PredecessorLockBlindRetry).
+// variants: the mutants PredecessorLockHerdParent,
+// PredecessorLockNotifyIsGrant, PredecessorLockBlindRetry and
+// PredecessorLockSeqToken, and PredecessorLockParentReset (the parent
+// deleted and re-created).
 //
 // Every variable of the spec is a field of State, every action a method of
 // Spec with the action's name, every property a method with the property's
@@ -109,6 +111,16 @@ const (
 	// DropDelete is PredecessorLockDropDelete: a pending delete may be
 	// dropped on a connection loss and never retried.
 	DropDelete
+	// ParentReset is PredecessorLockParentReset!ResetSpec: the base
+	// protocol, and the empty parent may be deleted and re-created
+	// (RecreateParent), which restarts the sequence numbers.
+	ParentReset
+	// SeqToken is PredecessorLockSeqToken!SeqSpec: ParentReset with the
+	// sequence number as the token (GrantSeqToken replaces Grant).
+	SeqToken
+	// SeqTokenNoReset is PredecessorLockSeqToken!SeqNoResetSpec: the
+	// sequence number as the token, the parent never re-created.
+	SeqTokenNoReset
 )
 
 // Module returns the TLA+ module the variant mirrors.
@@ -122,6 +134,10 @@ func (v Variant) Module() string {
 		return "PredecessorLockBlindRetry"
 	case DropDelete:
 		return "PredecessorLockDropDelete"
+	case ParentReset:
+		return "PredecessorLockParentReset"
+	case SeqToken, SeqTokenNoReset:
+		return "PredecessorLockSeqToken"
 	}
 	return "PredecessorLock"
 }
@@ -141,8 +157,10 @@ func New(k Constants, v Variant) (*Spec, error) {
 		return nil, fmt.Errorf("predlock: %d clients: too many", len(k.Clients))
 	case k.MaxRequests < 0 || k.MaxSeq < 0 || k.MaxFaults < 0:
 		return nil, fmt.Errorf("predlock: MaxRequests, MaxSeq and MaxFaults must be natural numbers")
-	case v < Base || v > DropDelete:
+	case v < Base || v > SeqTokenNoReset:
 		return nil, fmt.Errorf("predlock: unknown variant %d", v)
+	case (v == SeqToken || v == SeqTokenNoReset) && k.GrantRule != GrantReread:
+		return nil, fmt.Errorf("predlock: %s assumes GrantRule = \"reread\"", v.Module())
 	case k.GrantRule > GrantChecked:
 		return nil, fmt.Errorf("predlock: unknown GrantRule %d", k.GrantRule)
 	}

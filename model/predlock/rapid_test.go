@@ -85,6 +85,19 @@ func keepsInvariants(t *rapid.T) {
 // 20 under -short).
 func TestRandomWalksKeepInvariants(t *testing.T) { rapid.Check(t, keepsInvariants) }
 
+// TestRandomWalksParentReset: the same walks with the empty parent deleted
+// and re-created (PredecessorLockParentReset): czxid tokens keep every
+// property while sequence numbers restart.
+func TestRandomWalksParentReset(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sp, err := predlock.New(drawConstants(t), predlock.ParentReset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walkChecking(t, sp, properties(sp), rapid.IntRange(50, 600).Draw(t, "steps"))
+	})
+}
+
 // TestRandomWalksLong runs 20,000 walks (skipped under -short).
 func TestRandomWalksLong(t *testing.T) {
 	if testing.Short() {
@@ -116,6 +129,7 @@ func TestMutantsCaught(t *testing.T) {
 		{predlock.NotifyIsGrant, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithCancel: true}, "MutualExclusion"},
 		{predlock.BlindRetry, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, MaxFaults: 2,
 			WithReplyLoss: true, WithCancel: true}, "NoOrphans"},
+		{predlock.SeqToken, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "TokensIncrease"},
 	} {
 		t.Run(tc.variant.Module(), func(t *testing.T) {
 			sp, err := predlock.New(tc.k, tc.variant)

@@ -16,14 +16,17 @@ var predLockSpecs = map[string]struct {
 	variant predlock.Variant
 	fair    bool
 }{
-	"Spec":          {predlock.Base, false},
-	"FairSpec":      {predlock.Base, true},
-	"HerdSpec":      {predlock.HerdParent, false},
-	"NotifySpec":    {predlock.NotifyIsGrant, false},
-	"BlindSpec":     {predlock.BlindRetry, false},
-	"BlindFairSpec": {predlock.BlindRetry, true},
-	"DropSpec":      {predlock.DropDelete, false},
-	"DropFairSpec":  {predlock.DropDelete, true},
+	"Spec":           {predlock.Base, false},
+	"FairSpec":       {predlock.Base, true},
+	"HerdSpec":       {predlock.HerdParent, false},
+	"NotifySpec":     {predlock.NotifyIsGrant, false},
+	"BlindSpec":      {predlock.BlindRetry, false},
+	"BlindFairSpec":  {predlock.BlindRetry, true},
+	"DropSpec":       {predlock.DropDelete, false},
+	"DropFairSpec":   {predlock.DropDelete, true},
+	"ResetSpec":      {predlock.ParentReset, false},
+	"SeqSpec":        {predlock.SeqToken, false},
+	"SeqNoResetSpec": {predlock.SeqTokenNoReset, false},
 }
 
 func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
@@ -37,7 +40,7 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 	}
 	switch module {
 	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry",
-		"PredecessorLockDropDelete":
+		"PredecessorLockDropDelete", "PredecessorLockParentReset", "PredecessorLockSeqToken":
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}

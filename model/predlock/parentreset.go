@@ -1,0 +1,58 @@
+package predlock
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+)
+
+// RecreateParent: ZooKeeper's container manager deletes the lock's empty
+// parent (impl/zklock creates parents as containers) and a later
+// acquisition creates it again, in one step: the new parent's sequence
+// counter starts at 0, while the zxid moves on by the two transactions.
+// Only when the parent has no children at all, and only after it had some
+// (nextSeq > 0; a container whose cversion is still 0 is not deleted). An
+// environment action without a client (Label.Client -1). Spec:
+// PredecessorLockParentReset!RecreateParent.
+func (sp *Spec) RecreateParent(s *State, t *State) model.Guard {
+	switch {
+	case len(s.Nodes) != 0:
+		return `nodes = {}`
+	case s.NextSeq == 0:
+		return `nextSeq > 0`
+	}
+	*t = *s
+	t.NextSeq = 0
+	t.Zxid = s.Zxid + 2
+	return model.Enabled
+}
+
+// GrantSeqToken (mutant SeqToken): Grant with GrantRule "reread", but the
+// token is the node's sequence number plus one instead of its czxid.
+// Replaces Grant. Spec: PredecessorLockSeqToken!GrantSeqToken.
+func (sp *Spec) GrantSeqToken(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCGrant:
+		return `pc[c] = "grant"`
+	case !s.LiveC(c):
+		return gLive
+	case !s.OwnNodeExists(c):
+		return `OwnNodeExists(c)`
+	}
+	own, _ := s.NodeAt(s.Node[c])
+	token := own.Seq + 1
+	*t = *s
+	if token != s.Token[c] {
+		t.Token = cow.With(s.Token, c, token)
+	}
+	t.LastToken = token
+	t.Grants = s.Grants + 1
+	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
+	t.PC = cow.With(s.PC, c, PCHold)
+	return model.Enabled
+}
+
+// resets reports whether the variant's next-state relation has
+// RecreateParent.
+func (v Variant) resets() bool { return v == ParentReset || v == SeqToken }
