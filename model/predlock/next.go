@@ -111,8 +111,8 @@ var clientNext = map[Variant][]uint8{
 		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
 		ActRelease, ActCancelKnown, ActLearnExpiry},
 	DropDelete: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
-		ActRelease, ActCancel, ActLearnExpiry},
+		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
+		ActWrite, ActRelease, ActCancel, ActLearnExpiry},
 	SeqToken: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
 		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrantSeqToken, ActWrite,
 		ActRelease, ActCancel, ActLearnExpiry},
@@ -135,7 +135,8 @@ var progress = map[Variant][]uint8{
 	BlindRetry: {ActCreateOk, ActCreateReplyLostRetry, ActListChildren, ActWatchPredecessor,
 		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
 	DropDelete: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
+		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
+		ActLearnExpiry},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.
