@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -50,24 +48,9 @@ func tlcOnly(r *row, w io.Writer) {
 }
 
 func run(ctx context.Context, o options, w io.Writer) error {
-	cfgs, err := discover(o.specDir)
+	selected, err := tlccfg.Select(o.specDir, o.deep, o.filter)
 	if err != nil {
 		return err
-	}
-	var re *regexp.Regexp
-	if o.filter != "" {
-		if re, err = regexp.Compile(o.filter); err != nil {
-			return fmt.Errorf("-run: %w", err)
-		}
-	}
-	var selected []config
-	for _, c := range cfgs {
-		if c.Model.Deep == o.deep && (re == nil || re.MatchString(c.ID())) {
-			selected = append(selected, c)
-		}
-	}
-	if len(selected) == 0 {
-		return errors.New("no config selected")
 	}
 	src := &tlcSource{o: o}
 	start := time.Now()

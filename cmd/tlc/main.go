@@ -31,14 +31,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -125,24 +123,9 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 		}
 	}
 
-	cfgs, err := discover(o.specDir)
+	selected, err := tlccfg.Select(o.specDir, o.deep, o.filter)
 	if err != nil {
 		return err
-	}
-	var re *regexp.Regexp
-	if o.filter != "" {
-		if re, err = regexp.Compile(o.filter); err != nil {
-			return fmt.Errorf("-run: %w", err)
-		}
-	}
-	var selected []config
-	for _, c := range cfgs {
-		if c.Model.Deep == o.deep && (re == nil || re.MatchString(c.ID())) {
-			selected = append(selected, c)
-		}
-	}
-	if len(selected) == 0 {
-		return errors.New("no config selected")
 	}
 
 	start := time.Now()
@@ -165,7 +148,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	table := renderTable(outs, total, o.deep)
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, table)
-	if o.results != "" && re == nil {
+	if o.results != "" && o.filter == "" {
 		if err := os.WriteFile(o.results, []byte(resultsDoc(table, jar)+counterexamples(outs)), 0o644); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
@@ -178,7 +161,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 		}
 	}
 	if o.compare != "" {
-		diffs, err := compareWith(o.compare, outs, re == nil)
+		diffs, err := compareWith(o.compare, outs, o.filter == "")
 		if err != nil {
 			return err
 		}
@@ -189,7 +172,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 			failed = append(failed, fmt.Sprintf("%d differences from %s", len(diffs), o.compare))
 		}
 	}
-	if re == nil {
+	if o.filter == "" {
 		for _, msg := range neverTaken(outs) {
 			fmt.Fprintf(stdout, "FAIL %s\n", msg)
 			failed = append(failed, msg)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -289,4 +290,31 @@ func Discover(dir string) ([]Config, error) {
 		cfgs = append(cfgs, Config{Module: module, Name: name, Spec: spec, Path: p, Model: m})
 	}
 	return cfgs, nil
+}
+
+// Select discovers the configs in dir and keeps those of the set asked for
+// (the deep configs or the CI set) whose ID matches filter (a regexp; empty
+// matches all). Selecting nothing is an error: a filter that matches no
+// config is a typo, not a pass.
+func Select(dir string, deep bool, filter string) ([]Config, error) {
+	cfgs, err := Discover(dir)
+	if err != nil {
+		return nil, err
+	}
+	var re *regexp.Regexp
+	if filter != "" {
+		if re, err = regexp.Compile(filter); err != nil {
+			return nil, fmt.Errorf("-run: %w", err)
+		}
+	}
+	var selected []Config
+	for _, c := range cfgs {
+		if c.Model.Deep == deep && (re == nil || re.MatchString(c.ID())) {
+			selected = append(selected, c)
+		}
+	}
+	if len(selected) == 0 {
+		return nil, errors.New("no config selected")
+	}
+	return selected, nil
 }
