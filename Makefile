@@ -13,12 +13,23 @@ ZK_VERSIONS ?= 3.8 3.9
 # The packages that depend on the server version; the rest run once.
 ZK_PKGS   := ./impl/... ./ensemble/...
 
-.PHONY: setup verify verify-deep test vet fmt-check unit integration checker model tlc tlc-deep \
+.PHONY: setup verify verify-deep live test vet fmt-check unit integration rapid-programs checker model tlc tlc-deep \
         conformance results mutants chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit fuzz integration checker model chaos-tests tlc conformance mutants chaos-short
+verify: setup vet fmt-check unit fuzz checker model tlc conformance live chaos-short
+
+# live: the stages that run against real ensembles (integration on each
+# server version, the random programs, the chaos package's tests, the
+# mutants), VERIFY_JOBS at a time, each with its own ensemble. They spend
+# most of their time waiting on session timeouts and faults, not computing,
+# so two at once halve their wall time on a 2-core machine; TLC, which does
+# compute, runs before them, alone. Each stage's output is printed whole
+# when it ends (-O).
+VERIFY_JOBS ?= 2
+live:
+	@$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants integration chaos-tests
 
 ## verify-deep: verify, then many more random programs against the ensemble
 ## and TLC on the deep configs.
@@ -65,12 +76,15 @@ unit:
 # flight far more than any other test, which trips a data race inside
 # go-zookeeper v1.0.4 (Conn.lastZxid, read by sendSetWatches while
 # recvLoop writes it: go-zookeeper/zk#35, samuel/go-zookeeper#260).
-integration:
-	ZKLOCK_ZK=3.8 $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(RACE_PKGS)
-	@for v in $(filter-out 3.8,$(ZK_VERSIONS)); do \
-	  echo "integration against ZooKeeper $$v"; \
-	  ZKLOCK_ZK=$$v $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(ZK_PKGS) || exit 1; \
-	done
+# The first version runs every package that starts an ensemble, the others
+# only those whose behaviour depends on the server version.
+integration: $(addprefix integration-,$(ZK_VERSIONS)) rapid-programs
+
+integration-%:
+	ZKLOCK_ZK=$* $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' \
+	  $(if $(filter $*,$(firstword $(ZK_VERSIONS))),$(RACE_PKGS),$(ZK_PKGS))
+
+rapid-programs:
 	$(GO) test -count=1 -timeout 15m -run '^TestRapidPrograms$$' ./impl/zklock
 
 # Every parser of outside input fuzzed for FUZZTIME each (seed corpora in

@@ -202,3 +202,7 @@ func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
 
 // Holds is the right side of StarvationFree for client c: pc[c] = "hold".
 func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == PCHold }
+
+// Ended is the right side of RequestsEnd for client c: the request was
+// granted or has ended, pc[c] \in {"hold", "idle"}.
+func (sp *Spec) Ended(s *State, c int) bool { return s.PC[c] == PCHold || s.PC[c] == PCIdle }

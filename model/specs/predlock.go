@@ -125,11 +125,12 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 			})
 			continue
 		}
-		if name != "StarvationFree" {
+		q := map[string]func(*predlock.State, int) bool{"StarvationFree": sp.Holds, "RequestsEnd": sp.Ended}[name]
+		if q == nil {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
 		es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-			Name: name, N: sp.N(), P: sp.Acquiring, Q: sp.Holds,
+			Name: name, N: sp.N(), P: sp.Acquiring, Q: q,
 			Param: func(i int) string { return sp.Clients[i] },
 		})
 	}

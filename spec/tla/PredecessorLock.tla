@@ -719,4 +719,9 @@ FencedSafety == [][resTenure' >= resTenure]_resTenure
 \* Liveness (weak fairness, no faults): every request is granted.
 StarvationFree == \A c \in Clients : (pc[c] \in Acquiring) ~> (pc[c] = "hold")
 
+\* Liveness with faults (weak fairness, faults bounded): no request hangs.
+\* Every request is granted or ends, and the caller is told which: after an
+\* expiry or a loss timer Lock returns an error, it does not wait forever.
+RequestsEnd == \A c \in Clients : (pc[c] \in Acquiring) ~> (pc[c] \in {"hold", "idle"})
+
 =============================================================================
