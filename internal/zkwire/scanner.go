@@ -74,3 +74,6 @@ func (f *Scanner) done() {
 	f.size = -1
 	f.emit(first, f.hdr[:f.hdrN])
 }
+
+// AtBoundary says whether the next byte fed starts a new frame.
+func (f *Scanner) AtBoundary() bool { return f.size < 0 && f.lenN == 0 }
