@@ -277,7 +277,9 @@ type trackedConn struct {
 
 func (c *trackedConn) Write(p []byte) (int, error) {
 	c.sending = time.Now()
-	if c.w.c2n.Load() > 0 && c.out.AtBoundary() {
+	// Not the connect request, whose bytes at the opcode's place are the
+	// epoch of the last zxid seen.
+	if c.w.c2n.Load() > 0 && c.out.Started() && c.out.AtBoundary() {
 		if to := c.w.takeCreate2(p); to != nil {
 			// A copy: a Write must not change the caller's bytes.
 			c.c2buf = append(c.c2buf[:0], p...)

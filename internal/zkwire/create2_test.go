@@ -55,8 +55,8 @@ func TestCreate2Reply(t *testing.T) {
 func TestScannerAtBoundary(t *testing.T) {
 	f := NewScanner(ReplyHeaderLen, func(bool) int { return ReplyHeaderLen }, func(bool, []byte) {})
 	r := reply(1, 2, 0, 10)
-	if !f.AtBoundary() {
-		t.Fatal("a new scanner is not at a boundary")
+	if !f.AtBoundary() || f.Started() {
+		t.Fatal("a new scanner is not at a boundary, or has started")
 	}
 	for i := 0; i < len(r)-1; i++ {
 		f.Feed(r[i : i+1])
@@ -65,7 +65,7 @@ func TestScannerAtBoundary(t *testing.T) {
 		}
 	}
 	f.Feed(r[len(r)-1:])
-	if !f.AtBoundary() {
-		t.Fatal("not at a boundary after a whole frame")
+	if !f.AtBoundary() || !f.Started() {
+		t.Fatal("not at a boundary, or not started, after a whole frame")
 	}
 }
