@@ -41,7 +41,7 @@ const (
 // Cut is a pending or completed CutAfterRequest. It applies once, to the
 // first matching request forwarded by any proxy it was armed on.
 type Cut struct {
-	op   Op
+	ops  []Op // the opcodes it waits for: any of them
 	done chan struct{}
 
 	mu     sync.Mutex
@@ -50,10 +50,22 @@ type Cut struct {
 	err    error
 }
 
-func newCut(op Op) *Cut { return &Cut{op: op, done: make(chan struct{})} }
+func newCut(op Op, more []Op) *Cut {
+	return &Cut{ops: append([]Op{op}, more...), done: make(chan struct{})}
+}
 
-// Op returns the opcode the cut waits for.
-func (c *Cut) Op() Op { return c.op }
+// Op returns the (first) opcode the cut waits for.
+func (c *Cut) Op() Op { return c.ops[0] }
+
+// waitsFor says whether a request with opcode op matches the cut.
+func (c *Cut) waitsFor(op Op) bool {
+	for _, o := range c.ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
 
 // Done is closed once the connection has been severed (or the cut was
 // canceled).
@@ -73,14 +85,14 @@ func (c *Cut) Wait(ctx context.Context) (CutReport, error) {
 }
 
 // claim takes the cut for one request; false if it is no longer armed.
-func (c *Cut) claim(xid int32) bool {
+func (c *Cut) claim(op Op, xid int32) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state != cutArmed {
 		return false
 	}
 	c.state = cutClaimed
-	c.report = CutReport{Op: c.op, Xid: xid}
+	c.report = CutReport{Op: op, Xid: xid}
 	return true
 }
 

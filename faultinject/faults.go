@@ -82,9 +82,11 @@ func (p *Proxy) faultState() (faults, <-chan struct{}) {
 // it is discarded and that connection severed, so the client sees
 // connection loss although the server executed the request. If no reply
 // comes within the cut timeout (see WithCutTimeout), the connection is
-// severed anyway. A cut applies once and replaces one still armed.
-func (p *Proxy) CutAfterRequest(op Op) *Cut {
-	c := newCut(op)
+// severed anyway. A cut applies once and replaces one still armed. With
+// more opcodes, the next request with any of them is the one cut (a lock
+// node's create is a create for one client and a create2 for another).
+func (p *Proxy) CutAfterRequest(op Op, more ...Op) *Cut {
+	c := newCut(op, more)
 	if p.opts.opaque {
 		c.cancel(ErrOpaque)
 		return c
@@ -122,7 +124,7 @@ func (p *Proxy) claimCut(op Op, xid int32) *Cut {
 		p.cut = nil
 		return nil
 	}
-	if c.op != op || !c.claim(xid) {
+	if !c.waitsFor(op) || !c.claim(op, xid) {
 		return nil
 	}
 	p.cut = nil

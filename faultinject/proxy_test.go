@@ -393,3 +393,30 @@ func TestConcurrentFaultsAndTraffic(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// A cut with several opcodes takes the first request with any of them and
+// reports the opcode it took; a request with none of them passes.
+func TestCutAfterRequestAnyOfSeveralOps(t *testing.T) {
+	srv := newFakeServer(t)
+	p := newProxy(t, srv.addr())
+	fc := dialFake(t, p.Addr())
+	cut := p.CutAfterRequest(OpCreate, OpCreate2)
+	fc.write(request(1, OpCreateContainer, nil)) // the control: not one of them
+	if xid, _ := fc.nextReply(5 * time.Second); xid != 1 {
+		t.Fatalf("reply xid %d: a createContainer was cut", xid)
+	}
+	fc.write(request(2, OpCreate2, nil))
+	fc.expectClosed(5 * time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rep, err := cut.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.ReplyDropped || rep.Xid != 2 || rep.Op != OpCreate2 {
+		t.Fatalf("report = %+v, want the create2 (xid 2) cut", rep)
+	}
+	if cut.Op() != OpCreate {
+		t.Fatalf("Op() = %v, want the first opcode asked for", cut.Op())
+	}
+}

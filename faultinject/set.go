@@ -88,10 +88,10 @@ func (s *Set) Heal() {
 }
 
 // CutAfterRequest arms one cut on every proxy: it applies to the next
-// request with opcode op on whichever proxy sees it first; see
+// request with opcode op (or one of more) on whichever proxy sees it first; see
 // Proxy.CutAfterRequest.
-func (s *Set) CutAfterRequest(op Op) *Cut {
-	c := newCut(op)
+func (s *Set) CutAfterRequest(op Op, more ...Op) *Cut {
+	c := newCut(op, more)
 	if len(s.proxies) > 0 && s.proxies[0].opts.opaque {
 		c.cancel(ErrOpaque)
 		return c

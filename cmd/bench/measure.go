@@ -76,6 +76,7 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 	measureFrom := since() + int64(cfg.warm)
 	end := measureFrom + int64(cfg.duration)
 	mon := newStallMonitor(cfg, path, clients, since, measureFrom, baseWall)
+	load := watchServers(ctx, cfg.servers, since, measureFrom, end)
 	watched := kind == kindContended && cfg.admin != nil
 	monCtx, stopMon := context.WithCancel(ctx)
 	monDone := make(chan struct{})
@@ -147,7 +148,7 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 	if firstErr != nil {
 		return run{}, firstErr
 	}
-	r := run{Impl: name, Kind: kind, Clients: n, Ops: ops.Load(), Elapsed: cfg.duration}
+	r := run{Impl: name, Kind: kind, Clients: n, Ops: ops.Load(), Elapsed: cfg.duration, Server: <-load}
 	if watched {
 		r.Stalls = mon.finish(end)
 	}

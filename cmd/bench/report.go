@@ -388,6 +388,7 @@ func (rw *reportWriter) contended() {
 		}
 	}
 	w("\n")
+	rw.servers()
 }
 
 // readMostly: each read/write lock against the same library's exclusive

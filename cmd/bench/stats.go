@@ -19,6 +19,7 @@ type run struct {
 	Handoff []time.Duration `json:"handoff_ns"` // release start -> next grant (contended only)
 	Rep     int             `json:"-"`
 	Stalls  []stall         `json:"-"` // Go implementations' exclusive runs only
+	Server  *serverLoad     `json:"-"` // the servers' view of the window (Go runs; nil if mntr failed)
 }
 
 // Scenario kinds.
@@ -116,4 +117,12 @@ func (s spread) ratio() string {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f× (%.2f–%.2f)", s.Median, s.Min, s.Max)
+}
+
+// plain formats a spread of plain numbers with one decimal.
+func (s spread) plain() string {
+	if !s.ok() {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f (%.1f–%.1f)", s.Median, s.Min, s.Max)
 }

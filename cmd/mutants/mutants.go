@@ -201,6 +201,22 @@ var mutants = []mutant{
 		Killers: []string{"TestTokenGrowsAcrossLockPathRecreation"},
 	},
 	{
+		Name:    "token-from-create2-ctime",
+		Why:     "the token is taken from the wrong field of the create2 reply's Stat (its ctime, a time in milliseconds, not a zxid)",
+		File:    "impl/zklock/contender.go",
+		Find:    `	return &zk.Stat{Czxid: st.Czxid, Mzxid: st.Mzxid,`,
+		Replace: `	return &zk.Stat{Czxid: st.Ctime, Mzxid: st.Mzxid,`,
+		Killers: []string{"TestTokenIsCzxid"},
+	},
+	{
+		Name:    "create2-stat-at-path",
+		Why:     "the create2 reply's Stat is read from where the path starts, not after it: the token is made of the path's bytes",
+		File:    "internal/zkwire/frame.go",
+		Find:    `	path, s := string(body[4:4+n]), body[4+n:]`,
+		Replace: `	path, s := string(body[4:4+n]), body[4:]`,
+		Killers: []string{"TestTokenIsCzxid"},
+	},
+	{
 		Name:    "guard-checks-lock-path",
 		Why:     "Guard's multi checks the lock path, which outlives every holder, instead of our lock node: writes land after the lock is lost",
 		File:    "impl/zklock/lease.go",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
+	"github.com/zklock/zklock/internal/zkwire"
 	"github.com/zklock/zklock/traceevent"
 )
 
@@ -239,29 +240,39 @@ func (c *contender) create(ctx context.Context) error {
 	var b backoff
 	for {
 		sent := s.now()
+		// Sent as create2: the reply carries our node's Stat, so the token
+		// costs no read of its own.
+		made := s.wire.expectCreate2(prefix)
 		ch, err := start(s, func() (string, error) {
 			return s.conn.Create(prefix, c.l.data, zk.FlagEphemeralSequential, c.l.acl)
 		})
 		if err != nil {
+			s.wire.forgetCreate2(prefix, made)
 			return err
 		}
 		var r result[string]
 		select {
 		case r = <-ch:
 		case <-ctx.Done():
+			s.wire.forgetCreate2(prefix, made)
 			c.inflight, c.sentAt = ch, sent.at
 			return ctx.Err()
 		case <-s.done:
 			// The session ended with the create sent: it may still reach
 			// the leader and commit before our session is closed or
 			// expired, and the node, if any, goes with the session.
+			s.wire.forgetCreate2(prefix, made)
 			c.ambiguous = true
 			c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
 			return s.Err()
 		}
+		s.wire.forgetCreate2(prefix, made)
 		switch err := s.classify(r.err); {
 		case err == nil:
 			c.name = path.Base(r.v)
+			if st, ok := made.get(r.v); ok {
+				c.stat = statOf(st)
+			}
 			c.traceWrite(TraceEvent{Action: traceevent.CreateOk, Start: sent.at, ZxidLow: sent.zxid}, prefix)
 			return nil
 		case errors.Is(err, zk.ErrNoNode):
@@ -314,9 +325,18 @@ func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 	return false, nil
 }
 
+// statOf is the create2 reply's Stat as go-zookeeper spells it.
+func statOf(st zkwire.Stat) *zk.Stat {
+	return &zk.Stat{Czxid: st.Czxid, Mzxid: st.Mzxid, Ctime: st.Ctime, Mtime: st.Mtime,
+		Version: st.Version, Cversion: st.Cversion, Aversion: st.Aversion,
+		EphemeralOwner: st.EphemeralOwner, DataLength: st.DataLength,
+		NumChildren: st.NumChildren, Pzxid: st.Pzxid}
+}
+
 // list reads the queue (ListChildren) and finds our place in it; -1 when
-// our node is gone. The first listing also starts reading our node's stat,
-// pipelined, so an uncontended Lock costs two round trips.
+// our node is gone. Our node's Stat (the token) usually came with the
+// create2 reply; when it did not (the wire sent a plain create), the first
+// listing also starts reading it, pipelined.
 func (c *contender) list(ctx context.Context) ([]child, int, error) {
 	s := c.l.s
 	if c.stat == nil && c.prefetch == nil {

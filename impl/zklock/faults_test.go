@@ -35,7 +35,7 @@ func TestCreateReplyLost(t *testing.T) {
 			}
 			c := newClient(t, "cut")
 			m, _ := NewMutex(c.Session, lock)
-			cut := c.net.CutAfterRequest(faultinject.OpCreate)
+			cut := c.net.CutAfterRequest(faultinject.OpCreate2)
 			p := lockAsync(ctx, m.Lock)
 			report, err := cut.Wait(ctx)
 			if err != nil {
@@ -89,7 +89,7 @@ func TestCreateReplyLostBesideOwnLease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := c.net.CutAfterRequest(faultinject.OpCreate)
+	cut := c.net.CutAfterRequest(faultinject.OpCreate2)
 	p := lockAsync(ctx, m.Lock)
 	report, err := cut.Wait(ctx)
 	if err != nil {

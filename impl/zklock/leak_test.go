@@ -46,7 +46,7 @@ func TestNoLeaks(t *testing.T) {
 		clients[1].trace.waitFor(t, "queued", time.Minute, waiting)
 		cancel()
 		p.wait(t, time.Minute)
-		cut := clients[1].net.CutAfterRequest(faultinject.OpCreate)
+		cut := clients[1].net.CutAfterRequest(faultinject.OpCreate2)
 		p = lockAsync(ctx, m1.Lock)
 		cut.Wait(ctx)
 		clients[1].trace.waitFor(t, "queued after the cut", time.Minute, waiting)

@@ -267,7 +267,7 @@ func (m *machine) expire(rt *rapid.T) {
 func (m *machine) cut(rt *rapid.T) {
 	c := m.pick(rt, func(c *rclient) bool { return c.c.Err() == nil })
 	at := m.rec.Now()
-	cut := c.c.net.CutAfterRequest(faultinject.OpCreate)
+	cut := c.c.net.CutAfterRequest(faultinject.OpCreate2)
 	go func() {
 		if _, err := cut.Wait(m.ctx); err == nil {
 			m.fault("cut-reply", c, at, m.rec.Now())

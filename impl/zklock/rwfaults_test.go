@@ -26,7 +26,7 @@ func TestRWFaults(t *testing.T) {
 				if kind == "write" {
 					acquire = rw.Lock
 				}
-				cut := c.net.CutAfterRequest(faultinject.OpCreate)
+				cut := c.net.CutAfterRequest(faultinject.OpCreate2)
 				p := lockAsync(ctx, acquire)
 				if r, err := cut.Wait(ctx); err != nil || !r.ReplyDropped || r.Err != 0 {
 					t.Fatalf("cut: %+v %v", r, err)

@@ -2,10 +2,12 @@ package zklock
 
 import (
 	"crypto/tls"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zklock/zklock/internal/zkwire"
@@ -17,6 +19,14 @@ import (
 // it dials goes through trackedConn, which notes the send time and opcode of
 // each request and reports each reply with them. The wire format itself
 // (frames, headers, opcodes) is internal/zkwire's, shared with faultinject.
+//
+// The wire also turns the lock node's create into a create2 (ZooKeeper 3.5
+// and later), whose reply carries the new node's Stat: its czxid is the
+// fencing token, which would otherwise cost a read of its own. go-zookeeper
+// v1.0.4 has no create2 call, but a create2 request is a create request
+// under another opcode, and go-zookeeper reads only the path from the
+// reply, so the wire changes the opcode of the creates it was asked to
+// (expectCreate2) and keeps the Stat from their replies (see created).
 
 var errDialRefused = errors.New("zklock: session is over, not reconnecting")
 
@@ -49,6 +59,86 @@ type wire struct {
 	mu     sync.Mutex
 	conns  map[*trackedConn]struct{}
 	closed bool
+
+	// c2 holds the creates to send as create2, by the path of their
+	// request; c2n is its size, which the send loop reads without the lock
+	// before every write.
+	c2mu sync.Mutex
+	c2   map[string]*created
+	c2n  atomic.Int32
+}
+
+// created is where the reply to a create sent as create2 leaves the path
+// and Stat of the node made. Written by the receive loop before
+// go-zookeeper hands the reply to its caller.
+type created struct {
+	mu   sync.Mutex
+	path string
+	stat zkwire.Stat
+	ok   bool
+}
+
+func (c *created) set(path string, st zkwire.Stat) {
+	c.mu.Lock()
+	c.path, c.stat, c.ok = path, st, true
+	c.mu.Unlock()
+}
+
+// get returns the Stat of the node made, if its reply was a create2's
+// and named path (the path the create call returned).
+func (c *created) get(path string) (zkwire.Stat, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stat, c.ok && c.path == path
+}
+
+// expectCreate2 has the next create request for path go out as create2,
+// and returns where its node's Stat will be. A request that does not go
+// out as a whole frame at a frame boundary (go-zookeeper writes each
+// request whole) stays a create: the caller then reads the Stat itself.
+func (w *wire) expectCreate2(path string) *created {
+	c := new(created)
+	w.c2mu.Lock()
+	if w.c2 == nil {
+		w.c2 = make(map[string]*created)
+	}
+	w.c2[path] = c
+	w.c2n.Store(int32(len(w.c2)))
+	w.c2mu.Unlock()
+	return c
+}
+
+// forgetCreate2 withdraws an expectCreate2 whose request was not sent.
+func (w *wire) forgetCreate2(path string, c *created) {
+	w.c2mu.Lock()
+	if w.c2[path] == c {
+		delete(w.c2, path)
+		w.c2n.Store(int32(len(w.c2)))
+	}
+	w.c2mu.Unlock()
+}
+
+// takeCreate2 returns the expectation for the create request frame p, if
+// there is one, and withdraws it: one request per expectation.
+func (w *wire) takeCreate2(p []byte) *created {
+	if len(p) < 4+zkwire.RequestHeaderLen || int(binary.BigEndian.Uint32(p)) != len(p)-4 {
+		return nil
+	}
+	if _, op, _ := zkwire.RequestHeader(p[4:]); op != zkwire.OpCreate {
+		return nil
+	}
+	path := zkwire.RequestPath(p[4:])
+	if path == "" {
+		return nil
+	}
+	w.c2mu.Lock()
+	defer w.c2mu.Unlock()
+	c := w.c2[path]
+	if c != nil {
+		delete(w.c2, path)
+		w.c2n.Store(int32(len(w.c2)))
+	}
+	return c
 }
 
 func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, error) {
@@ -71,12 +161,12 @@ func (w *wire) dial(network, addr string, timeout time.Duration) (net.Conn, erro
 		}
 	}
 	tc := &trackedConn{Conn: c, raw: raw, addr: addr, w: w}
+	tc.in = zkwire.NewScanner(maxReplyKept, tc.replyHeaderLen, tc.repliedFrame)
 	if w.writes {
 		tc.out = zkwire.NewScanner(requestWithPathLen(false), requestWithPathLen, tc.sentFrame)
 	} else {
 		tc.out = zkwire.NewScanner(requestHeaderLen(false), requestHeaderLen, tc.sentFrame)
 	}
-	tc.in = zkwire.NewScanner(replyHeaderLen(false), replyHeaderLen, tc.repliedFrame)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -130,19 +220,27 @@ func requestWithPathLen(first bool) int {
 }
 
 // The connect reply starts with protocol version, timeout and session id;
-// replies start with xid, zxid and error code.
-func replyHeaderLen(first bool) int {
-	if first {
+// replies start with xid, zxid and error code. While a create2 is
+// unanswered, replies are kept up to a create2 reply's size (a longer
+// path leaves the Stat unread: the caller reads it itself).
+func (c *trackedConn) replyHeaderLen(first bool) int {
+	switch {
+	case first:
 		return zkwire.ConnectReplyLen
+	case c.c2pending.Load() > 0:
+		return maxReplyKept
 	}
 	return zkwire.ReplyHeaderLen
 }
 
+const maxReplyKept = zkwire.ReplyHeaderLen + 4 + maxTracedPath + zkwire.StatLen
+
 type pendingRequest struct {
-	xid  int32
-	op   zkwire.Op
-	sent time.Time
-	path string // a write's, when the wire reports writes
+	xid     int32
+	op      zkwire.Op
+	sent    time.Time
+	path    string   // a write's, when the wire reports writes
+	created *created // a create sent as create2: where its Stat goes
 }
 
 type trackedConn struct {
@@ -157,6 +255,13 @@ type trackedConn struct {
 	// loop touches it (Write, and sentFrame, which Feed calls from Write), so
 	// it needs no lock: one lock per request, in sentFrame, not two.
 	sending time.Time
+	// sendingC2 is where the Stat of the create2 being written goes, and
+	// c2buf the copy of that request with its opcode changed; the send
+	// loop's too.
+	sendingC2 *created
+	c2buf     []byte
+	// c2pending counts the create2 requests not answered yet.
+	c2pending atomic.Int32
 
 	mu          sync.Mutex
 	pending     []pendingRequest
@@ -172,6 +277,19 @@ type trackedConn struct {
 
 func (c *trackedConn) Write(p []byte) (int, error) {
 	c.sending = time.Now()
+	// Not the connect request, whose bytes at the opcode's place are the
+	// epoch of the last zxid seen.
+	if c.w.c2n.Load() > 0 && c.out.Started() && c.out.AtBoundary() {
+		if to := c.w.takeCreate2(p); to != nil {
+			// A copy: a Write must not change the caller's bytes.
+			c.c2buf = append(c.c2buf[:0], p...)
+			binary.BigEndian.PutUint32(c.c2buf[zkwire.RequestOpOffset:], uint32(zkwire.OpCreate2))
+			c.sendingC2 = to
+			c.out.Feed(c.c2buf)
+			c.sendingC2 = nil
+			return c.Conn.Write(c.c2buf)
+		}
+	}
 	c.out.Feed(p)
 	return c.Conn.Write(p)
 }
@@ -215,6 +333,10 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 	p := pendingRequest{xid: xid, op: op, sent: c.sending}
 	if c.w.writes {
 		p.path = zkwire.RequestPath(hdr)
+	}
+	if op == zkwire.OpCreate2 && c.sendingC2 != nil {
+		p.created = c.sendingC2
+		c.c2pending.Add(1)
 	}
 	c.pending = append(c.pending, p)
 }
@@ -263,6 +385,12 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
 		c.w.obs.acked(req.sent, time.Now(), req.op == zkwire.OpSync)
+	}
+	if req.created != nil {
+		c.c2pending.Add(-1)
+		if path, st, ok := zkwire.Create2Reply(hdr); ok {
+			req.created.set(path, st)
+		}
 	}
 	if req.path != "" && code == 0 {
 		c.w.obs.wrote(req.path, zxid)

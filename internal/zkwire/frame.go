@@ -110,3 +110,50 @@ func RequestPath(hdr []byte) string {
 	}
 	return string(body[4 : 4+n])
 }
+
+// StatLen is the size of a node's Stat on the wire: czxid, mzxid, ctime,
+// mtime int64; version, cversion, aversion int32; ephemeralOwner int64;
+// dataLength, numChildren int32; pzxid int64.
+const StatLen = 68
+
+// Stat is a node's Stat as the server sends it.
+type Stat struct {
+	Czxid, Mzxid, Ctime, Mtime  int64
+	Version, Cversion, Aversion int32
+	EphemeralOwner              int64
+	DataLength, NumChildren     int32
+	Pzxid                       int64
+}
+
+// Create2Reply parses the reply to a create2 request (ZooKeeper 3.5 and
+// later: the created path, then the new node's Stat), given the reply's
+// payload from its header on. ok is false for a reply that is not a
+// successful create2's, or that is cut short.
+func Create2Reply(body []byte) (path string, st Stat, ok bool) {
+	if _, _, code, hok := ReplyHeader(body); !hok || code != 0 {
+		return "", Stat{}, false
+	}
+	body = body[ReplyHeaderLen:]
+	if len(body) < 4 {
+		return "", Stat{}, false
+	}
+	n := int(int32(binary.BigEndian.Uint32(body[:4])))
+	if n <= 0 || n > len(body)-4-StatLen {
+		return "", Stat{}, false
+	}
+	path, s := string(body[4:4+n]), body[4+n:]
+	be := binary.BigEndian
+	st = Stat{
+		Czxid: int64(be.Uint64(s[0:])), Mzxid: int64(be.Uint64(s[8:])),
+		Ctime: int64(be.Uint64(s[16:])), Mtime: int64(be.Uint64(s[24:])),
+		Version: int32(be.Uint32(s[32:])), Cversion: int32(be.Uint32(s[36:])),
+		Aversion: int32(be.Uint32(s[40:])), EphemeralOwner: int64(be.Uint64(s[44:])),
+		DataLength: int32(be.Uint32(s[52:])), NumChildren: int32(be.Uint32(s[56:])),
+		Pzxid: int64(be.Uint64(s[60:])),
+	}
+	return path, st, true
+}
+
+// RequestOpOffset is where a request frame's opcode sits, counted from the
+// frame's start (its length prefix, then the xid).
+const RequestOpOffset = 8

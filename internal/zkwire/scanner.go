@@ -74,3 +74,10 @@ func (f *Scanner) done() {
 	f.size = -1
 	f.emit(first, f.hdr[:f.hdrN])
 }
+
+// AtBoundary says whether the next byte fed starts a new frame.
+func (f *Scanner) AtBoundary() bool { return f.size < 0 && f.lenN == 0 }
+
+// Started says whether a whole frame has been fed: the next one is not the
+// connect request or reply.
+func (f *Scanner) Started() bool { return f.started }

@@ -181,9 +181,9 @@ ZkChange(del, add, ws) ==
                         inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
 
 \* The token as the client knows it once its node is known.  impl/zklock
-\* reads the node's stat with its first listing (pipelined), or in
-\* FindOwnNode; a czxid never changes, so the spec takes it at CreateOk and
-\* FindOwnNode.  With GrantRule "reread" the client learns it only at Grant.
+\* takes it from the create's reply (a create2 carries the new node's
+\* Stat), or reads the node's stat in FindOwnNode; a czxid never changes,
+\* so the spec takes it at CreateOk and FindOwnNode.  With GrantRule "reread" the client learns it only at Grant.
 KnownToken(c, z) == IF GrantRule = "reread" THEN token ELSE [token EXCEPT ![c] = z]
 
 \* Reset of a client's per-request state.

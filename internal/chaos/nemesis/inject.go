@@ -163,7 +163,8 @@ func (in *Injector) clientFault(ctx context.Context, c *workload.Client, f sched
 		fault(string(f.Kind), c.Name(), call, rec.Now())
 		return fmt.Sprintf("+%v per frame", f.Delay)
 	case schedule.CutCreate:
-		cut := c.Set().CutAfterRequest(faultinject.OpCreate)
+		// zklock creates its lock node with create2, zk.Lock with create.
+		cut := c.Set().CutAfterRequest(faultinject.OpCreate, faultinject.OpCreate2)
 		wctx, cancel := context.WithTimeout(ctx, f.Duration)
 		rep, err := cut.Wait(wctx)
 		cancel()
