@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zklock/zklock/internal/tlc"
+	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/traceevent"
+)
+
+const (
+	repoRoot = "../.."
+	testdata = repoRoot + "/model/trace/testdata"
+)
+
+// newChecker returns a checker on the repository's spec, or skips the test
+// when TLC cannot run here (-short, no java).
+func newChecker(t *testing.T) checker {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs TLC")
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		t.Skip("no java")
+	}
+	jar, err := tlc.Fetch(context.Background(), filepath.Join(repoRoot, ".cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return checker{jar: jar, spec: filepath.Join(repoRoot, "spec", "tla")}
+}
+
+// quickTraces are the pinned traces `make verify` checks with TLC: one
+// accepted, one rejected (the full set is in TestPinnedTracesAgree).
+var quickTraces = []string{"mutex_correct.jsonl", "mutex_holds_while_waiting.jsonl"}
+
+// TestPinnedTracesAgree checks every pinned Mutex trace with TLC and with
+// model/trace's Validate: TLC must accept exactly the traces the Go model
+// accepts. The rejected ones are the positive controls. TLATRACE_ALL=1
+// runs all of them, otherwise the quick ones.
+func TestPinnedTracesAgree(t *testing.T) {
+	c := newChecker(t)
+	files := quickTraces
+	if os.Getenv("TLATRACE_ALL") != "" {
+		files = mutexTraces(t)
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			path := filepath.Join(testdata, f)
+			events, err := readTrace(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := trace.Validate(events, trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			results, err := c.checkEvents(context.Background(), path, strings.TrimSuffix(strings.TrimSuffix(f, ".gz"), ".jsonl"), events)
+			if err != nil && !errors.Is(err, ErrRejected) {
+				t.Fatal(err)
+			}
+			for _, r := range results {
+				t.Log(r)
+			}
+			if accepted := err == nil; accepted != (rep.Verdict == trace.Valid) {
+				t.Fatalf("TLC accepted = %v, the Go model's verdict is %s\n%s", accepted, rep.Verdict, rep)
+			}
+		})
+	}
+}
+
+// mutexTraces lists the pinned traces of Mutex locks (the read/write ones
+// have no TLA+ trace spec yet; the unsupported one is no trace to check).
+func mutexTraces(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir(testdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, "mutex_") || strings.HasPrefix(n, "chaos_mutex_") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestCorruptedTracesRejected: the correct trace, broken in one place, must
+// be rejected by TLC (and the Go model agrees where it checks the same).
+func TestCorruptedTracesRejected(t *testing.T) {
+	c := newChecker(t)
+	path := filepath.Join(testdata, "mutex_correct.jsonl")
+	for _, tc := range []struct {
+		name  string
+		break_ func(t *testing.T, evs []trace.Event) []trace.Event
+		goToo bool // the Go model rejects it too
+	}{
+		{"second_grant_while_held", grantWhileHeld, true},
+		{"tokens_out_of_order", swapTokens, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			events, err := readTrace(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events = tc.break_(t, events)
+			results, err := c.checkEvents(context.Background(), tc.name, tc.name, events)
+			for _, r := range results {
+				t.Log(r)
+			}
+			if !errors.Is(err, ErrRejected) {
+				t.Fatalf("TLC did not reject the corrupted trace: %v", err)
+			}
+			rep, err := trace.Validate(events, trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rejected := rep.Verdict == trace.Invalid; rejected != tc.goToo {
+				t.Fatalf("the Go model's verdict: %s", rep.Verdict)
+			}
+		})
+	}
+}
+
+// grantWhileHeld makes the second client's first listing say it is first
+// and lets it hold at once, while the first client holds: its wait, watch
+// and wake-up become a Grant.
+func grantWhileHeld(t *testing.T, evs []trace.Event) []trace.Event {
+	t.Helper()
+	second := ""
+	var out []trace.Event
+	for _, e := range evs {
+		if second == "" && e.Action == traceevent.ListChildren && e.Result == traceevent.ResultWait {
+			second = e.Client
+			e.Result, e.Target = traceevent.ResultGrant, ""
+			out = append(out, e)
+			continue
+		}
+		if e.Client == second && (e.Action == traceevent.WatchPredecessor || e.Action == traceevent.PredecessorGone ||
+			e.Action == traceevent.ListChildren && e.Result == traceevent.ResultGrant) {
+			continue // it never waits
+		}
+		out = append(out, e)
+	}
+	if second == "" {
+		t.Fatal("no client waits in the trace")
+	}
+	return out
+}
+
+// swapTokens swaps the tokens of the first two grants.
+func swapTokens(t *testing.T, evs []trace.Event) []trace.Event {
+	t.Helper()
+	var grants []int
+	for i, e := range evs {
+		if e.Action == traceevent.Grant {
+			grants = append(grants, i)
+		}
+	}
+	if len(grants) < 2 {
+		t.Fatal("fewer than two grants")
+	}
+	a, b := grants[0], grants[1]
+	evs[a].Token, evs[b].Token = evs[b].Token, evs[a].Token
+	return evs
+}
