@@ -201,8 +201,8 @@ var (
 	progressRE = regexp.MustCompile(`(?s)<<\s*"TraceProgress",\s*(\d+),\s*(.*?)>>`)
 	// TLC prints l as a record when every client name is an identifier,
 	// as a function ("name" :> k @@ ...) otherwise.
-	entryRE    = regexp.MustCompile(`"((?:[^"\\]|\\.)*)" :> (\d+)|([A-Za-z0-9_]+) \|-> (\d+)`)
-	eventRE    = regexp.MustCompile(`\[line \|-> (\d+), client \|-> "((?:[^"\\]|\\.)*)"`)
+	entryRE = regexp.MustCompile(`"((?:[^"\\]|\\.)*)" :> (\d+)|([A-Za-z0-9_]+) \|-> (\d+)`)
+	eventRE = regexp.MustCompile(`\[line \|-> (\d+), client \|-> "((?:[^"\\]|\\.)*)"`)
 )
 
 // progress reads the deepest point TLC printed: the events matched, and

@@ -99,9 +99,9 @@ func TestCorruptedTracesRejected(t *testing.T) {
 	c := newChecker(t)
 	path := filepath.Join(testdata, "mutex_correct.jsonl")
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(t *testing.T, evs []trace.Event) []trace.Event
-		goToo bool // the Go model rejects it too
+		goToo  bool // the Go model rejects it too
 	}{
 		{"second_grant_while_held", grantWhileHeld, true},
 		{"tokens_out_of_order", swapTokens, false},

@@ -205,7 +205,9 @@ func (lt *lockTrace) tlaSeqs() string {
 	if len(uuids) == 0 {
 		return "<<>>"
 	}
-	sort.Slice(uuids, func(i, j int) bool { return lt.seqs[uuids[i]] < lt.seqs[uuids[j]] || lt.seqs[uuids[i]] == lt.seqs[uuids[j]] && uuids[i] < uuids[j] })
+	sort.Slice(uuids, func(i, j int) bool {
+		return lt.seqs[uuids[i]] < lt.seqs[uuids[j]] || lt.seqs[uuids[i]] == lt.seqs[uuids[j]] && uuids[i] < uuids[j]
+	})
 	// Only the numbers' order matters, and TLC's integers have 31 bits:
 	// each number is replaced by its rank (0, 1, ...).
 	rank := map[int64]int{}
