@@ -14,17 +14,18 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep test vet fmt-check unit integration checker model tlc tlc-deep \
-        conformance results mutants chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results mutants tlatrace tlatrace-deep chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit fuzz integration checker model chaos-tests tlc conformance mutants chaos-short
+verify: setup vet fmt-check unit fuzz integration checker model chaos-tests tlc conformance tlatrace mutants chaos-short
 
 ## verify-deep: verify, then many more random programs against the ensemble
 ## and TLC on the deep configs.
 verify-deep: verify
 	$(GO) test -count=1 -run '^TestRapidPrograms$$' -rapid.checks=100 -timeout 90m ./impl/zklock
 	$(GO) run ./cmd/tlc -deep
+	$(MAKE) tlatrace-deep
 
 ## setup: what a fresh Debian machine lacks. Debian's `zookeeper` package
 ## only, never `zookeeperd`, which would start a server on port 2181.
@@ -110,6 +111,17 @@ conformance:
 
 tlc-deep:
 	$(GO) run ./cmd/tlc -deep
+
+## tlatrace: TLC replays impl/zklock traces in PredecessorLock itself
+## (spec/tla/PredecessorLockTrace.tla): two pinned traces, the accepted one
+## and a control, and two corruptions of the accepted one that TLC must
+## reject. One TLC worker, niced. tlatrace-deep: every pinned Mutex trace,
+## the small ones also without the reduction (several minutes).
+tlatrace:
+	nice -n 19 $(GO) test -count=1 -run '^(TestPinnedTracesAgree|TestCorruptedTracesRejected)$$' ./cmd/tlatrace
+
+tlatrace-deep:
+	TLATRACE_ALL=1 nice -n 19 $(GO) test -count=1 -timeout 60m -run '^TestPinnedTracesAgree$$' ./cmd/tlatrace
 
 # Deliberately broken copies of impl/zklock (go test -overlay): each must be
 # killed by the test named for it.

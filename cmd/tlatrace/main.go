@@ -4,7 +4,7 @@
 // replays them in PredecessorLock, and TLC searches for a behaviour of the
 // spec that matches every event.
 //
-//	go run ./cmd/tlatrace [-out dir] [-spec spec/tla] [-v] trace.jsonl[.gz] ...
+//	go run ./cmd/tlatrace [-out dir] [-spec spec/tla] [-full] [-v] trace.jsonl[.gz] ...
 //
 // For each trace it prints, per lock, "accepted" (with the states TLC
 // explored) or "rejected" (with how many events the deepest behaviour
@@ -12,7 +12,9 @@
 // rejected, 2 on an error (a trace the validator cannot judge, TLC not
 // runnable). The generated modules and configs are written to -out (a
 // temporary folder by default, removed at the end). TLC runs with one
-// worker (PredecessorLockTrace's progress report needs one).
+// worker (PredecessorLockTrace's progress report needs one). -full turns
+// off the reduction (see model/trace.TLA): every interleaving is explored,
+// which only small traces afford.
 package main
 
 import (
@@ -42,6 +44,7 @@ func main() {
 	spec := flag.String("spec", "spec/tla", "folder of PredecessorLock.tla and PredecessorLockTrace.tla")
 	cache := flag.String("cache", ".cache", "folder of the TLC jar (fetched from Maven Central if missing)")
 	verbose := flag.Bool("v", false, "stream TLC's output")
+	full := flag.Bool("full", false, "explore every interleaving (no reduction; small traces only)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: tlatrace [-out dir] [-spec dir] [-v] trace.jsonl ...")
@@ -54,7 +57,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	c := checker{jar: jar, spec: *spec, out: *out}
+	c := checker{jar: jar, spec: *spec, out: *out, full: *full}
 	if *verbose {
 		c.log = os.Stdout
 	}
@@ -81,6 +84,7 @@ type checker struct {
 	spec string    // the folder of the spec modules
 	out  string    // where to write the modules; "" for a temporary folder
 	log  io.Writer // TLC's raw output, if set
+	full bool      // no reduction: every interleaving, silent steps anywhere
 }
 
 // Result is TLC's verdict on one lock of a trace.
@@ -122,7 +126,7 @@ func (c checker) checkFile(ctx context.Context, file string) ([]Result, error) {
 
 // checkEvents validates events (named name) lock by lock.
 func (c checker) checkEvents(ctx context.Context, file, name string, events []trace.Event) ([]Result, error) {
-	mods, err := trace.TLA(events, name)
+	mods, err := trace.TLA(events, name, !c.full)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}

@@ -43,11 +43,12 @@ var quickTraces = []string{"mutex_correct.jsonl", "mutex_holds_while_waiting.jso
 // TestPinnedTracesAgree checks every pinned Mutex trace with TLC and with
 // model/trace's Validate: TLC must accept exactly the traces the Go model
 // accepts. The rejected ones are the positive controls. TLATRACE_ALL=1
-// runs all of them, otherwise the quick ones.
+// runs all of them, and each small one again without the reduction
+// (every interleaving); otherwise the quick ones.
 func TestPinnedTracesAgree(t *testing.T) {
 	c := newChecker(t)
-	files := quickTraces
-	if os.Getenv("TLATRACE_ALL") != "" {
+	files, all := quickTraces, os.Getenv("TLATRACE_ALL") != ""
+	if all {
 		files = mutexTraces(t)
 	}
 	for _, f := range files {
@@ -61,17 +62,30 @@ func TestPinnedTracesAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			results, err := c.checkEvents(context.Background(), path, strings.TrimSuffix(strings.TrimSuffix(f, ".gz"), ".jsonl"), events)
-			if err != nil && !errors.Is(err, ErrRejected) {
-				t.Fatal(err)
-			}
-			for _, r := range results {
-				t.Log(r)
-			}
-			if accepted := err == nil; accepted != (rep.Verdict == trace.Valid) {
-				t.Fatalf("TLC accepted = %v, the Go model's verdict is %s\n%s", accepted, rep.Verdict, rep)
+			name := strings.TrimSuffix(strings.TrimSuffix(f, ".gz"), ".jsonl")
+			checkAgrees(t, c, path, name, events, rep.Verdict)
+			if all && !strings.HasPrefix(f, "chaos_") {
+				full := c
+				full.full = true
+				checkAgrees(t, full, path, name, events, rep.Verdict)
 			}
 		})
+	}
+}
+
+// checkAgrees runs c on a trace and compares TLC's verdict with the Go
+// model's.
+func checkAgrees(t *testing.T, c checker, path, name string, events []trace.Event, verdict trace.Verdict) {
+	t.Helper()
+	results, err := c.checkEvents(context.Background(), path, name, events)
+	if err != nil && !errors.Is(err, ErrRejected) {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		t.Logf("full=%v: %s", c.full, r)
+	}
+	if accepted := err == nil; accepted != (verdict == trace.Valid) {
+		t.Fatalf("full=%v: TLC accepted = %v, the Go model's verdict is %s", c.full, accepted, verdict)
 	}
 }
 
@@ -99,9 +113,9 @@ func TestCorruptedTracesRejected(t *testing.T) {
 	c := newChecker(t)
 	path := filepath.Join(testdata, "mutex_correct.jsonl")
 	for _, tc := range []struct {
-		name   string
-		break_ func(t *testing.T, evs []trace.Event) []trace.Event
-		goToo  bool // the Go model rejects it too
+		name    string
+		corrupt func(t *testing.T, evs []trace.Event) []trace.Event
+		goToo   bool // the Go model rejects it too
 	}{
 		{"second_grant_while_held", grantWhileHeld, true},
 		{"tokens_out_of_order", swapTokens, false},
@@ -111,7 +125,7 @@ func TestCorruptedTracesRejected(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			events = tc.break_(t, events)
+			events = tc.corrupt(t, events)
 			results, err := c.checkEvents(context.Background(), tc.name, tc.name, events)
 			for _, r := range results {
 				t.Log(r)

@@ -37,7 +37,12 @@ type TLATrace struct {
 // are replaced); a trace of several locks numbers them _1, _2, ... It
 // returns an error wrapping ErrUnsupported for a trace Validate cannot judge
 // either, and one wrapping ErrNoTLATrace for a read/write lock.
-func TLA(events []Event, name string) ([]TLATrace, error) {
+//
+// With reduce, TLC takes first, alone, the steps that commute with every
+// other, and the steps no client logs only where an event asks for them,
+// as Validate's search does; without it TLC explores every interleaving
+// and every silent step everywhere (the same verdict, many more states).
+func TLA(events []Event, name string, reduce bool) ([]TLATrace, error) {
 	locks, err := splitLocks(events)
 	if err != nil {
 		return nil, err
@@ -52,7 +57,7 @@ func TLA(events []Event, name string) ([]TLATrace, error) {
 		if len(locks) > 1 {
 			module = fmt.Sprintf("%s_%d", base, i+1)
 		}
-		out = append(out, lt.tla(module))
+		out = append(out, lt.tla(module, reduce))
 	}
 	return out, nil
 }
@@ -60,7 +65,7 @@ func TLA(events []Event, name string) ([]TLATrace, error) {
 var identRE = regexp.MustCompile(`[^A-Za-z0-9_]`)
 
 // tla renders one lock's trace.
-func (lt *lockTrace) tla(module string) TLATrace {
+func (lt *lockTrace) tla(module string, reduce bool) TLATrace {
 	type placed struct {
 		c, i int
 		e    *Event
