@@ -38,7 +38,7 @@ func newChecker(t *testing.T) checker {
 
 // quickTraces are the pinned traces `make verify` checks with TLC: one
 // accepted, one rejected (the full set is in TestPinnedTracesAgree).
-var quickTraces = []string{"mutex_correct.jsonl", "mutex_holds_while_waiting.jsonl"}
+var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex_holds_while_waiting.jsonl"}
 
 // TestPinnedTracesAgree checks every pinned Mutex trace with TLC and with
 // model/trace's Validate: TLC must accept exactly the traces the Go model
@@ -51,9 +51,9 @@ func TestPinnedTracesAgree(t *testing.T) {
 	if all {
 		files = mutexTraces(t)
 	}
-	for _, f := range files {
+	for _, path := range files {
+		f := filepath.Base(path)
 		t.Run(f, func(t *testing.T) {
-			path := filepath.Join(testdata, f)
 			events, err := readTrace(path)
 			if err != nil {
 				t.Fatal(err)
@@ -89,19 +89,23 @@ func checkAgrees(t *testing.T, c checker, path, name string, events []trace.Even
 	}
 }
 
-// mutexTraces lists the pinned traces of Mutex locks (the read/write ones
-// have no TLA+ trace spec yet; the unsupported one is no trace to check).
+// mutexTraces lists the pinned traces of Mutex locks: model/trace's (the
+// read/write ones have no TLA+ trace spec yet; the unsupported one is no
+// trace to check) and this package's, written by impl/zklock's
+// integration tests (ZKLOCK_TRACE_DIR) against ZooKeeper 3.8.
 func mutexTraces(t *testing.T) []string {
 	t.Helper()
-	entries, err := os.ReadDir(testdata)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, e := range entries {
-		n := e.Name()
-		if strings.HasPrefix(n, "mutex_") || strings.HasPrefix(n, "chaos_mutex_") {
-			out = append(out, n)
+	for _, dir := range []string{testdata, "testdata"} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if strings.HasPrefix(n, "mutex_") || strings.HasPrefix(n, "chaos_mutex_") || strings.HasPrefix(n, "impl_") {
+				out = append(out, filepath.Join(dir, n))
+			}
 		}
 	}
 	return out
