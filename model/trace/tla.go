@@ -136,7 +136,7 @@ CONSTANTS
     LogMaxRequests <- TraceMaxRequests
     LogMaxSeq <- TraceMaxSeq
     LogMaxFaults <- TraceMaxFaults
-    LogReduce = TRUE
+    LogReduce = ` + strings.ToUpper(strconv.FormatBool(reduce)) + `
 INVARIANT TraceUnmatched
 INVARIANT TraceProgress
 CHECK_DEADLOCK FALSE

@@ -282,21 +282,27 @@ UnreportedCreate(c) ==
     /\ Lock!CreateReplyLost(c)
     /\ Created(<<c, reqNo[c]>>)
 
+\* With LogReduce, a silent step must be asked for by a stuck event.
+Asked(x, Kind(_)) == LogReduce => x \in Demanded(Kind)
+
 Silent ==
     /\ UNCHANGED <<l, tokenHigh>>
-    /\ \/ \E c \in LogClients : Lock!IgnoreNotification(c) /\ UNCHANGED seqHigh
-       \/ \E p \in pending : /\ LogReduce => p[2] \in Demanded(GoneFor)
-                              /\ Lock!DeleteLands(p[2]) /\ UNCHANGED seqHigh
-       \/ \E s \in live : /\ LogReduce => s \in Demanded(ExpireFor)
-                           /\ MayExpire(s) /\ Lock!ExpireSession(s) /\ UNCHANGED seqHigh
+    /\ \/ \E c \in LogClients :
+            Lock!IgnoreNotification(c) /\ UNCHANGED seqHigh
+       \/ \E p \in pending :
+            Asked(p[2], GoneFor) /\ Lock!DeleteLands(p[2]) /\ UNCHANGED seqHigh
+       \/ \E s \in live :
+            Asked(s, ExpireFor) /\ MayExpire(s) /\ Lock!ExpireSession(s) /\ UNCHANGED seqHigh
        \* the server expires a holder's session only while its process is
        \* paused (its loss timer fires first otherwise)
-       \/ \E c \in LogClients : /\ LogReduce => Lock!Sess(c) \in Demanded(ExpireFor)
-                                /\ pc[c] = "hold" /\ MayExpire(Lock!Sess(c))
-                                /\ Lock!PauseClient(c) /\ UNCHANGED seqHigh
-       \/ \E c \in LogClients : Lock!ResumeClient(c) /\ UNCHANGED seqHigh
-       \/ \E c \in LogClients : /\ LogReduce => c \in Demanded(CreateFor)
-                                /\ UnreportedCreate(c)
+       \/ \E c \in LogClients :
+            /\ Asked(Lock!Sess(c), ExpireFor)
+            /\ pc[c] = "hold" /\ MayExpire(Lock!Sess(c))
+            /\ Lock!PauseClient(c) /\ UNCHANGED seqHigh
+       \/ \E c \in LogClients :
+            Lock!ResumeClient(c) /\ UNCHANGED seqHigh
+       \/ \E c \in LogClients :
+            Asked(c, CreateFor) /\ UnreportedCreate(c)
 
 -----------------------------------------------------------------------------
 TraceInit ==
