@@ -159,7 +159,7 @@ func (c checker) checkModule(ctx context.Context, m trace.TLATrace) (Result, err
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Result{}, fmt.Errorf("tlatrace: %w", err)
 	}
-	for _, mod := range []string{"PredecessorLock", trace.TLATraceSpec} {
+	for _, mod := range []string{m.Spec, trace.TLATraceSpecs[m.Spec]} {
 		src, err := os.ReadFile(filepath.Join(c.spec, mod+".tla"))
 		if err != nil {
 			return Result{}, fmt.Errorf("tlatrace: the spec module: %w", err)
