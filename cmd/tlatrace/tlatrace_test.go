@@ -114,21 +114,21 @@ func pinnedTraces(t *testing.T) []string {
 	return out
 }
 
-// TestCorruptedTracesRejected: the correct trace, broken in one place, must
+// TestCorruptedTracesRejected: a correct trace, broken in one place, must
 // be rejected by TLC (and the Go model agrees where it checks the same).
 func TestCorruptedTracesRejected(t *testing.T) {
 	c := newChecker(t)
-	path := filepath.Join(testdata, "mutex_correct.jsonl")
 	for _, tc := range []struct {
-		name    string
-		corrupt func(t *testing.T, evs []trace.Event) []trace.Event
-		goToo   bool // the Go model rejects it too
+		name, file string
+		corrupt    func(t *testing.T, evs []trace.Event) []trace.Event
+		goToo      bool // the Go model rejects it too
 	}{
-		{"second_grant_while_held", grantWhileHeld, true},
-		{"tokens_out_of_order", swapTokens, false},
+		{"second_grant_while_held", "mutex_correct.jsonl", grantWhileHeld, true},
+		{"tokens_out_of_order", "mutex_correct.jsonl", swapTokens, false},
+		{"writer_granted_beside_readers", "rw_correct.jsonl", grantWhileHeld, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			events, err := readTrace(path)
+			events, err := readTrace(filepath.Join(testdata, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
