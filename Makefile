@@ -112,11 +112,11 @@ conformance:
 tlc-deep:
 	$(GO) run ./cmd/tlc -deep
 
-## tlatrace: TLC replays impl/zklock traces in PredecessorLock itself
-## (spec/tla/PredecessorLockTrace.tla): two pinned traces, the accepted one
-## and a control, and two corruptions of the accepted one that TLC must
-## reject. One TLC worker, niced. tlatrace-deep: every pinned Mutex trace,
-## the small ones also without the reduction (several minutes).
+## tlatrace: TLC replays impl/zklock traces in the spec itself
+## (spec/tla/PredecessorLockTrace.tla, SharedLockTrace.tla): three pinned
+## traces (two accepted, a control) and three corruptions TLC must reject.
+## One TLC worker, niced. tlatrace-deep: every pinned trace, all but the
+## chaos one also without the reduction (several minutes).
 tlatrace:
 	nice -n 19 $(GO) test -count=1 -run '^(TestPinnedTracesAgree|TestCorruptedTracesRejected)$$' ./cmd/tlatrace
 
