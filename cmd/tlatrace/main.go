@@ -159,14 +159,8 @@ func (c checker) checkModule(ctx context.Context, m trace.TLATrace) (Result, err
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Result{}, fmt.Errorf("tlatrace: %w", err)
 	}
-	for _, mod := range []string{m.Spec, trace.TLATraceSpecs[m.Spec]} {
-		src, err := os.ReadFile(filepath.Join(c.spec, mod+".tla"))
-		if err != nil {
-			return Result{}, fmt.Errorf("tlatrace: the spec module: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, mod+".tla"), src, 0o644); err != nil {
-			return Result{}, fmt.Errorf("tlatrace: %w", err)
-		}
+	if err := copySpecs(c.spec, dir, trace.TLATraceSpecs[m.Spec]); err != nil {
+		return Result{}, err
 	}
 	specPath := filepath.Join(dir, m.Module+".tla")
 	cfgPath := filepath.Join(dir, m.Module+".cfg")
@@ -198,6 +192,31 @@ func (c checker) checkModule(ctx context.Context, m trace.TLATrace) (Result, err
 			strings.Join(res.Errors, "; "), lastLines(raw, 30))
 	}
 	return r, nil
+}
+
+// copySpecs copies every module of the spec folder beside the generated
+// one (TLC looks for modules in the root module's folder), whichever the
+// trace spec reaches through EXTENDS and INSTANCE; traceSpec must be one.
+func copySpecs(from, to, traceSpec string) error {
+	mods, err := filepath.Glob(filepath.Join(from, "*.tla"))
+	if err != nil {
+		return fmt.Errorf("tlatrace: %w", err)
+	}
+	found := false
+	for _, m := range mods {
+		found = found || filepath.Base(m) == traceSpec+".tla"
+		src, err := os.ReadFile(m)
+		if err != nil {
+			return fmt.Errorf("tlatrace: the spec modules: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(to, filepath.Base(m)), src, 0o644); err != nil {
+			return fmt.Errorf("tlatrace: %w", err)
+		}
+	}
+	if !found {
+		return fmt.Errorf("tlatrace: no %s.tla in %s: %w", traceSpec, from, os.ErrNotExist)
+	}
+	return nil
 }
 
 // progressRE matches TraceProgress's print: <<"TraceProgress", n, l>>.
