@@ -121,7 +121,7 @@ tlatrace:
 	nice -n 19 $(GO) test -count=1 -run '^(TestPinnedTracesAgree|TestCorruptedTracesRejected)$$' ./cmd/tlatrace
 
 tlatrace-deep:
-	TLATRACE_ALL=1 nice -n 19 $(GO) test -count=1 -timeout 60m -run '^TestPinnedTracesAgree$$' ./cmd/tlatrace
+	TLATRACE_ALL=1 nice -n 19 $(GO) test -count=1 -timeout 60m -run '^(TestPinnedTracesAgree|TestGeneratedTracesAgree)$$' ./cmd/tlatrace
 
 # Deliberately broken copies of impl/zklock (go test -overlay): each must be
 # killed by the test named for it.

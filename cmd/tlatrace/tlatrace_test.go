@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,4 +194,45 @@ func swapTokens(t *testing.T, evs []trace.Event) []trace.Event {
 	a, b := grants[0], grants[1]
 	evs[a].Token, evs[b].Token = evs[b].Token, evs[a].Token
 	return evs
+}
+
+// TestGeneratedTracesAgree (TLATRACE_ALL only): random walks of the Go
+// model, projected to the events the implementation traces
+// (trace.Generate, with overlapping times, faults and deletes left
+// pending), must be accepted by TLC as by the Go model; each broken in one
+// event (a listing that should wait says grant) must be rejected by both.
+func TestGeneratedTracesAgree(t *testing.T) {
+	if os.Getenv("TLATRACE_ALL") == "" {
+		t.Skip("TLATRACE_ALL=1 runs it (make tlatrace-deep)")
+	}
+	c := newChecker(t)
+	for seed := int64(1); seed <= 3; seed++ {
+		for _, shared := range []bool{false, true} {
+			name := fmt.Sprintf("seed%d_shared%v", seed, shared)
+			t.Run(name, func(t *testing.T) {
+				evs, err := trace.Generate(trace.GenerateOptions{Clients: 4, Requests: 3, Steps: 300, Shared: shared,
+					Faults: 2, Jitter: 3000, Pending: 0.2}, rand.New(rand.NewSource(seed)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkAgrees(t, c, name, name, evs, trace.Valid)
+				broken := append([]trace.Event(nil), evs...)
+				for i := len(broken) - 1; i >= 0; i-- {
+					if e := &broken[i]; e.Action == traceevent.ListChildren && e.Result == traceevent.ResultWait {
+						e.Result, e.Target = traceevent.ResultGrant, ""
+						rep, err := trace.Validate(broken, trace.Options{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkAgrees(t, c, name, name+"_broken", broken, rep.Verdict)
+						if rep.Verdict != trace.Invalid {
+							t.Errorf("the Go model accepts the broken trace")
+						}
+						return
+					}
+				}
+				t.Log("no listing that waits: nothing to break")
+			})
+		}
+	}
 }
