@@ -14,11 +14,11 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep live test vet fmt-check unit integration rapid-programs checker model tlc tlc-deep \
-        conformance results mutants chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results mutants tlatrace tlatrace-deep chaos chaos-short soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit fuzz checker model tlc conformance live chaos-short
+verify: setup vet fmt-check unit fuzz checker model tlc conformance tlatrace live chaos-short
 
 # live: the stages that run against real ensembles (integration on each
 # server version, the random programs, the chaos package's tests, the
@@ -36,6 +36,7 @@ live:
 verify-deep: verify
 	$(GO) test -count=1 -run '^TestRapidPrograms$$' -rapid.checks=100 -timeout 90m ./impl/zklock
 	$(GO) run ./cmd/tlc -deep
+	$(MAKE) tlatrace-deep
 
 ## setup: what a fresh Debian machine lacks. Debian's `zookeeper` package
 ## only, never `zookeeperd`, which would start a server on port 2181.
@@ -124,6 +125,17 @@ conformance:
 
 tlc-deep:
 	$(GO) run ./cmd/tlc -deep
+
+## tlatrace: TLC replays impl/zklock traces in the spec itself
+## (spec/tla/PredecessorLockTrace.tla, SharedLockTrace.tla): two pinned
+## traces (one accepted, a control) and three corruptions TLC must reject.
+## One TLC worker, niced. tlatrace-deep: every pinned trace, all but the
+## chaos one also without the reduction (several minutes).
+tlatrace:
+	nice -n 19 $(GO) test -count=1 -run '^(TestPinnedTracesAgree|TestCorruptedTracesRejected)$$' ./cmd/tlatrace
+
+tlatrace-deep:
+	TLATRACE_ALL=1 nice -n 19 $(GO) test -count=1 -timeout 60m -run '^(TestPinnedTracesAgree|TestGeneratedTracesAgree)$$' ./cmd/tlatrace
 
 # Deliberately broken copies of impl/zklock (go test -overlay): each must be
 # killed by the test named for it.

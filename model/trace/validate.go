@@ -183,6 +183,8 @@ type lockTrace struct {
 	prevTarget [][]string
 	// owner maps a request uuid to its client.
 	owner map[string]int
+	// ranks maps each Grant's token to its rank (TLA only).
+	ranks map[int64]int
 }
 
 // expiryKnowledge says whether a client learns of its session's loss.
