@@ -12,10 +12,10 @@
 (* then that node's deletion is the grant (GrantOnHeadGone).               *)
 (*                                                                         *)
 (* The spec models the ZooKeeper side (nodes, sessions, one-shot watches,  *)
-(* per-client FIFO notification delivery, a monotonic zxid) and each       *)
-(* client's steps, plus the faults zklock must survive: a create whose     *)
-(* reply is lost, server-side session expiry, a client's loss timer, and   *)
-(* process pauses.                                                         *)
+(* per-client FIFO notification delivery, a monotonic zxid: ZooKeeper.tla, *)
+(* INSTANCEd as ZK below, shared with SharedLock) and each client's steps, *)
+(* plus the faults zklock must survive: a create whose reply is lost,      *)
+(* server-side session expiry, a client's loss timer, and process pauses.  *)
 (*                                                                         *)
 (* Public sources cited in the action comments:                            *)
 (*   Locks     ZooKeeper recipes, "Locks", steps 1-5 and the release       *)
@@ -124,13 +124,26 @@ Sessions == Clients \X (1..MaxFaults + 1)
 Acquiring == {"create", "find", "list", "watch", "wait", "grant"}
 KnowsNode == {"list", "watch", "wait", "grant", "hold"}
 
+\* The ZooKeeper side (ZooKeeper.tla): a node's name, what a watch is set
+\* on, is its sequence number; a child watch is set on Parent.
+Name(n) == n.seq
+ZK == INSTANCE ZooKeeper
+
 Sess(c) == <<c, sess[c]>>        \* the session the client currently uses
 Uuid(c) == <<c, reqNo[c]>>       \* uuid of the client's current (or last) request
-Live(c) == Sess(c) \in live      \* a ZooKeeper call by c can succeed
+Live(c) == ZK!IsLive(Sess(c))    \* a ZooKeeper call by c can succeed
 Seqs(S) == {n.seq : n \in S}
-NodeAt(s) == CHOOSE n \in nodes : n.seq = s
 Max(S) == CHOOSE x \in S : \A y \in S : y <= x
 OwnNodeExists(c) == \E n \in nodes : n.seq = node[c] /\ n.owner = Sess(c) /\ n.uuid = Uuid(c)
+
+\* The node client c's current request creates: sequence number s and czxid
+\* z are the server's (ZK!CreateNode), owner and uuid the client's.
+NodeOf(c, s, z) == [seq |-> s, owner |-> Sess(c), uuid |-> Uuid(c), czxid |-> z]
+
+\* The watches client c has set: all in its current session (a watch of a
+\* session the client left is gone with it), so ExpireSession and
+\* LearnExpiry drop them with that session.
+WatchesOf(c) == {w \in watches : w.req[1] = c}
 
 \* A session is abandoned when the server still has it but its client has
 \* moved on to a newer session (its loss timer fired).
@@ -153,32 +166,8 @@ Abandoned(s) == s \in live /\ s # Sess(s[1])
 (***************************************************************************)
 Overdue(c) == ~Live(c)
 
-\* Notifications for one client, fired in one server transaction, are queued
-\* in request order (a set has no order; any fixed order will do).
-RECURSIVE SortReqs(_)
-SortReqs(S) ==
-    IF S = {} THEN <<>>
-    ELSE LET m == CHOOSE u \in S : \A v \in S : u[2] <= v[2]
-         IN  <<m>> \o SortReqs(S \ {m})
-
-(***************************************************************************)
-(* One server transaction that removes the nodes `del` and adds the nodes  *)
-(* `add`, starting from the watch set `ws`.  Watches on a removed node,    *)
-(* and child watches on the parent if any child changed, fire once: they   *)
-(* are removed and a notification is appended to the watcher's FIFO inbox *)
-(* (ZooKeeper delivers a client's events in order).  A watch always        *)
-(* belongs to its client's current session: watches of an expired session  *)
-(* are dropped with it, and the client drops the watches of a session it   *)
-(* abandons (the server forgets a connection's watches when it closes).    *)
-(* No action changes a node's data, so deletion is the only node event.    *)
-(***************************************************************************)
-ZkChange(del, add, ws) ==
-    LET fired == {w \in ws : w.node \in Seqs(del)
-                             \/ (w.node = Parent /\ del \cup add # {})}
-    IN  /\ nodes' = (nodes \ del) \cup add
-        /\ watches' = ws \ fired
-        /\ inbox' = [d \in Clients |->
-                        inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
+\* The server transaction (create, delete, closeSession, with the watches
+\* it fires) is ZK!Txn, used through ZK's steps: ZooKeeper.tla.
 
 \* The token as the client knows it once its node is known.  impl/zklock
 \* takes it from the create's reply (a create2 carries the new node's
@@ -200,13 +189,9 @@ Fault == faults < MaxFaults /\ faults' = faults + 1
 
 -----------------------------------------------------------------------------
 TypeOK ==
-    /\ nodes \subseteq [seq : 0..MaxSeq, owner : Sessions,
-                        uuid : Clients \X (1..MaxRequests), czxid : Nat]
-    /\ nextSeq \in 0..MaxSeq
-    /\ zxid \in Nat
-    /\ live \subseteq Sessions
-    /\ watches \subseteq [node : 0..MaxSeq \cup {Parent}, req : Clients \X (1..MaxRequests)]
-    /\ inbox \in [Clients -> Seq(Clients \X (1..MaxRequests))]
+    /\ ZK!TypeOK([seq : 0..MaxSeq, owner : Sessions,
+                  uuid : Clients \X (1..MaxRequests), czxid : Nat],
+                 0..MaxSeq \cup {Parent}, Sessions, Clients \X (1..MaxRequests))
     /\ pc \in [Clients -> PCs]
     /\ sess \in [Clients -> 1..MaxFaults + 1]
     /\ reqNo \in [Clients -> 0..MaxRequests]
@@ -218,15 +203,9 @@ TypeOK ==
     /\ paused \in [Clients -> BOOLEAN]
     /\ faults \in 0..MaxFaults
     /\ grants \in Nat /\ lastToken \in Nat /\ resHigh \in Nat /\ resTenure \in Nat
-    /\ pending \subseteq Sessions \X (Clients \X (1..MaxRequests))
 
 Init ==
-    /\ nodes = {}
-    /\ nextSeq = 0
-    /\ zxid = 0
-    /\ live = {<<c, 1>> : c \in Clients}
-    /\ watches = {}
-    /\ inbox = [c \in Clients |-> <<>>]
+    /\ ZK!Init
     /\ pc = [c \in Clients |-> "idle"]
     /\ sess = [c \in Clients |-> 1]
     /\ reqNo = [c \in Clients |-> 0]
@@ -241,7 +220,6 @@ Init ==
     /\ lastToken = 0
     /\ resHigh = 0
     /\ resTenure = 0
-    /\ pending = {}
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -271,15 +249,11 @@ CreateOk(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
-    /\ nextSeq < MaxSeq
-    /\ ZkChange({}, {[seq |-> nextSeq, owner |-> Sess(c), uuid |-> Uuid(c),
-                     czxid |-> zxid + 1]}, watches)
-    /\ nextSeq' = nextSeq + 1
-    /\ zxid' = zxid + 1
+    /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
     /\ token' = KnownToken(c, zxid + 1)
-    /\ UNCHANGED <<live, sess, reqNo, target, soleBlocker, tenure, paused, histVars, pending>>
+    /\ UNCHANGED <<sess, reqNo, target, soleBlocker, tenure, paused, histVars>>
 
 (* The same create succeeds on the server but the connection drops before  *)
 (* the reply (ConnectionLoss): the node exists, the client does not know   *)
@@ -290,15 +264,11 @@ CreateReplyLost(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
-    /\ nextSeq < MaxSeq
     /\ Fault
-    /\ ZkChange({}, {[seq |-> nextSeq, owner |-> Sess(c), uuid |-> Uuid(c),
-                     czxid |-> zxid + 1]}, watches)
-    /\ nextSeq' = nextSeq + 1
-    /\ zxid' = zxid + 1
+    /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = "find"]
-    /\ UNCHANGED <<live, sess, reqNo, node, target, soleBlocker, token, tenure, paused,
-                   grants, lastToken, resHigh, resTenure, pending>>
+    /\ UNCHANGED <<sess, reqNo, node, target, soleBlocker, token, tenure, paused,
+                   grants, lastToken, resHigh, resTenure>>
 
 (* After reconnecting: getChildren, look for a node whose name carries this *)
 (* request's uuid AND that is owned by the current session (a node of an    *)
@@ -347,16 +317,15 @@ WatchPredecessor(c) ==
     /\ ~paused[c]
     /\ pc[c] = "watch"
     /\ Live(c)
-    /\ IF target[c] \in Seqs(nodes)
-       THEN /\ watches' = watches \cup {[node |-> target[c], req |-> Uuid(c)]}
+    /\ IF ZK!NodeExists(target[c])
+       THEN /\ ZK!SetWatch(target[c], Uuid(c))
             /\ pc' = [pc EXCEPT ![c] = "wait"]
             /\ UNCHANGED <<target, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
             /\ target' = [target EXCEPT ![c] = NoNode]
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-            /\ UNCHANGED watches
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, token,
-                   tenure, paused, histVars, pending>>
+            /\ UNCHANGED <<zkVars, pending>>
+    /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
 (* The client consumes the head of its inbox: a NodeDeleted event for the  *)
 (* watch of its current request.  It does not conclude it holds: it lists  *)
@@ -366,15 +335,14 @@ WatchPredecessor(c) ==
 (* lists again, and this step stands for them.                             *)
 PredecessorGone(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ Head(inbox[c]) = Uuid(c)
+    /\ ZK!HasEvent(c)
+    /\ ZK!NextEvent(c) = Uuid(c)
     /\ pc[c] = "wait"
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars, pending>>
+    /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
 (***************************************************************************)
 (* The hand-off in one notification: the NodeDeleted event of the watch of *)
@@ -396,26 +364,25 @@ PredecessorGone(c) ==
 (***************************************************************************)
 GrantOnHeadGone(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ Head(inbox[c]) = Uuid(c)
+    /\ ZK!HasEvent(c)
+    /\ ZK!NextEvent(c) = Uuid(c)
     /\ pc[c] = "wait"
     /\ soleBlocker[c]
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars, pending>>
+    /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
 (* Internal: the head of the inbox is for a request the client no longer   *)
 (* waits on (a watch left behind by a cancelled request: go-zookeeper       *)
 (* v1.0.4 cannot remove watches).  It fires once and is dropped.           *)
 IgnoreNotification(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ ~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, histVars, pending>>
+    /\ ZK!HasEvent(c)
+    /\ ~(ZK!NextEvent(c) = Uuid(c) /\ pc[c] = "wait")
+    /\ ZK!TakeEvent(c)
+    /\ UNCHANGED <<clientVars, histVars>>
 
 (* The client holds (Locks step 3); the czxid of its node is the fencing   *)
 (* token (monotonic across the ensemble, unlike sequence numbers).         *)
@@ -432,7 +399,7 @@ Grant(c) ==
     /\ CASE GrantRule = "reread" ->
                 /\ Live(c)
                 /\ OwnNodeExists(c)
-                /\ LET t == NodeAt(node[c]).czxid
+                /\ LET t == ZK!NodeAt(node[c]).czxid
                    IN  /\ token' = [token EXCEPT ![c] = t]
                        /\ lastToken' = t
           [] GrantRule = "local" ->
@@ -476,12 +443,8 @@ Write(c) ==
 (***************************************************************************)
 EndRequest(c, mine) ==
     IF AsyncDelete
-    THEN /\ pending' = IF mine = {} THEN pending
-                       ELSE pending \cup {<<Sess(c), Uuid(c)>>}
-         /\ UNCHANGED <<nodes, watches, inbox, zxid>>
-    ELSE /\ ZkChange(mine, {}, watches)
-         /\ zxid' = zxid + Cardinality(mine)
-         /\ UNCHANGED pending
+    THEN ZK!QueueDelete(Sess(c), Uuid(c), mine)
+    ELSE ZK!DeleteNodes(mine)
 
 (* Mutex.Unlock: delete(<own node>).  Watches on it fire.  Locks ("to      *)
 (* release a lock, the client deletes the node it created in step 1").     *)
@@ -489,9 +452,9 @@ Release(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ Live(c)
-    /\ EndRequest(c, {NodeAt(node[c])})
+    /\ EndRequest(c, {ZK!NodeAt(node[c])})
     /\ Idle(c)
-    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+    /\ UNCHANGED <<sess, reqNo, paused, histVars>>
 
 (* The request's context ends while acquiring: delete every node carrying  *)
 (* this request's uuid (found by listing the children, so it also works    *)
@@ -506,7 +469,7 @@ Cancel(c) ==
     /\ Live(c)
     /\ EndRequest(c, {n \in nodes : n.uuid = Uuid(c)})
     /\ Idle(c)
-    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars>>
+    /\ UNCHANGED <<sess, reqNo, paused, histVars>>
 
 (* The pending delete of request u reaches the server: one transaction     *)
 (* deletes its nodes (impl/zklock: a multi of deletes, or one delete), and *)
@@ -515,14 +478,8 @@ Cancel(c) ==
 (* it, and the client's background delete stops on SESSIONEXPIRED).  A     *)
 (* step of the network and the server, so it needs no unpaused client.     *)
 DeleteLands(u) ==
-    /\ \E p \in pending : p[2] = u
-    /\ LET p == CHOOSE p \in pending : p[2] = u
-           mine == {n \in nodes : n.owner = p[1] /\ n.uuid = u}
-       IN  /\ p[1] \in live
-           /\ ZkChange(mine, {}, watches)
-           /\ zxid' = zxid + Cardinality(mine)
-           /\ pending' = pending \ {p}
-    /\ UNCHANGED <<nextSeq, live, clientVars, histVars>>
+    /\ ZK!DeleteLands(u)
+    /\ UNCHANGED <<clientVars, histVars>>
 
 (* The client learns its session is lost and drops every belief: either    *)
 (* the server expired it (go-zookeeper's StateExpired, or any call failing *)
@@ -542,12 +499,9 @@ LearnExpiry(c) ==
             /\ Fault
        ELSE UNCHANGED faults
     /\ sess' = [sess EXCEPT ![c] = @ + 1]
-    /\ live' = live \cup {<<c, sess[c] + 1>>}
-    /\ watches' = {w \in watches : w.req[1] # c}
-    /\ inbox' = [inbox EXCEPT ![c] = <<>>]
+    /\ ZK!NewSession(<<c, sess[c] + 1>>, WatchesOf(c))
     /\ Idle(c)
-    /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused, grants, lastToken,
-                   resHigh, resTenure, pending>>
+    /\ UNCHANGED <<reqNo, paused, grants, lastToken, resHigh, resTenure>>
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -565,7 +519,7 @@ LearnExpiry(c) ==
 (* fencing").  An abandoned session may always expire, at no cost: it is   *)
 (* the cleanup that must happen.                                           *)
 ExpireSession(s) ==
-    /\ s \in live
+    /\ ZK!IsLive(s)
     /\ LET c == s[1] IN
        /\ IF s = Sess(c)
           THEN /\ WithExpiry
@@ -575,12 +529,8 @@ ExpireSession(s) ==
                /\ pc[c] = "hold" => paused[c]
                /\ Fault
           ELSE UNCHANGED faults
-       /\ live' = live \ {s}
-       /\ ZkChange({n \in nodes : n.owner = s}, {},
-                   IF s = Sess(c) THEN {w \in watches : w.req[1] # c} ELSE watches)
-       /\ zxid' = zxid + 1
-       /\ pending' = {p \in pending : p[1] # s}
-    /\ UNCHANGED <<nextSeq, clientVars, grants, lastToken, resHigh, resTenure>>
+       /\ ZK!ExpireSession(s, IF s = Sess(c) THEN WatchesOf(c) ELSE {})
+    /\ UNCHANGED <<clientVars, grants, lastToken, resHigh, resTenure>>
 
 (* A process pause (GC, VM stall, SIGSTOP): a fault (docs/DESIGN.md,       *)
 (* "Unrecoverable errors: sessions, loss and fencing"). A slow non-holder  *)

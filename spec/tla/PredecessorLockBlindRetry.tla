@@ -19,13 +19,9 @@ CreateReplyLostRetry(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
-    /\ nextSeq < MaxSeq
     /\ Fault
-    /\ ZkChange({}, {[seq |-> nextSeq, owner |-> Sess(c), uuid |-> Uuid(c),
-                     czxid |-> zxid + 1]}, watches)
-    /\ nextSeq' = nextSeq + 1
-    /\ zxid' = zxid + 1
-    /\ UNCHANGED <<live, clientVars, grants, lastToken, resHigh, resTenure, pending>>
+    /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
+    /\ UNCHANGED <<clientVars, grants, lastToken, resHigh, resTenure>>
 
 (* Cancel without the uuid search: delete the node the client knows, if    *)
 (* any.  Replaces Cancel.                                                  *)
@@ -34,11 +30,9 @@ CancelKnown(c) ==
     /\ ~paused[c]
     /\ pc[c] \in Acquiring
     /\ Live(c)
-    /\ LET mine == {n \in nodes : n.seq = node[c]}
-       IN  /\ ZkChange(mine, {}, watches)
-           /\ zxid' = zxid + Cardinality(mine)
+    /\ ZK!DeleteNodes({n \in nodes : n.seq = node[c]})
     /\ Idle(c)
-    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, histVars, pending>>
+    /\ UNCHANGED <<sess, reqNo, paused, histVars>>
 
 BlindClientNext(c) ==
     \/ RequestLock(c)

@@ -21,11 +21,10 @@ ListChildrenWatchParent(c) ==
     /\ LET before == {n \in nodes : n.seq < node[c]}
        IN  IF before = {}
            THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
-                /\ UNCHANGED watches
+                /\ UNCHANGED <<zkVars, pending>>
            ELSE /\ pc' = [pc EXCEPT ![c] = "wait"]
-                /\ watches' = watches \cup {[node |-> Parent, req |-> Uuid(c)]}
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, sess, reqNo, node, target, soleBlocker,
-                   token, tenure, paused, histVars, pending>>
+                /\ ZK!SetWatch(Parent, Uuid(c))
+    /\ UNCHANGED <<sess, reqNo, node, target, soleBlocker, token, tenure, paused, histVars>>
 
 HerdClientNext(c) ==
     \/ RequestLock(c)

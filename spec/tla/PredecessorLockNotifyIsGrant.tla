@@ -17,15 +17,14 @@ EXTENDS PredecessorLock
 (* Grant.  Replaces PredecessorGone.  Skips Locks step 5's "go to step 2". *)
 PredecessorGoneIsGrant(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ Head(inbox[c]) = Uuid(c)
+    /\ ZK!HasEvent(c)
+    /\ ZK!NextEvent(c) = Uuid(c)
     /\ pc[c] = "wait"
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, sess, reqNo, node, token,
-                   tenure, paused, histVars, pending>>
+    /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
 NotifyClientNext(c) ==
     \/ RequestLock(c)

@@ -17,21 +17,19 @@
 EXTENDS PredecessorLock
 
 (* The container manager deletes the empty parent, and a later create      *)
-(* re-creates it (two write transactions, one step here: between them a   *)
-(* create fails with NoNode and ensureParents creates the parent again, a  *)
-(* step the spec does not need).  Only possible when the parent has no     *)
-(* children at all (nodes of abandoned sessions included), and only after *)
-(* it had some: the container manager skips a container whose cversion is *)
-(* still 0, and nextSeq > 0 is exactly that here (deletes follow creates); *)
-(* the guard also keeps the state space finite.  No watch can be armed on a *)
-(* removed node (they fired with the deletions), and no client of this     *)
-(* protocol sets a child watch on the parent, so no watch fires.           *)
+(* re-creates it (ZK!RecreateParent: two write transactions, one step      *)
+(* here; between them a create fails with NoNode and ensureParents creates *)
+(* the parent again, a step the spec does not need).  Only possible when   *)
+(* the parent has no children at all (nodes of abandoned sessions          *)
+(* included), and only after it had some: the container manager skips a   *)
+(* container whose cversion is still 0, and nextSeq > 0 is exactly that    *)
+(* here (deletes follow creates); the guard also keeps the state space     *)
+(* finite.  No watch fires: watches on the children fired with their       *)
+(* deletion, and no client of this protocol sets a child watch on the      *)
+(* parent.  No client takes a step.                                        *)
 RecreateParent ==
-    /\ nodes = {}
-    /\ nextSeq > 0
-    /\ nextSeq' = 0
-    /\ zxid' = zxid + 2
-    /\ UNCHANGED <<nodes, live, watches, inbox, clientVars, histVars, pending>>
+    /\ ZK!RecreateParent
+    /\ UNCHANGED <<clientVars, histVars>>
 
 ResetNext == Next \/ RecreateParent
 

@@ -21,7 +21,7 @@ GrantSeqToken(c) ==
     /\ pc[c] = "grant"
     /\ Live(c)
     /\ OwnNodeExists(c)
-    /\ LET t == NodeAt(node[c]).seq + 1
+    /\ LET t == ZK!NodeAt(node[c]).seq + 1
        IN  /\ token' = [token EXCEPT ![c] = t]
            /\ lastToken' = t
     /\ grants' = grants + 1

@@ -15,10 +15,12 @@
 (* write node before it, and for a writer whose only predecessor was a     *)
 (* read node; every other waiter lists again.                              *)
 (*                                                                         *)
-(* ZooKeeper side, faults and client steps are those of PredecessorLock    *)
-(* (see that module's comments); this module differs in the node kinds,   *)
-(* the grant rule, Downgrade, and in having no fenced resource: fencing is *)
-(* checked in PredecessorLock, writers here carry the same token.          *)
+(* The ZooKeeper side is ZooKeeper.tla, shared with PredecessorLock        *)
+(* (INSTANCEd as ZK below; a node's name here carries its kind); faults    *)
+(* and client steps are those of PredecessorLock (see that module's        *)
+(* comments).  This module differs in the node kinds, the grant rule,      *)
+(* Downgrade, and in having no fenced resource: fencing is checked in      *)
+(* PredecessorLock, writers here carry the same token.                     *)
 (* spec/tla/README.md is the contract with model/ and impl/zklock.         *)
 (***************************************************************************)
 EXTENDS Integers, Sequences, FiniteSets
@@ -78,10 +80,16 @@ KnowsNode == {"list", "watch", "wait", "grant", "hold"}
 Sessions == Clients \X (1..MaxFaults + 1)
 Sess(c) == <<c, sess[c]>>
 Uuid(c) == <<c, reqNo[c]>>
-Live(c) == Sess(c) \in live
-Name(n) == <<n.seq, n.kind>>          \* a node's name: sequence suffix and kind
-Names(S) == {Name(n) : n \in S}
-NodeAt(s) == CHOOSE n \in nodes : n.seq = s
+
+\* The ZooKeeper side (ZooKeeper.tla).  A node's name, what a watch is set
+\* on, is its sequence suffix and kind.  Parent is the name a child watch
+\* on the lock's parent would carry: no step of this spec sets one (Shared,
+\* step 2: no watch on the listing), so no watch ever has it.
+Name(n) == <<n.seq, n.kind>>
+Parent == <<-2, "parent">>
+ZK == INSTANCE ZooKeeper
+
+Live(c) == ZK!IsLive(Sess(c))
 Max(S) == CHOOSE x \in S : \A y \in S : y <= x
 OwnNodeExists(c) ==
     \E n \in nodes : n.seq = node[c] /\ n.kind = kind[c] /\ n.owner = Sess(c)
@@ -89,20 +97,17 @@ OwnNodeExists(c) ==
 Abandoned(s) == s \in live /\ s # Sess(s[1])
 Holding(c, k) == pc[c] = "hold" /\ kind[c] = k
 
-RECURSIVE SortReqs(_)
-SortReqs(S) ==
-    IF S = {} THEN <<>>
-    ELSE LET m == CHOOSE u \in S : \A v \in S : u[2] <= v[2]
-         IN  <<m>> \o SortReqs(S \ {m})
+\* The node client c's current request creates: sequence number s and czxid
+\* z are the server's (ZK!CreateNode), kind, owner and uuid the client's.
+NodeOf(c, s, z) ==
+    [seq |-> s, kind |-> kind[c], owner |-> Sess(c), uuid |-> Uuid(c), czxid |-> z]
 
-(* One server transaction removing `del` and adding `add` (see             *)
-(* PredecessorLock!ZkChange): watches on a removed node's name fire once.  *)
-ZkChange(del, add, ws) ==
-    LET fired == {w \in ws : w.node \in Names(del)}
-    IN  /\ nodes' = (nodes \ del) \cup add
-        /\ watches' = ws \ fired
-        /\ inbox' = [d \in Clients |->
-                        inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
+\* The watches client c has set, all in its current session (see
+\* PredecessorLock!WatchesOf).
+WatchesOf(c) == {w \in watches : w.req[1] = c}
+
+\* The server transaction (create, delete, multi, closeSession, with the
+\* watches it fires) is ZK!Txn, used through ZK's steps: ZooKeeper.tla.
 
 Idle(c) ==
     /\ pc' = [pc EXCEPT ![c] = "idle"]
@@ -121,13 +126,9 @@ Blockers(c) ==
 
 -----------------------------------------------------------------------------
 TypeOK ==
-    /\ nodes \subseteq [seq : 0..MaxSeq, kind : Kinds, owner : Sessions,
-                        uuid : Clients \X (1..MaxRequests), czxid : Nat]
-    /\ nextSeq \in 0..MaxSeq
-    /\ zxid \in Nat
-    /\ live \subseteq Sessions
-    /\ watches \subseteq [node : (0..MaxSeq) \X Kinds, req : Clients \X (1..MaxRequests)]
-    /\ inbox \in [Clients -> Seq(Clients \X (1..MaxRequests))]
+    /\ ZK!TypeOK([seq : 0..MaxSeq, kind : Kinds, owner : Sessions,
+                  uuid : Clients \X (1..MaxRequests), czxid : Nat],
+                 (0..MaxSeq) \X Kinds, Sessions, Clients \X (1..MaxRequests))
     /\ pc \in [Clients -> PCs]
     /\ kind \in [Clients -> Kinds \cup {"none"}]
     /\ sess \in [Clients -> 1..MaxFaults + 1]
@@ -138,15 +139,9 @@ TypeOK ==
     /\ token \in [Clients -> Nat]
     /\ paused \in [Clients -> BOOLEAN]
     /\ faults \in 0..MaxFaults
-    /\ pending \subseteq Sessions \X (Clients \X (1..MaxRequests))
 
 Init ==
-    /\ nodes = {}
-    /\ nextSeq = 0
-    /\ zxid = 0
-    /\ live = {<<c, 1>> : c \in Clients}
-    /\ watches = {}
-    /\ inbox = [c \in Clients |-> <<>>]
+    /\ ZK!Init
     /\ pc = [c \in Clients |-> "idle"]
     /\ kind = [c \in Clients |-> "none"]
     /\ sess = [c \in Clients |-> 1]
@@ -157,7 +152,6 @@ Init ==
     /\ token = [c \in Clients |-> 0]
     /\ paused = [c \in Clients |-> FALSE]
     /\ faults = 0
-    /\ pending = {}
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -183,14 +177,10 @@ CreateOk(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
-    /\ nextSeq < MaxSeq
-    /\ ZkChange({}, {[seq |-> nextSeq, kind |-> kind[c], owner |-> Sess(c),
-                     uuid |-> Uuid(c), czxid |-> zxid + 1]}, watches)
-    /\ nextSeq' = nextSeq + 1
-    /\ zxid' = zxid + 1
+    /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
-    /\ UNCHANGED <<live, kind, sess, reqNo, target, soleBlocker, token, paused, faults, pending>>
+    /\ UNCHANGED <<kind, sess, reqNo, target, soleBlocker, token, paused, faults>>
 
 (* The create succeeds, its reply is lost (ConnectionLoss).  A fault.      *)
 (* GUID.                                                                   *)
@@ -199,14 +189,10 @@ CreateReplyLost(c) ==
     /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
-    /\ nextSeq < MaxSeq
     /\ Fault
-    /\ ZkChange({}, {[seq |-> nextSeq, kind |-> kind[c], owner |-> Sess(c),
-                     uuid |-> Uuid(c), czxid |-> zxid + 1]}, watches)
-    /\ nextSeq' = nextSeq + 1
-    /\ zxid' = zxid + 1
+    /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = "find"]
-    /\ UNCHANGED <<live, kind, sess, reqNo, node, target, soleBlocker, token, paused, pending>>
+    /\ UNCHANGED <<kind, sess, reqNo, node, target, soleBlocker, token, paused>>
 
 (* getChildren, find the node carrying this request's uuid and owned by    *)
 (* the current session.  GUID.                                             *)
@@ -235,7 +221,7 @@ ListChildren(c) ==
             /\ UNCHANGED <<target, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
             /\ target' = [target EXCEPT ![c] =
-                             Name(NodeAt(Max({n.seq : n \in Blockers(c)})))]
+                             Name(ZK!NodeAt(Max({n.seq : n \in Blockers(c)})))]
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = Cardinality(Blockers(c)) = 1]
     /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, token, paused, faults, pending>>
 
@@ -246,30 +232,28 @@ WatchPredecessor(c) ==
     /\ ~paused[c]
     /\ pc[c] = "watch"
     /\ Live(c)
-    /\ IF target[c] \in Names(nodes)
-       THEN /\ watches' = watches \cup {[node |-> target[c], req |-> Uuid(c)]}
+    /\ IF ZK!NodeExists(target[c])
+       THEN /\ ZK!SetWatch(target[c], Uuid(c))
             /\ pc' = [pc EXCEPT ![c] = "wait"]
             /\ UNCHANGED <<target, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
             /\ target' = [target EXCEPT ![c] = NoTarget]
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-            /\ UNCHANGED watches
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, kind, sess, reqNo, node,
-                   token, paused, faults, pending>>
+            /\ UNCHANGED <<zkVars, pending>>
+    /\ UNCHANGED <<kind, sess, reqNo, node, token, paused, faults>>
 
 (* Consume the notification of the current request's watch; list again.    *)
 (* Shared, step 5 (after the notification, go to step 2: list again).      *)
 PredecessorGone(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ Head(inbox[c]) = Uuid(c)
+    /\ ZK!HasEvent(c)
+    /\ ZK!NextEvent(c) = Uuid(c)
     /\ pc[c] = "wait"
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ target' = [target EXCEPT ![c] = NoTarget]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
-                   token, paused, faults, pending>>
+    /\ UNCHANGED <<kind, sess, reqNo, node, token, paused, faults>>
 
 (***************************************************************************)
 (* The hand-off in one notification (see PredecessorLock!GrantOnHeadGone): *)
@@ -287,26 +271,25 @@ PredecessorGone(c) ==
 (***************************************************************************)
 GrantOnHeadGone(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ Head(inbox[c]) = Uuid(c)
+    /\ ZK!HasEvent(c)
+    /\ ZK!NextEvent(c) = Uuid(c)
     /\ pc[c] = "wait"
     /\ soleBlocker[c]
     /\ kind[c] = "read" \/ target[c][2] = "read"
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoTarget]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
-                   token, paused, faults, pending>>
+    /\ UNCHANGED <<kind, sess, reqNo, node, token, paused, faults>>
 
 (* Internal: drop a notification for a request the client no longer waits *)
 (* on (a watch left behind by a cancelled request).                        *)
 IgnoreNotification(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ ~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, clientVars, faults, pending>>
+    /\ ZK!HasEvent(c)
+    /\ ~(ZK!NextEvent(c) = Uuid(c) /\ pc[c] = "wait")
+    /\ ZK!TakeEvent(c)
+    /\ UNCHANGED <<clientVars, faults>>
 
 (* getData(<own node>): token := czxid; the client holds (as a reader or a *)
 (* writer).  Shared, step 3.                                               *)
@@ -315,7 +298,7 @@ Grant(c) ==
     /\ pc[c] = "grant"
     /\ Live(c)
     /\ OwnNodeExists(c)
-    /\ token' = [token EXCEPT ![c] = NodeAt(node[c]).czxid]
+    /\ token' = [token EXCEPT ![c] = ZK!NodeAt(node[c]).czxid]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
     /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, target, soleBlocker, paused, faults, pending>>
 
@@ -332,33 +315,27 @@ Downgrade(c) ==
     /\ ~paused[c]
     /\ Holding(c, "write")
     /\ Live(c)
-    /\ LET own == NodeAt(node[c])
-       IN  ZkChange({own}, {[own EXCEPT !.kind = "read", !.czxid = zxid + 1]}, watches)
-    /\ zxid' = zxid + 1
+    /\ LET own == ZK!NodeAt(node[c])
+       IN  ZK!Multi({own}, LAMBDA z : {[own EXCEPT !.kind = "read", !.czxid = z]})
     /\ kind' = [kind EXCEPT ![c] = "read"]
-    /\ UNCHANGED <<nextSeq, live, pc, sess, reqNo, node, target, soleBlocker, token, paused,
-                   faults, pending>>
+    /\ UNCHANGED <<pc, sess, reqNo, node, target, soleBlocker, token, paused, faults>>
 
 (* Ending a request (see PredecessorLock!EndRequest): with AsyncDelete   *)
 (* the client goes idle at once and the delete of the request's nodes is  *)
 (* pending until DeleteLands or the session's expiry.                      *)
 EndRequest(c, mine) ==
     IF AsyncDelete
-    THEN /\ pending' = IF mine = {} THEN pending
-                       ELSE pending \cup {<<Sess(c), Uuid(c)>>}
-         /\ UNCHANGED <<nodes, watches, inbox, zxid>>
-    ELSE /\ ZkChange(mine, {}, watches)
-         /\ zxid' = zxid + Cardinality(mine)
-         /\ UNCHANGED pending
+    THEN ZK!QueueDelete(Sess(c), Uuid(c), mine)
+    ELSE ZK!DeleteNodes(mine)
 
 (* RUnlock / Unlock: delete(<own node>) (Locks: release).                  *)
 Release(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ Live(c)
-    /\ EndRequest(c, {NodeAt(node[c])})
+    /\ EndRequest(c, {ZK!NodeAt(node[c])})
     /\ Idle(c)
-    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
+    /\ UNCHANGED <<sess, reqNo, paused, faults>>
 
 (* The context ends while acquiring: delete every node carrying this       *)
 (* request's uuid, go idle.  docs/DESIGN.md, "The recipe": a waiter whose  *)
@@ -370,18 +347,12 @@ Cancel(c) ==
     /\ Live(c)
     /\ EndRequest(c, {n \in nodes : n.uuid = Uuid(c)})
     /\ Idle(c)
-    /\ UNCHANGED <<nextSeq, live, sess, reqNo, paused, faults>>
+    /\ UNCHANGED <<sess, reqNo, paused, faults>>
 
 (* A pending delete reaches the server (see PredecessorLock!DeleteLands).  *)
 DeleteLands(u) ==
-    /\ \E p \in pending : p[2] = u
-    /\ LET p == CHOOSE p \in pending : p[2] = u
-           mine == {n \in nodes : n.owner = p[1] /\ n.uuid = u}
-       IN  /\ p[1] \in live
-           /\ ZkChange(mine, {}, watches)
-           /\ zxid' = zxid + Cardinality(mine)
-           /\ pending' = pending \ {p}
-    /\ UNCHANGED <<nextSeq, live, clientVars, faults>>
+    /\ ZK!DeleteLands(u)
+    /\ UNCHANGED <<clientVars, faults>>
 
 (* The client learns its session is lost (StateExpired, or its loss timer: *)
 (* a fault) and drops every belief; later requests use session k+1.        *)
@@ -394,30 +365,24 @@ LearnExpiry(c) ==
             /\ Fault
        ELSE UNCHANGED faults
     /\ sess' = [sess EXCEPT ![c] = @ + 1]
-    /\ live' = live \cup {<<c, sess[c] + 1>>}
-    /\ watches' = {w \in watches : w.req[1] # c}
-    /\ inbox' = [inbox EXCEPT ![c] = <<>>]
+    /\ ZK!NewSession(<<c, sess[c] + 1>>, WatchesOf(c))
     /\ Idle(c)
-    /\ UNCHANGED <<nodes, nextSeq, zxid, reqNo, paused, pending>>
+    /\ UNCHANGED <<reqNo, paused>>
 
 -----------------------------------------------------------------------------
 (* The server expires session s (see PredecessorLock!ExpireSession): a     *)
 (* fault for a session in use, enabled only while its client does not hold *)
 (* or is paused; free for an abandoned session.  Sessions.                 *)
 ExpireSession(s) ==
-    /\ s \in live
+    /\ ZK!IsLive(s)
     /\ LET c == s[1] IN
        /\ IF s = Sess(c)
           THEN /\ WithExpiry
                /\ pc[c] # "hold" \/ paused[c]
                /\ Fault
           ELSE UNCHANGED faults
-       /\ live' = live \ {s}
-       /\ ZkChange({n \in nodes : n.owner = s}, {},
-                   IF s = Sess(c) THEN {w \in watches : w.req[1] # c} ELSE watches)
-       /\ zxid' = zxid + 1
-       /\ pending' = {p \in pending : p[1] # s}
-    /\ UNCHANGED <<nextSeq, clientVars>>
+       /\ ZK!ExpireSession(s, IF s = Sess(c) THEN WatchesOf(c) ELSE {})
+    /\ UNCHANGED clientVars
 
 (* A holder's process pauses (a fault); it resumes later.                  *)
 PauseClient(c) ==

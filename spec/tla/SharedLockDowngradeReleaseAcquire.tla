@@ -12,16 +12,18 @@ EXTENDS SharedLock
 (* delete(<write node>) then create(`_c_<uuid>-__READ__`,                  *)
 (* EPHEMERAL_SEQUENTIAL) (collapsed into one step: the interleaving        *)
 (* between them is not needed to break exclusion); the lease is kept.      *)
-(* Replaces Downgrade.                                                      *)
+(* Two transactions in one step, so no one ZK write step fits: the node   *)
+(* change and its watches are ZK!Txn, the counter and the zxid (two        *)
+(* transactions) are advanced here.  Replaces Downgrade.                   *)
 DowngradeByReleaseAcquire(c) ==
     /\ WithDowngrade
     /\ ~paused[c]
     /\ Holding(c, "write")
     /\ Live(c)
     /\ nextSeq < MaxSeq
-    /\ LET own == NodeAt(node[c])
-       IN  ZkChange({own}, {[own EXCEPT !.seq = nextSeq, !.kind = "read",
-                                        !.czxid = zxid + 2]}, watches)
+    /\ LET own == ZK!NodeAt(node[c])
+       IN  ZK!Txn({own}, {[own EXCEPT !.seq = nextSeq, !.kind = "read",
+                                      !.czxid = zxid + 2]}, watches)
     /\ nextSeq' = nextSeq + 1
     /\ zxid' = zxid + 2
     /\ kind' = [kind EXCEPT ![c] = "read"]

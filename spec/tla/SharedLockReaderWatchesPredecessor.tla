@@ -23,7 +23,7 @@ ListChildrenPredecessor(c) ==
             /\ UNCHANGED target
        ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
             /\ target' = [target EXCEPT ![c] =
-                   Name(NodeAt(Max({n.seq : n \in {m \in nodes : m.seq < node[c]}})))]
+                   Name(ZK!NodeAt(Max({n.seq : n \in {m \in nodes : m.seq < node[c]}})))]
     /\ UNCHANGED <<zkVars, kind, sess, reqNo, node, soleBlocker, token, paused, faults, pending>>
 
 RWPClientNext(c) ==

@@ -13,16 +13,15 @@ EXTENDS SharedLock
 (* Replaces GrantOnHeadGone.                                               *)
 GrantOnAnyHeadGone(c) ==
     /\ ~paused[c]
-    /\ inbox[c] # <<>>
-    /\ Head(inbox[c]) = Uuid(c)
+    /\ ZK!HasEvent(c)
+    /\ ZK!NextEvent(c) = Uuid(c)
     /\ pc[c] = "wait"
     /\ soleBlocker[c]
-    /\ inbox' = [inbox EXCEPT ![c] = Tail(@)]
+    /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoTarget]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, kind, sess, reqNo, node,
-                   token, paused, faults, pending>>
+    /\ UNCHANGED <<kind, sess, reqNo, node, token, paused, faults>>
 
 WSClientNext(c) ==
     \/ \E k \in Kinds : RequestLock(c, k)
