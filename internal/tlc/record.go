@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -228,17 +229,27 @@ func SpecHash(dir, module string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// extends returns the module names of a module's EXTENDS clauses.
+// instanceRe matches a module instantiated anywhere on a line:
+// `ZK == INSTANCE ZooKeeper`, `INSTANCE PredecessorLock WITH ...`.
+var instanceRe = regexp.MustCompile(`\bINSTANCE\s+([A-Za-z0-9_]+)`)
+
+// extends returns the modules a module's source depends on: those it
+// EXTENDS and those it INSTANCEs. A result cached under a spec hash must be
+// stale once any of them changes (the lock specs INSTANCE ZooKeeper).
 func extends(src []byte) []string {
 	var out []string
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "EXTENDS")
+		line := sc.Text()
+		if i := strings.Index(line, `\*`); i >= 0 {
+			line = line[:i]
+		}
+		for _, m := range instanceRe.FindAllStringSubmatch(line, -1) {
+			out = append(out, m[1])
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "EXTENDS")
 		if !ok {
 			continue
-		}
-		if i := strings.Index(rest, `\*`); i >= 0 {
-			rest = rest[:i]
 		}
 		for _, n := range strings.Split(rest, ",") {
 			if n = strings.TrimSpace(n); n != "" {

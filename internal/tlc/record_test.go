@@ -81,4 +81,28 @@ func TestSpecHash(t *testing.T) {
 	if _, err := SpecHash(dir, "Missing"); err == nil {
 		t.Error("SpecHash of a missing module")
 	}
+
+	// A module INSTANCEd (as the lock specs INSTANCE ZooKeeper) counts too,
+	// and so does one instantiated without a name; one named in a comment
+	// does not.
+	write("Server.tla", "---- MODULE Server ----\n====\n")
+	write("Lock.tla", "---- MODULE Lock ----\nZK == INSTANCE Server\nINSTANCE Base WITH x <- y\n\\* INSTANCE Other\n====\n")
+	l1, err := SpecHash(dir, "Lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("Server.tla", "---- MODULE Server ----\n\\* changed\n====\n")
+	l2, _ := SpecHash(dir, "Lock")
+	if l2 == l1 {
+		t.Error("a change to an INSTANCEd module kept the hash")
+	}
+	write("Base.tla", "---- MODULE Base ----\n\\* changed again\n====\n")
+	l3, _ := SpecHash(dir, "Lock")
+	if l3 == l2 {
+		t.Error("a change to a module instantiated without a name kept the hash")
+	}
+	write("Other.tla", "---- MODULE Other ----\n\\* changed again\n====\n")
+	if l4, _ := SpecHash(dir, "Lock"); l4 != l3 {
+		t.Error("a module named only in a comment changed the hash")
+	}
 }
