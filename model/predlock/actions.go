@@ -3,6 +3,7 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // Every action is a method named like the spec action. It evaluates the
@@ -14,7 +15,6 @@ import (
 const (
 	gNotPaused model.Guard = `~paused[c]`
 	gLive      model.Guard = `Live(c)`
-	gSeq       model.Guard = `nextSeq < MaxSeq`
 	gFault     model.Guard = `Fault (faults < MaxFaults)`
 	gNoChoose  model.Guard = `NodeAt(node[c]) is defined`
 )
@@ -50,13 +50,11 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	}
 	*t = *s
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
+	s.CreateNode(&t.Server, zk.NoKind{}, s.SessOf(c), s.UuidOf(c))
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Node = cow.With(s.Node, c, s.NextSeq)
 	t.Token = sp.knownToken(s, c, s.Zxid+1)
@@ -78,16 +76,14 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	case !sp.fault(s):
 		return gFault
 	}
 	*t = *s
 	t.Faults = s.Faults + 1
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
+	s.CreateNode(&t.Server, zk.NoKind{}, s.SessOf(c), s.UuidOf(c))
 	t.PC = cow.With(s.PC, c, PCFind)
 	return model.Enabled
 }
@@ -171,7 +167,7 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	}
 	*t = *s
 	if s.HasSeq(s.Target[c]) {
-		t.Watches = cow.Insert(s.Watches, Watch{Node: s.Target[c], Req: s.UuidOf(c)}, watchLess)
+		s.SetWatch(&t.Server, name(s.Target[c]), s.UuidOf(c))
 		t.PC = cow.With(s.PC, c, PCWait)
 		return model.Enabled
 	}
@@ -189,15 +185,15 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
+	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
 	case s.PC[c] != PCWait:
 		return `pc[c] = "wait"`
 	}
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoNode)
 	setSoleBlocker(t, c, false)
@@ -216,9 +212,9 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
+	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
 	case s.PC[c] != PCWait:
 		return `pc[c] = "wait"`
@@ -226,7 +222,7 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 		return `soleBlocker[c]`
 	}
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	t.PC = cow.With(s.PC, c, PCGrant)
 	t.Target = cow.With(s.Target, c, NoNode)
 	setSoleBlocker(t, c, false)
@@ -241,13 +237,13 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] == s.UuidOf(c) && s.PC[c] == PCWait:
+	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == PCWait:
 		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
 	}
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	return model.Enabled
 }
 
@@ -353,12 +349,7 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 	case !s.LiveC(c):
 		return gLive
 	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Uuid == s.UuidOf(c) {
-			mine = append(mine, n)
-		}
-	}
+	mine := s.NodesOf(s.UuidOf(c))
 	*t = *s
 	sp.endRequest(s, t, c, mine)
 	idle(t, c)
@@ -370,13 +361,10 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 // there is nothing to delete) until DeleteLands or the session's expiry.
 func (sp *Spec) endRequest(s, t *State, c int, mine []Node) {
 	if !sp.AsyncDelete {
-		zkChange(s, t, mine, nil, s.Watches)
-		t.Zxid = s.Zxid + len(mine)
+		s.DeleteNodes(&t.Server, mine)
 		return
 	}
-	if len(mine) > 0 {
-		t.Pending = cow.Insert(s.Pending, Pending{s.SessOf(c), s.UuidOf(c)}, pendingLess)
-	}
+	s.QueueDelete(&t.Server, s.SessOf(c), s.UuidOf(c), mine)
 }
 
 // LearnExpiry: the client learns that its session is lost and drops every
@@ -406,9 +394,7 @@ func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 		t.Faults = s.Faults + 1
 	}
 	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
-	t.Live = cow.Insert(s.Live, Session{c, s.Sess[c] + 1}, sessLess)
-	t.Watches = cow.Filter(s.Watches, func(w Watch) bool { return w.Req.C != c })
-	t.Inbox = cow.With(s.Inbox, c, nil)
+	s.NewSession(&t.Server, Session{C: c, K: s.Sess[c] + 1})
 	idle(t, c)
 	return model.Enabled
 }

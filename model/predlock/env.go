@@ -34,31 +34,8 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	if current {
 		t.Faults = s.Faults + 1
 	}
-	t.Live = cow.Filter(s.Live, func(l Session) bool { return l != x })
-	var owned []Node
-	for _, n := range s.Nodes {
-		if n.Owner == x {
-			owned = append(owned, n)
-		}
-	}
-	ws := s.Watches
-	if current {
-		ws = cow.Filter(ws, func(w Watch) bool { return w.Req.C != c })
-	}
-	zkChange(s, t, owned, nil, ws)
-	t.Zxid = s.Zxid + 1
-	t.Pending = cow.Filter(s.Pending, func(p Pending) bool { return p.Sess != x })
+	s.Server.ExpireSession(&t.Server, x, current)
 	return model.Enabled
-}
-
-// PendingOf returns the pending delete of request u, if there is one.
-func (s *State) PendingOf(u Uuid) (Pending, bool) {
-	for _, p := range s.Pending {
-		if p.Uuid == u {
-			return p, true
-		}
-	}
-	return Pending{}, false
 }
 
 // DeleteLands: the pending delete of request u reaches the server; one
@@ -67,23 +44,11 @@ func (s *State) PendingOf(u Uuid) (Pending, bool) {
 // it expires). A step of the network and the server: a paused client's
 // delete lands too. Spec: PredecessorLock!DeleteLands.
 func (sp *Spec) DeleteLands(s *State, u Uuid, t *State) model.Guard {
-	p, ok := s.PendingOf(u)
-	switch {
-	case !ok:
-		return `p \in pending`
-	case !s.IsLive(p.Sess):
-		return `p[1] \in live`
-	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Owner == p.Sess && n.Uuid == p.Uuid {
-			mine = append(mine, n)
-		}
+	if g := s.DeleteLandsGuard(u); g != model.Enabled {
+		return g
 	}
 	*t = *s
-	zkChange(s, t, mine, nil, s.Watches)
-	t.Zxid = s.Zxid + len(mine)
-	t.Pending = cow.Filter(s.Pending, func(q Pending) bool { return q != p })
+	s.Server.DeleteLands(&t.Server, u)
 	return model.Enabled
 }
 

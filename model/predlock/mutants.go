@@ -3,6 +3,7 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // ListChildrenWatchParent (mutant HerdParent): getChildren(<lock>,
@@ -24,7 +25,7 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 	for _, n := range s.Nodes {
 		if n.Seq < s.Node[c] {
 			t.PC = cow.With(s.PC, c, PCWait)
-			t.Watches = cow.Insert(s.Watches, Watch{Node: Parent, Req: s.UuidOf(c)}, watchLess)
+			s.SetWatch(&t.Server, zk.Parent[zk.NoKind](), s.UuidOf(c))
 			return model.Enabled
 		}
 	}
@@ -40,15 +41,15 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
+	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
 	case s.PC[c] != PCWait:
 		return `pc[c] = "wait"`
 	}
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	t.PC = cow.With(s.PC, c, PCGrant)
 	t.Target = cow.With(s.Target, c, NoNode)
 	setSoleBlocker(t, c, false)
@@ -70,16 +71,14 @@ func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	case !sp.fault(s):
 		return gFault
 	}
 	*t = *s
 	t.Faults = s.Faults + 1
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
+	s.CreateNode(&t.Server, zk.NoKind{}, s.SessOf(c), s.UuidOf(c))
 	return model.Enabled
 }
 
@@ -102,8 +101,7 @@ func (sp *Spec) CancelKnown(s *State, c int, t *State) model.Guard {
 		mine = append(mine, n)
 	}
 	*t = *s
-	zkChange(s, t, mine, nil, s.Watches)
-	t.Zxid = s.Zxid + len(mine)
+	s.DeleteNodes(&t.Server, mine)
 	idle(t, c)
 	return model.Enabled
 }

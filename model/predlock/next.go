@@ -159,14 +159,14 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		}
 		switch l.Action {
 		case ActDeleteLands:
-			return sp.DeleteLands(s, Uuid{int(l.Client), int(l.Arg)}, t)
+			return sp.DeleteLands(s, Uuid{C: int(l.Client), R: int(l.Arg)}, t)
 		case ActDropDelete:
 			if sp.Variant != DropDelete {
 				return "not an action of " + model.Guard(sp.Variant.Module())
 			}
-			return sp.DropDelete(s, Uuid{int(l.Client), int(l.Arg)}, t)
+			return sp.DropDelete(s, Uuid{C: int(l.Client), R: int(l.Arg)}, t)
 		}
-		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
+		return sp.ExpireSession(s, Session{C: int(l.Client), K: int(l.Arg)}, t)
 	}
 	if clientActions[l.Action] == nil {
 		return "not a client action"

@@ -14,15 +14,11 @@ import (
 // environment action without a client (Label.Client -1). Spec:
 // PredecessorLockParentReset!RecreateParent.
 func (sp *Spec) RecreateParent(s *State, t *State) model.Guard {
-	switch {
-	case len(s.Nodes) != 0:
-		return `nodes = {}`
-	case s.NextSeq == 0:
-		return `nextSeq > 0`
+	if g := s.RecreateParentGuard(); g != model.Enabled {
+		return g
 	}
 	*t = *s
-	t.NextSeq = 0
-	t.Zxid = s.Zxid + 2
+	s.Server.RecreateParent(&t.Server)
 	return model.Enabled
 }
 

@@ -1,5 +1,7 @@
 package predlock
 
+import "github.com/zklock/zklock/model/zk"
+
 // The spec's properties, each a method named like the property. Invariants
 // take a state; action properties a step (s, t); the liveness property is
 // given by the two state predicates of its leads-to.
@@ -7,47 +9,19 @@ package predlock
 // TypeOK: every variable has the type the spec declares (spec: TypeOK).
 func (sp *Spec) TypeOK(s *State) bool {
 	n := sp.N()
-	client := func(c int) bool { return c >= 0 && c < n }
-	session := func(x Session) bool { return client(x.C) && x.K >= 1 && x.K <= sp.MaxFaults+1 }
-	uuid := func(u Uuid) bool { return client(u.C) && u.R >= 1 && u.R <= sp.MaxRequests }
-	seq := func(q int) bool { return q >= 0 && q <= sp.MaxSeq }
-	for _, x := range s.Nodes {
-		if !seq(x.Seq) || !session(x.Owner) || !uuid(x.Uuid) || x.Czxid < 0 {
-			return false
-		}
-	}
-	if !seq(s.NextSeq) || s.Zxid < 0 {
+	k := zk.Bounds{Clients: n, MaxSeq: sp.MaxSeq, MaxFaults: sp.MaxFaults, MaxRequests: sp.MaxRequests}
+	if !s.Server.TypeOK(k) {
 		return false
 	}
-	for _, x := range s.Live {
-		if !session(x) {
-			return false
-		}
-	}
-	for _, w := range s.Watches {
-		if !(seq(w.Node) || w.Node == Parent) || !uuid(w.Req) {
-			return false
-		}
-	}
-	if len(s.Inbox) != n || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n ||
-		len(s.Node) != n || len(s.Target) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Tenure) != n || len(s.Paused) != n {
+	if len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n || len(s.Target) != n ||
+		len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Tenure) != n || len(s.Paused) != n {
 		return false
 	}
 	for c := 0; c < n; c++ {
-		for _, u := range s.Inbox[c] {
-			if !uuid(u) {
-				return false
-			}
-		}
 		if s.PC[c] > PCHold || s.Sess[c] < 1 || s.Sess[c] > sp.MaxFaults+1 ||
 			s.ReqNo[c] < 0 || s.ReqNo[c] > sp.MaxRequests ||
-			!(seq(s.Node[c]) || s.Node[c] == NoNode) || !(seq(s.Target[c]) || s.Target[c] == NoNode) ||
+			!(k.Seq(s.Node[c]) || s.Node[c] == NoNode) || !(k.Seq(s.Target[c]) || s.Target[c] == NoNode) ||
 			s.Token[c] < 0 || s.Tenure[c] < 0 {
-			return false
-		}
-	}
-	for _, p := range s.Pending {
-		if !session(p.Sess) || !uuid(p.Uuid) {
 			return false
 		}
 	}
@@ -131,17 +105,7 @@ func (sp *Spec) NoOrphans(s *State) bool {
 // RequestParam maps i in 0..N*MaxRequests-1, the parameter of
 // NoOrphansEventually, to the uuid it stands for, in TLC's order of
 // Clients \X (1..MaxRequests).
-func (sp *Spec) RequestParam(i int) Uuid { return Uuid{i / sp.MaxRequests, i%sp.MaxRequests + 1} }
-
-// HasNodeOf reports whether a node carries request u's uuid.
-func (s *State) HasNodeOf(u Uuid) bool {
-	for _, n := range s.Nodes {
-		if n.Uuid == u {
-			return true
-		}
-	}
-	return false
-}
+func (sp *Spec) RequestParam(i int) Uuid { return Uuid{C: i / sp.MaxRequests, R: i%sp.MaxRequests + 1} }
 
 // Orphaned is Orphaned(u) for u = RequestParam(i): the request has ended
 // and a node carrying its uuid is still there (NoOrphansEventually's P).

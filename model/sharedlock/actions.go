@@ -3,6 +3,7 @@ package sharedlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // Every action is a method named like the spec action; it returns
@@ -12,7 +13,6 @@ import (
 const (
 	gNotPaused model.Guard = `~paused[c]`
 	gLive      model.Guard = `Live(c)`
-	gSeq       model.Guard = `nextSeq < MaxSeq`
 	gFault     model.Guard = `Fault (faults < MaxFaults)`
 	gNoChoose  model.Guard = `NodeAt(node[c]) is defined`
 )
@@ -49,13 +49,11 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	}
 	*t = *s
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
+	s.CreateNode(&t.Server, s.Kind[c], s.SessOf(c), s.UuidOf(c))
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Node = cow.With(s.Node, c, s.NextSeq)
 	return model.Enabled
@@ -74,16 +72,14 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	case !sp.fault(s):
 		return gFault
 	}
 	*t = *s
 	t.Faults = s.Faults + 1
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
+	s.CreateNode(&t.Server, s.Kind[c], s.SessOf(c), s.UuidOf(c))
 	t.PC = cow.With(s.PC, c, PCFind)
 	return model.Enabled
 }
@@ -153,7 +149,7 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	}
 	*t = *s
 	if s.HasName(s.Target[c]) {
-		t.Watches = cow.Insert(s.Watches, Watch{Node: s.Target[c], Req: s.UuidOf(c)}, watchLess)
+		s.SetWatch(&t.Server, s.Target[c], s.UuidOf(c))
 		t.PC = cow.With(s.PC, c, PCWait)
 		return model.Enabled
 	}
@@ -170,15 +166,15 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
+	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
 	case s.PC[c] != PCWait:
 		return `pc[c] = "wait"`
 	}
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoTarget)
 	setSoleBlocker(t, c, false)
@@ -209,9 +205,9 @@ func (sp *Spec) headGone(s *State, c int) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
+	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
 	case s.PC[c] != PCWait:
 		return `pc[c] = "wait"`
@@ -224,7 +220,7 @@ func (sp *Spec) headGone(s *State, c int) model.Guard {
 // takeHeadGone is the effect GrantOnHeadGone and its mutant share.
 func (sp *Spec) takeHeadGone(s *State, c int, t *State) {
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	t.PC = cow.With(s.PC, c, PCGrant)
 	t.Target = cow.With(s.Target, c, NoTarget)
 	setSoleBlocker(t, c, false)
@@ -236,13 +232,13 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case len(s.Inbox[c]) == 0:
+	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] == s.UuidOf(c) && s.PC[c] == PCWait:
+	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == PCWait:
 		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
 	}
 	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
+	s.TakeEvent(&t.Server, c)
 	return model.Enabled
 }
 
@@ -291,8 +287,7 @@ func (sp *Spec) Downgrade(s *State, c int, t *State) model.Guard {
 	read := own
 	read.Kind, read.Czxid = KindRead, s.Zxid+1
 	*t = *s
-	zkChange(s, t, []Node{own}, []Node{read}, s.Watches)
-	t.Zxid = s.Zxid + 1
+	s.Multi(&t.Server, []Node{own}, []Node{read})
 	t.Kind = cow.With(s.Kind, c, KindRead)
 	return model.Enabled
 }
@@ -332,12 +327,7 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 	case !s.LiveC(c):
 		return gLive
 	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Uuid == s.UuidOf(c) {
-			mine = append(mine, n)
-		}
-	}
+	mine := s.NodesOf(s.UuidOf(c))
 	*t = *s
 	sp.endRequest(s, t, c, mine)
 	idle(t, c)
@@ -349,23 +339,10 @@ func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
 // there is nothing to delete) until DeleteLands or the session's expiry.
 func (sp *Spec) endRequest(s, t *State, c int, mine []Node) {
 	if !sp.AsyncDelete {
-		zkChange(s, t, mine, nil, s.Watches)
-		t.Zxid = s.Zxid + len(mine)
+		s.DeleteNodes(&t.Server, mine)
 		return
 	}
-	if len(mine) > 0 {
-		t.Pending = cow.Insert(s.Pending, Pending{s.SessOf(c), s.UuidOf(c)}, pendingLess)
-	}
-}
-
-// PendingOf returns the pending delete of request u, if there is one.
-func (s *State) PendingOf(u Uuid) (Pending, bool) {
-	for _, p := range s.Pending {
-		if p.Uuid == u {
-			return p, true
-		}
-	}
-	return Pending{}, false
+	s.QueueDelete(&t.Server, s.SessOf(c), s.UuidOf(c), mine)
 }
 
 // DeleteLands: the pending delete of request u reaches the server; one
@@ -373,23 +350,11 @@ func (s *State) PendingOf(u Uuid) (Pending, bool) {
 // session is live (ExpireSession drops the pending deletes of the session
 // it expires). Spec: SharedLock!DeleteLands.
 func (sp *Spec) DeleteLands(s *State, u Uuid, t *State) model.Guard {
-	p, ok := s.PendingOf(u)
-	switch {
-	case !ok:
-		return `p \in pending`
-	case !s.IsLive(p.Sess):
-		return `p[1] \in live`
-	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Owner == p.Sess && n.Uuid == p.Uuid {
-			mine = append(mine, n)
-		}
+	if g := s.DeleteLandsGuard(u); g != model.Enabled {
+		return g
 	}
 	*t = *s
-	zkChange(s, t, mine, nil, s.Watches)
-	t.Zxid = s.Zxid + len(mine)
-	t.Pending = cow.Filter(s.Pending, func(q Pending) bool { return q != p })
+	s.Server.DeleteLands(&t.Server, u)
 	return model.Enabled
 }
 
@@ -417,9 +382,7 @@ func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 		t.Faults = s.Faults + 1
 	}
 	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
-	t.Live = cow.Insert(s.Live, Session{c, s.Sess[c] + 1}, sessLess)
-	t.Watches = cow.Filter(s.Watches, func(w Watch) bool { return w.Req.C != c })
-	t.Inbox = cow.With(s.Inbox, c, nil)
+	s.NewSession(&t.Server, Session{C: c, K: s.Sess[c] + 1})
 	idle(t, c)
 	return model.Enabled
 }
@@ -448,20 +411,7 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 	if current {
 		t.Faults = s.Faults + 1
 	}
-	t.Live = cow.Filter(s.Live, func(l Session) bool { return l != x })
-	var owned []Node
-	for _, n := range s.Nodes {
-		if n.Owner == x {
-			owned = append(owned, n)
-		}
-	}
-	ws := s.Watches
-	if current {
-		ws = cow.Filter(ws, func(w Watch) bool { return w.Req.C != c })
-	}
-	zkChange(s, t, owned, nil, ws)
-	t.Zxid = s.Zxid + 1
-	t.Pending = cow.Filter(s.Pending, func(p Pending) bool { return p.Sess != x })
+	s.Server.ExpireSession(&t.Server, x, current)
 	return model.Enabled
 }
 

@@ -3,6 +3,7 @@ package sharedlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // DowngradeByReleaseAcquire (mutant DowngradeReleaseAcquire):
@@ -20,8 +21,8 @@ func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard
 		return `Holding(c, "write")`
 	case !s.LiveC(c):
 		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	}
 	own, ok := s.NodeAt(s.Node[c])
 	if !ok {
@@ -30,7 +31,7 @@ func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard
 	read := own
 	read.Seq, read.Kind, read.Czxid = s.NextSeq, KindRead, s.Zxid+2
 	*t = *s
-	zkChange(s, t, []Node{own}, []Node{read}, s.Watches)
+	s.Txn(&t.Server, []Node{own}, []Node{read}, s.Watches)
 	t.NextSeq = s.NextSeq + 1
 	t.Zxid = s.Zxid + 2
 	t.Kind = cow.With(s.Kind, c, KindRead)

@@ -122,9 +122,9 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	}
 	switch l.Action {
 	case ActExpireSession:
-		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
+		return sp.ExpireSession(s, Session{C: int(l.Client), K: int(l.Arg)}, t)
 	case ActDeleteLands:
-		return sp.DeleteLands(s, Uuid{int(l.Client), int(l.Arg)}, t)
+		return sp.DeleteLands(s, Uuid{C: int(l.Client), R: int(l.Arg)}, t)
 	case ActRequestLock:
 		if l.Arg < 0 || int(l.Arg) >= len(Kinds) {
 			return "unknown kind"
