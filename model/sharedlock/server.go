@@ -62,4 +62,3 @@ func setSoleBlocker(t *State, c int, v bool) {
 }
 
 func (sp *Spec) fault(s *State) bool { return s.Faults < sp.MaxFaults }
-
