@@ -3,6 +3,7 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
 )
 
@@ -27,13 +28,13 @@ func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCIdle:
+	case s.PC[c] != recipe.PCIdle:
 		return `pc[c] = "idle"`
 	case s.ReqNo[c] >= sp.MaxRequests:
 		return `reqNo[c] < MaxRequests`
 	}
 	*t = *s
-	t.PC = cow.With(s.PC, c, PCCreate)
+	t.PC = cow.With(s.PC, c, recipe.PCCreate)
 	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
 	return model.Enabled
 }
@@ -46,7 +47,7 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCCreate:
+	case s.PC[c] != recipe.PCCreate:
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
@@ -55,7 +56,7 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	}
 	*t = *s
 	s.CreateNode(&t.Server, zk.NoKind{}, s.SessOf(c), s.UuidOf(c))
-	t.PC = cow.With(s.PC, c, PCList)
+	t.PC = cow.With(s.PC, c, recipe.PCList)
 	t.Node = cow.With(s.Node, c, s.NextSeq)
 	t.Token = sp.knownToken(s, c, s.Zxid+1)
 	return model.Enabled
@@ -72,7 +73,7 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 		return `WithReplyLoss`
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCCreate:
+	case s.PC[c] != recipe.PCCreate:
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
@@ -84,7 +85,7 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 	*t = *s
 	t.Faults = s.Faults + 1
 	s.CreateNode(&t.Server, zk.NoKind{}, s.SessOf(c), s.UuidOf(c))
-	t.PC = cow.With(s.PC, c, PCFind)
+	t.PC = cow.With(s.PC, c, recipe.PCFind)
 	return model.Enabled
 }
 
@@ -98,7 +99,7 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCFind:
+	case s.PC[c] != recipe.PCFind:
 		return `pc[c] = "find"`
 	case !s.LiveC(c):
 		return gLive
@@ -106,13 +107,13 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 	*t = *s
 	for _, n := range s.Nodes { // CHOOSE n \in mine: mine has at most one node
 		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
-			t.PC = cow.With(s.PC, c, PCList)
+			t.PC = cow.With(s.PC, c, recipe.PCList)
 			t.Node = cow.With(s.Node, c, n.Seq)
 			t.Token = sp.knownToken(s, c, n.Czxid)
 			return model.Enabled
 		}
 	}
-	t.PC = cow.With(s.PC, c, PCCreate)
+	t.PC = cow.With(s.PC, c, recipe.PCCreate)
 	return model.Enabled
 }
 
@@ -125,7 +126,7 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCList:
+	case s.PC[c] != recipe.PCList:
 		return `pc[c] = "list"`
 	case !s.LiveC(c):
 		return gLive
@@ -141,12 +142,12 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 		}
 	}
 	if before == NoNode {
-		t.PC = cow.With(s.PC, c, PCGrant)
+		t.PC = cow.With(s.PC, c, recipe.PCGrant)
 		return model.Enabled
 	}
-	t.PC = cow.With(s.PC, c, PCWatch)
-	t.Target = cow.With(s.Target, c, before)
-	setSoleBlocker(t, c, count == 1)
+	t.PC = cow.With(s.PC, c, recipe.PCWatch)
+	t.Target = cow.With(s.Target, c, name(before))
+	t.SetSoleBlocker(c, count == 1)
 	return model.Enabled
 }
 
@@ -160,20 +161,20 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCWatch:
+	case s.PC[c] != recipe.PCWatch:
 		return `pc[c] = "watch"`
 	case !s.LiveC(c):
 		return gLive
 	}
 	*t = *s
-	if s.HasSeq(s.Target[c]) {
-		s.SetWatch(&t.Server, name(s.Target[c]), s.UuidOf(c))
-		t.PC = cow.With(s.PC, c, PCWait)
+	if s.NodeExists(s.Target[c]) {
+		s.SetWatch(&t.Server, s.Target[c], s.UuidOf(c))
+		t.PC = cow.With(s.PC, c, recipe.PCWait)
 		return model.Enabled
 	}
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
+	t.PC = cow.With(s.PC, c, recipe.PCList)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
@@ -189,14 +190,14 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 		return `inbox[c] # <<>>`
 	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
+	case s.PC[c] != recipe.PCWait:
 		return `pc[c] = "wait"`
 	}
 	*t = *s
 	s.TakeEvent(&t.Server, c)
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
+	t.PC = cow.With(s.PC, c, recipe.PCList)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
@@ -216,16 +217,16 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 		return `inbox[c] # <<>>`
 	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
+	case s.PC[c] != recipe.PCWait:
 		return `pc[c] = "wait"`
 	case !s.SoleBlocker[c]:
 		return `soleBlocker[c]`
 	}
 	*t = *s
 	s.TakeEvent(&t.Server, c)
-	t.PC = cow.With(s.PC, c, PCGrant)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
+	t.PC = cow.With(s.PC, c, recipe.PCGrant)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
@@ -239,7 +240,7 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 		return gNotPaused
 	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == PCWait:
+	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == recipe.PCWait:
 		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
 	}
 	*t = *s
@@ -258,7 +259,7 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCGrant:
+	case s.PC[c] != recipe.PCGrant:
 		return `pc[c] = "grant"`
 	}
 	token := s.Token[c]
@@ -284,7 +285,7 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	t.LastToken = token
 	t.Grants = s.Grants + 1
 	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
-	t.PC = cow.With(s.PC, c, PCHold)
+	t.PC = cow.With(s.PC, c, recipe.PCHold)
 	return model.Enabled
 }
 
@@ -298,7 +299,7 @@ func (sp *Spec) Write(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCHold:
+	case s.PC[c] != recipe.PCHold:
 		return `pc[c] = "hold"`
 	}
 	*t = *s
@@ -318,7 +319,7 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCHold:
+	case s.PC[c] != recipe.PCHold:
 		return `pc[c] = "hold"`
 	case !s.LiveC(c):
 		return gLive
@@ -383,7 +384,7 @@ func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 		switch {
 		case !sp.WithExpiry:
 			return `Live(c) => WithExpiry`
-		case s.PC[c] == PCIdle:
+		case s.PC[c] == recipe.PCIdle:
 			return `Live(c) => pc[c] # "idle"`
 		case !sp.fault(s):
 			return `Live(c) => Fault`

@@ -3,6 +3,7 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 )
 
 // ExpireSession: the server expires session x (closeSession, one
@@ -24,7 +25,7 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 		switch {
 		case !sp.WithExpiry:
 			return `s = Sess(c) => WithExpiry`
-		case s.PC[c] == PCHold && !s.Paused[c]:
+		case s.PC[c] == recipe.PCHold && !s.Paused[c]:
 			return `s = Sess(c) => (pc[c] = "hold" => paused[c])`
 		case !sp.fault(s):
 			return `s = Sess(c) => Fault`
@@ -79,9 +80,9 @@ func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
 		return `WithPause`
 	case s.Paused[c]:
 		return gNotPaused
-	case sp.GrantRule == GrantReread && s.PC[c] != PCHold:
+	case sp.GrantRule == GrantReread && s.PC[c] != recipe.PCHold:
 		return `GrantRule = "reread" => pc[c] = "hold"`
-	case sp.GrantRule != GrantReread && s.PC[c] == PCIdle:
+	case sp.GrantRule != GrantReread && s.PC[c] == recipe.PCIdle:
 		return `GrantRule # "reread" => pc[c] # "idle"`
 	case !sp.fault(s):
 		return gFault

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 )
 
 // staleGrant is the counterexample of PredecessorLock.GrantLocal: c1 is
@@ -28,8 +29,8 @@ var staleGrant = []model.Label{
 // and whether TokensIncrease held on every step taken.
 func replay(t *testing.T, rule predlock.GrantRule, path []model.Label) (int, model.Guard, bool) {
 	t.Helper()
-	sp, err := predlock.New(predlock.Constants{Clients: []string{"c1", "c2"}, MaxRequests: 1, MaxSeq: 2,
-		MaxFaults: 2, WithExpiry: true, Fencing: true, GrantRule: rule}, predlock.Base)
+	sp, err := predlock.New(predlock.Constants{Constants: recipe.Constants{Clients: []string{"c1", "c2"},
+		MaxRequests: 1, MaxSeq: 2, MaxFaults: 2, WithExpiry: true}, Fencing: true, GrantRule: rule}, predlock.Base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
 )
 
@@ -16,7 +17,7 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCList:
+	case s.PC[c] != recipe.PCList:
 		return `pc[c] = "list"`
 	case !s.LiveC(c):
 		return gLive
@@ -24,12 +25,12 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 	*t = *s
 	for _, n := range s.Nodes {
 		if n.Seq < s.Node[c] {
-			t.PC = cow.With(s.PC, c, PCWait)
+			t.PC = cow.With(s.PC, c, recipe.PCWait)
 			s.SetWatch(&t.Server, zk.Parent[zk.NoKind](), s.UuidOf(c))
 			return model.Enabled
 		}
 	}
-	t.PC = cow.With(s.PC, c, PCGrant)
+	t.PC = cow.With(s.PC, c, recipe.PCGrant)
 	return model.Enabled
 }
 
@@ -45,14 +46,14 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 		return `inbox[c] # <<>>`
 	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
+	case s.PC[c] != recipe.PCWait:
 		return `pc[c] = "wait"`
 	}
 	*t = *s
 	s.TakeEvent(&t.Server, c)
-	t.PC = cow.With(s.PC, c, PCGrant)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
+	t.PC = cow.With(s.PC, c, recipe.PCGrant)
+	t.Target = cow.With(s.Target, c, NoTarget)
+	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
@@ -67,7 +68,7 @@ func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
 		return `WithReplyLoss`
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCCreate:
+	case s.PC[c] != recipe.PCCreate:
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive

@@ -3,6 +3,7 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 )
 
 // RecreateParent: ZooKeeper's container manager deletes the lock's empty
@@ -29,7 +30,7 @@ func (sp *Spec) GrantSeqToken(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCGrant:
+	case s.PC[c] != recipe.PCGrant:
 		return `pc[c] = "grant"`
 	case !s.LiveC(c):
 		return gLive
@@ -45,7 +46,7 @@ func (sp *Spec) GrantSeqToken(s *State, c int, t *State) model.Guard {
 	t.LastToken = token
 	t.Grants = s.Grants + 1
 	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
-	t.PC = cow.With(s.PC, c, PCHold)
+	t.PC = cow.With(s.PC, c, recipe.PCHold)
 	return model.Enabled
 }
 

@@ -1,6 +1,6 @@
 package predlock
 
-import "github.com/zklock/zklock/model/zk"
+import "github.com/zklock/zklock/model/recipe"
 
 // The spec's properties, each a method named like the property. Invariants
 // take a state; action properties a step (s, t); the liveness property is
@@ -8,32 +8,22 @@ import "github.com/zklock/zklock/model/zk"
 
 // TypeOK: every variable has the type the spec declares (spec: TypeOK).
 func (sp *Spec) TypeOK(s *State) bool {
-	n := sp.N()
-	k := zk.Bounds{Clients: n, MaxSeq: sp.MaxSeq, MaxFaults: sp.MaxFaults, MaxRequests: sp.MaxRequests}
-	if !s.Server.TypeOK(k) {
+	if !s.State.TypeOK(&sp.Constants.Constants) || len(s.Tenure) != sp.N() {
 		return false
 	}
-	if len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n || len(s.Target) != n ||
-		len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Tenure) != n || len(s.Paused) != n {
-		return false
-	}
-	for c := 0; c < n; c++ {
-		if s.PC[c] > PCHold || s.Sess[c] < 1 || s.Sess[c] > sp.MaxFaults+1 ||
-			s.ReqNo[c] < 0 || s.ReqNo[c] > sp.MaxRequests ||
-			!(k.Seq(s.Node[c]) || s.Node[c] == NoNode) || !(k.Seq(s.Target[c]) || s.Target[c] == NoNode) ||
-			s.Token[c] < 0 || s.Tenure[c] < 0 {
+	for _, x := range s.Tenure {
+		if x < 0 {
 			return false
 		}
 	}
-	return s.Faults >= 0 && s.Faults <= sp.MaxFaults && s.Grants >= 0 && s.LastToken >= 0 &&
-		s.ResHigh >= 0 && s.ResTenure >= 0
+	return s.Grants >= 0 && s.LastToken >= 0 && s.ResHigh >= 0 && s.ResTenure >= 0
 }
 
 // MutualExclusion: no two clients hold while both their own nodes exist.
 func (sp *Spec) MutualExclusion(s *State) bool {
 	for c := range s.PC {
 		for d := range s.PC {
-			if c != d && s.PC[c] == PCHold && s.PC[d] == PCHold && s.OwnNodeExists(c) && s.OwnNodeExists(d) {
+			if c != d && s.PC[c] == recipe.PCHold && s.PC[d] == recipe.PCHold && s.OwnNodeExists(c) && s.OwnNodeExists(d) {
 				return false
 			}
 		}
@@ -47,7 +37,7 @@ func (sp *Spec) MutualExclusion(s *State) bool {
 func (sp *Spec) NaiveExclusion(s *State) bool {
 	holders := 0
 	for _, p := range s.PC {
-		if p == PCHold {
+		if p == recipe.PCHold {
 			holders++
 		}
 	}
@@ -63,7 +53,7 @@ func (sp *Spec) NoHerd(s *State) bool {
 		}
 		waiters := 0
 		for c := range s.PC {
-			if s.PC[c] == PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
+			if s.PC[c] == recipe.PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
 				waiters++
 			}
 		}
@@ -92,7 +82,7 @@ func (sp *Spec) NoOrphans(s *State) bool {
 		if n.Owner != s.SessOf(c) {
 			continue
 		}
-		if n.Uuid == s.UuidOf(c) && s.PC[c] != PCIdle {
+		if n.Uuid == s.UuidOf(c) && s.PC[c] != recipe.PCIdle {
 			continue
 		}
 		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
@@ -111,7 +101,7 @@ func (sp *Spec) RequestParam(i int) Uuid { return Uuid{C: i / sp.MaxRequests, R:
 // and a node carrying its uuid is still there (NoOrphansEventually's P).
 func (sp *Spec) Orphaned(s *State, i int) bool {
 	u := sp.RequestParam(i)
-	ended := u != s.UuidOf(u.C) || s.PC[u.C] == PCIdle
+	ended := u != s.UuidOf(u.C) || s.PC[u.C] == recipe.PCIdle
 	return ended && s.HasNodeOf(u)
 }
 
@@ -123,7 +113,7 @@ func (sp *Spec) NoNodeOf(s *State, i int) bool { return !s.HasNodeOf(sp.RequestP
 // since seqs only grow, grants follow sequence order.
 func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
 	for c := range s.PC {
-		if s.PC[c] == PCHold && s.OwnNodeExists(c) {
+		if s.PC[c] == recipe.PCHold && s.OwnNodeExists(c) {
 			for _, n := range s.Nodes {
 				if s.Node[c] > n.Seq {
 					return false
@@ -149,7 +139,7 @@ func (sp *Spec) KnownNodeExists(s *State) bool {
 // previous grant's (lastToken).
 func (sp *Spec) TokensIncrease(s, t *State) bool {
 	for c := range s.PC {
-		if s.PC[c] != PCHold && t.PC[c] == PCHold && t.Token[c] <= s.LastToken {
+		if s.PC[c] != recipe.PCHold && t.PC[c] == recipe.PCHold && t.Token[c] <= s.LastToken {
 			return false
 		}
 	}
@@ -165,4 +155,4 @@ func (sp *Spec) FencedSafety(s, t *State) bool { return t.ResTenure >= s.ResTenu
 func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
 
 // Holds is the right side of StarvationFree for client c: pc[c] = "hold".
-func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == PCHold }
+func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == recipe.PCHold }

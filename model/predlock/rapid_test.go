@@ -1,7 +1,6 @@
 package predlock_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -40,23 +39,11 @@ func properties(sp *predlock.Spec) []property {
 // every property holds: "reread" or "checked" ("local" fails
 // TokensIncrease: TestGrantRuleStaleToken).
 func drawConstants(t *rapid.T) predlock.Constants {
-	n := rapid.IntRange(1, 6).Draw(t, "clients")
-	k := predlock.Constants{
-		MaxRequests:   rapid.IntRange(1, 4).Draw(t, "MaxRequests"),
-		MaxSeq:        rapid.IntRange(1, 20).Draw(t, "MaxSeq"),
-		MaxFaults:     rapid.IntRange(0, 5).Draw(t, "MaxFaults"),
-		WithExpiry:    rapid.Bool().Draw(t, "WithExpiry"),
-		WithReplyLoss: rapid.Bool().Draw(t, "WithReplyLoss"),
-		WithPause:     rapid.Bool().Draw(t, "WithPause"),
-		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
-		Fencing:       rapid.Bool().Draw(t, "Fencing"),
-		AsyncDelete:   rapid.Bool().Draw(t, "AsyncDelete"),
-		GrantRule:     rapid.SampledFrom([]predlock.GrantRule{predlock.GrantReread, predlock.GrantChecked}).Draw(t, "GrantRule"),
+	return predlock.Constants{
+		Constants: proptest.DrawConstants(t),
+		Fencing:   rapid.Bool().Draw(t, "Fencing"),
+		GrantRule: rapid.SampledFrom([]predlock.GrantRule{predlock.GrantReread, predlock.GrantChecked}).Draw(t, "GrantRule"),
 	}
-	for c := 1; c <= n; c++ {
-		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
-	}
-	return k
 }
 
 // walkChecking takes a random walk of up to steps steps from Init and
@@ -119,17 +106,15 @@ func TestRandomWalksLong(t *testing.T) {
 // with constants a little larger than its TLC config's, violate the
 // property its config expects, and rapid shrinks the walk to a short one.
 func TestMutantsCaught(t *testing.T) {
-	clients := []string{"c1", "c2", "c3", "c4"}
 	for _, tc := range []struct {
 		variant predlock.Variant
 		k       predlock.Constants
 		prop    string
 	}{
-		{predlock.HerdParent, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "NoHerd"},
-		{predlock.NotifyIsGrant, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithCancel: true}, "MutualExclusion"},
-		{predlock.BlindRetry, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, MaxFaults: 2,
-			WithReplyLoss: true, WithCancel: true}, "NoOrphans"},
-		{predlock.SeqToken, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "TokensIncrease"},
+		{predlock.HerdParent, predlock.Constants{Constants: proptest.Small(0, false, false)}, "NoHerd"},
+		{predlock.NotifyIsGrant, predlock.Constants{Constants: proptest.Small(0, false, true)}, "MutualExclusion"},
+		{predlock.BlindRetry, predlock.Constants{Constants: proptest.Small(2, true, true)}, "NoOrphans"},
+		{predlock.SeqToken, predlock.Constants{Constants: proptest.Small(0, false, false)}, "TokensIncrease"},
 	} {
 		t.Run(tc.variant.Module(), func(t *testing.T) {
 			sp, err := predlock.New(tc.k, tc.variant)

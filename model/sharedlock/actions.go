@@ -3,6 +3,7 @@ package sharedlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
 )
 
@@ -26,13 +27,13 @@ func (sp *Spec) RequestLock(s *State, c int, k Kind, t *State) model.Guard {
 		return `k \in Kinds`
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCIdle:
+	case s.PC[c] != recipe.PCIdle:
 		return `pc[c] = "idle"`
 	case s.ReqNo[c] >= sp.MaxRequests:
 		return `reqNo[c] < MaxRequests`
 	}
 	*t = *s
-	t.PC = cow.With(s.PC, c, PCCreate)
+	t.PC = cow.With(s.PC, c, recipe.PCCreate)
 	t.Kind = cow.With(s.Kind, c, k)
 	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
 	return model.Enabled
@@ -45,7 +46,7 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCCreate:
+	case s.PC[c] != recipe.PCCreate:
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
@@ -54,7 +55,7 @@ func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
 	}
 	*t = *s
 	s.CreateNode(&t.Server, s.Kind[c], s.SessOf(c), s.UuidOf(c))
-	t.PC = cow.With(s.PC, c, PCList)
+	t.PC = cow.With(s.PC, c, recipe.PCList)
 	t.Node = cow.With(s.Node, c, s.NextSeq)
 	return model.Enabled
 }
@@ -68,7 +69,7 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 		return `WithReplyLoss`
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCCreate:
+	case s.PC[c] != recipe.PCCreate:
 		return `pc[c] = "create"`
 	case !s.LiveC(c):
 		return gLive
@@ -80,7 +81,7 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 	*t = *s
 	t.Faults = s.Faults + 1
 	s.CreateNode(&t.Server, s.Kind[c], s.SessOf(c), s.UuidOf(c))
-	t.PC = cow.With(s.PC, c, PCFind)
+	t.PC = cow.With(s.PC, c, recipe.PCFind)
 	return model.Enabled
 }
 
@@ -91,7 +92,7 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCFind:
+	case s.PC[c] != recipe.PCFind:
 		return `pc[c] = "find"`
 	case !s.LiveC(c):
 		return gLive
@@ -99,12 +100,12 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 	*t = *s
 	for _, n := range s.Nodes {
 		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
-			t.PC = cow.With(s.PC, c, PCList)
+			t.PC = cow.With(s.PC, c, recipe.PCList)
 			t.Node = cow.With(s.Node, c, n.Seq)
 			return model.Enabled
 		}
 	}
-	t.PC = cow.With(s.PC, c, PCCreate)
+	t.PC = cow.With(s.PC, c, recipe.PCCreate)
 	return model.Enabled
 }
 
@@ -116,7 +117,7 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCList:
+	case s.PC[c] != recipe.PCList:
 		return `pc[c] = "list"`
 	case !s.LiveC(c):
 		return gLive
@@ -124,12 +125,12 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	*t = *s
 	blockers := s.Blockers(c)
 	if len(blockers) == 0 {
-		t.PC = cow.With(s.PC, c, PCGrant)
+		t.PC = cow.With(s.PC, c, recipe.PCGrant)
 		return model.Enabled
 	}
-	t.PC = cow.With(s.PC, c, PCWatch)
+	t.PC = cow.With(s.PC, c, recipe.PCWatch)
 	t.Target = cow.With(s.Target, c, blockers[len(blockers)-1].Name())
-	setSoleBlocker(t, c, len(blockers) == 1)
+	t.SetSoleBlocker(c, len(blockers) == 1)
 	return model.Enabled
 }
 
@@ -142,7 +143,7 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCWatch:
+	case s.PC[c] != recipe.PCWatch:
 		return `pc[c] = "watch"`
 	case !s.LiveC(c):
 		return gLive
@@ -150,12 +151,12 @@ func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
 	*t = *s
 	if s.HasName(s.Target[c]) {
 		s.SetWatch(&t.Server, s.Target[c], s.UuidOf(c))
-		t.PC = cow.With(s.PC, c, PCWait)
+		t.PC = cow.With(s.PC, c, recipe.PCWait)
 		return model.Enabled
 	}
-	t.PC = cow.With(s.PC, c, PCList)
+	t.PC = cow.With(s.PC, c, recipe.PCList)
 	t.Target = cow.With(s.Target, c, NoTarget)
-	setSoleBlocker(t, c, false)
+	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
@@ -170,14 +171,14 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 		return `inbox[c] # <<>>`
 	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
+	case s.PC[c] != recipe.PCWait:
 		return `pc[c] = "wait"`
 	}
 	*t = *s
 	s.TakeEvent(&t.Server, c)
-	t.PC = cow.With(s.PC, c, PCList)
+	t.PC = cow.With(s.PC, c, recipe.PCList)
 	t.Target = cow.With(s.Target, c, NoTarget)
-	setSoleBlocker(t, c, false)
+	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
@@ -209,7 +210,7 @@ func (sp *Spec) headGone(s *State, c int) model.Guard {
 		return `inbox[c] # <<>>`
 	case s.NextEvent(c) != s.UuidOf(c):
 		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
+	case s.PC[c] != recipe.PCWait:
 		return `pc[c] = "wait"`
 	case !s.SoleBlocker[c]:
 		return `soleBlocker[c]`
@@ -221,9 +222,9 @@ func (sp *Spec) headGone(s *State, c int) model.Guard {
 func (sp *Spec) takeHeadGone(s *State, c int, t *State) {
 	*t = *s
 	s.TakeEvent(&t.Server, c)
-	t.PC = cow.With(s.PC, c, PCGrant)
+	t.PC = cow.With(s.PC, c, recipe.PCGrant)
 	t.Target = cow.With(s.Target, c, NoTarget)
-	setSoleBlocker(t, c, false)
+	t.SetSoleBlocker(c, false)
 }
 
 // IgnoreNotification: internal; drop a notification for a request the
@@ -234,7 +235,7 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 		return gNotPaused
 	case !s.HasEvent(c):
 		return `inbox[c] # <<>>`
-	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == PCWait:
+	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == recipe.PCWait:
 		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
 	}
 	*t = *s
@@ -249,7 +250,7 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCGrant:
+	case s.PC[c] != recipe.PCGrant:
 		return `pc[c] = "grant"`
 	case !s.LiveC(c):
 		return gLive
@@ -259,7 +260,7 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	own, _ := s.NodeAt(s.Node[c])
 	*t = *s
 	t.Token = cow.With(s.Token, c, own.Czxid)
-	t.PC = cow.With(s.PC, c, PCHold)
+	t.PC = cow.With(s.PC, c, recipe.PCHold)
 	return model.Enabled
 }
 
@@ -298,7 +299,7 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCHold:
+	case s.PC[c] != recipe.PCHold:
 		return `pc[c] = "hold"`
 	case !s.LiveC(c):
 		return gLive
@@ -371,7 +372,7 @@ func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 		switch {
 		case !sp.WithExpiry:
 			return `Live(c) => WithExpiry`
-		case s.PC[c] == PCIdle:
+		case s.PC[c] == recipe.PCIdle:
 			return `Live(c) => pc[c] # "idle"`
 		case !sp.fault(s):
 			return `Live(c) => Fault`
@@ -401,7 +402,7 @@ func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
 		switch {
 		case !sp.WithExpiry:
 			return `s = Sess(c) => WithExpiry`
-		case s.PC[c] == PCHold && !s.Paused[c]:
+		case s.PC[c] == recipe.PCHold && !s.Paused[c]:
 			return `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`
 		case !sp.fault(s):
 			return `s = Sess(c) => Fault`
@@ -423,7 +424,7 @@ func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
 		return `WithPause`
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCHold:
+	case s.PC[c] != recipe.PCHold:
 		return `pc[c] = "hold"`
 	case !sp.fault(s):
 		return gFault

@@ -3,6 +3,7 @@ package sharedlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
 )
 
@@ -47,14 +48,14 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return gNotPaused
-	case s.PC[c] != PCList:
+	case s.PC[c] != recipe.PCList:
 		return `pc[c] = "list"`
 	case !s.LiveC(c):
 		return gLive
 	}
 	*t = *s
 	if len(s.Blockers(c)) == 0 {
-		t.PC = cow.With(s.PC, c, PCGrant)
+		t.PC = cow.With(s.PC, c, recipe.PCGrant)
 		return model.Enabled
 	}
 	var pred Node
@@ -63,7 +64,7 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 			pred = n
 		}
 	}
-	t.PC = cow.With(s.PC, c, PCWatch)
+	t.PC = cow.With(s.PC, c, recipe.PCWatch)
 	t.Target = cow.With(s.Target, c, pred.Name())
 	return model.Enabled
 }

@@ -1,13 +1,14 @@
 package sharedlock
 
-import "github.com/zklock/zklock/model/zk"
+import (
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
+)
 
 // TypeOK: every variable has the type the spec declares (spec: TypeOK).
 func (sp *Spec) TypeOK(s *State) bool {
-	n := sp.N()
-	k := zk.Bounds{Clients: n, MaxSeq: sp.MaxSeq, MaxFaults: sp.MaxFaults, MaxRequests: sp.MaxRequests}
 	kind := func(k Kind) bool { return k == KindRead || k == KindWrite }
-	if !s.Server.TypeOK(k) {
+	if !s.State.TypeOK(&sp.Constants.Constants) || len(s.Kind) != sp.N() {
 		return false
 	}
 	for _, x := range s.Nodes {
@@ -20,20 +21,12 @@ func (sp *Spec) TypeOK(s *State) bool {
 			return false
 		}
 	}
-	if len(s.PC) != n || len(s.Kind) != n || len(s.Sess) != n || len(s.ReqNo) != n ||
-		len(s.Node) != n || len(s.Target) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Paused) != n {
-		return false
-	}
-	for c := 0; c < n; c++ {
-		tg := s.Target[c]
-		if s.PC[c] > PCHold || s.Kind[c] > KindWrite || s.Sess[c] < 1 || s.Sess[c] > sp.MaxFaults+1 ||
-			s.ReqNo[c] < 0 || s.ReqNo[c] > sp.MaxRequests ||
-			!(k.Seq(s.Node[c]) || s.Node[c] == NoNode) ||
-			!(tg == NoTarget || k.Seq(tg.Seq) && kind(tg.Kind)) || s.Token[c] < 0 {
+	for c, k := range s.Kind {
+		if k > KindWrite || s.Target[c] != NoTarget && !kind(s.Target[c].Kind) {
 			return false
 		}
 	}
-	return s.Faults >= 0 && s.Faults <= sp.MaxFaults
+	return true
 }
 
 // WriterExclusion: a client that believes it holds as a writer is the only
@@ -44,7 +37,7 @@ func (sp *Spec) WriterExclusion(s *State) bool {
 			continue
 		}
 		for d := range s.PC {
-			if d != c && s.PC[d] == PCHold {
+			if d != c && s.PC[d] == recipe.PCHold {
 				return false
 			}
 		}
@@ -60,7 +53,7 @@ func (sp *Spec) MutualExclusion(s *State) bool {
 			continue
 		}
 		for d := range s.PC {
-			if d != c && s.PC[d] == PCHold && s.OwnNodeExists(d) {
+			if d != c && s.PC[d] == recipe.PCHold && s.OwnNodeExists(d) {
 				return false
 			}
 		}
@@ -89,7 +82,7 @@ func (sp *Spec) NoHerd(s *State) bool {
 		}
 		waiters := 0
 		for c := range s.PC {
-			if s.Kind[c] == KindWrite && s.PC[c] == PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
+			if s.Kind[c] == KindWrite && s.PC[c] == recipe.PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
 				waiters++
 			}
 		}
@@ -117,7 +110,7 @@ func (sp *Spec) NoOrphans(s *State) bool {
 		if n.Owner != s.SessOf(c) {
 			continue
 		}
-		if n.Uuid == s.UuidOf(c) && s.PC[c] != PCIdle {
+		if n.Uuid == s.UuidOf(c) && s.PC[c] != recipe.PCIdle {
 			continue
 		}
 		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
@@ -136,7 +129,7 @@ func (sp *Spec) RequestParam(i int) Uuid { return Uuid{C: i / sp.MaxRequests, R:
 // and a node carrying its uuid is still there (NoOrphansEventually's P).
 func (sp *Spec) Orphaned(s *State, i int) bool {
 	u := sp.RequestParam(i)
-	ended := u != s.UuidOf(u.C) || s.PC[u.C] == PCIdle
+	ended := u != s.UuidOf(u.C) || s.PC[u.C] == recipe.PCIdle
 	return ended && s.HasNodeOf(u)
 }
 
@@ -148,7 +141,7 @@ func (sp *Spec) NoNodeOf(s *State, i int) bool { return !s.HasNodeOf(sp.RequestP
 // writer is first, a reader has no write node before it).
 func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
 	for c := range s.PC {
-		if s.PC[c] == PCHold && s.OwnNodeExists(c) && len(s.Blockers(c)) > 0 {
+		if s.PC[c] == recipe.PCHold && s.OwnNodeExists(c) && len(s.Blockers(c)) > 0 {
 			return false
 		}
 	}
@@ -170,7 +163,7 @@ func (sp *Spec) KnownNodeExists(s *State) bool {
 // write node before it (fails for ReaderWatchesPredecessor).
 func (sp *Spec) ReadersNotBlockedByReaders(s *State) bool {
 	for c := range s.PC {
-		if s.Kind[c] != KindRead || s.PC[c] != PCWait {
+		if s.Kind[c] != KindRead || s.PC[c] != recipe.PCWait {
 			continue
 		}
 		armed := false
@@ -210,4 +203,4 @@ func (sp *Spec) HoldsWrite(s *State, c int) bool { return s.Holding(c, KindWrite
 func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
 
 // Holds is the right side of StarvationFree: pc[c] = "hold".
-func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == PCHold }
+func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == recipe.PCHold }

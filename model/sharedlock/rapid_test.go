@@ -1,7 +1,6 @@
 package sharedlock_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -35,22 +34,7 @@ func properties(sp *sharedlock.Spec) []property {
 
 // drawConstants draws constants beyond the TLC configs'.
 func drawConstants(t *rapid.T) sharedlock.Constants {
-	n := rapid.IntRange(1, 6).Draw(t, "clients")
-	k := sharedlock.Constants{
-		MaxRequests:   rapid.IntRange(1, 4).Draw(t, "MaxRequests"),
-		MaxSeq:        rapid.IntRange(1, 20).Draw(t, "MaxSeq"),
-		MaxFaults:     rapid.IntRange(0, 5).Draw(t, "MaxFaults"),
-		WithExpiry:    rapid.Bool().Draw(t, "WithExpiry"),
-		WithReplyLoss: rapid.Bool().Draw(t, "WithReplyLoss"),
-		WithPause:     rapid.Bool().Draw(t, "WithPause"),
-		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
-		WithDowngrade: rapid.Bool().Draw(t, "WithDowngrade"),
-		AsyncDelete:   rapid.Bool().Draw(t, "AsyncDelete"),
-	}
-	for c := 1; c <= n; c++ {
-		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
-	}
-	return k
+	return sharedlock.Constants{Constants: proptest.DrawConstants(t), WithDowngrade: rapid.Bool().Draw(t, "WithDowngrade")}
 }
 
 // walkChecking takes a random walk of up to steps steps from Init and
@@ -98,16 +82,15 @@ func TestRandomWalksLong(t *testing.T) {
 // violate the property its TLC config expects, in a shrunk counterexample;
 // and the ReadersShare witness fails in SharedLock itself (readers share).
 func TestMutantsCaught(t *testing.T) {
-	clients := []string{"c1", "c2", "c3", "c4"}
 	for _, tc := range []struct {
 		variant sharedlock.Variant
 		k       sharedlock.Constants
 		prop    string
 	}{
-		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
-		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersNotBlockedByReaders"},
-		{sharedlock.WriterShortcut, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
-		{sharedlock.Base, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersShare"},
+		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Constants: proptest.Small(0, false, false), WithDowngrade: true}, "WriterExclusion"},
+		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Constants: proptest.Small(0, false, false)}, "ReadersNotBlockedByReaders"},
+		{sharedlock.WriterShortcut, sharedlock.Constants{Constants: proptest.Small(0, false, false), WithDowngrade: true}, "WriterExclusion"},
+		{sharedlock.Base, sharedlock.Constants{Constants: proptest.Small(0, false, false)}, "ReadersShare"},
 	} {
 		t.Run(tc.variant.Module()+"/"+tc.prop, func(t *testing.T) {
 			sp, err := sharedlock.New(tc.k, tc.variant)

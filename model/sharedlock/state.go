@@ -1,8 +1,7 @@
 package sharedlock
 
 import (
-	"encoding/binary"
-
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/tla"
 	"github.com/zklock/zklock/model/zk"
 )
@@ -34,36 +33,9 @@ func (k Kind) String() string {
 // Kinds are the kinds of requests, in TLC's order ({"read", "write"}).
 var Kinds = []Kind{KindRead, KindWrite}
 
-// PC is a client's control state (spec: PCs).
-type PC uint8
-
-// The control states.
-const (
-	PCIdle PC = iota
-	PCCreate
-	PCFind
-	PCList
-	PCWatch
-	PCWait
-	PCGrant
-	PCHold
-)
-
-var pcNames = [...]string{"idle", "create", "find", "list", "watch", "wait", "grant", "hold"}
-
-// String returns the spec's name of the control state ("idle", ...).
-func (p PC) String() string {
-	if int(p) < len(pcNames) {
-		return pcNames[p]
-	}
-	return "?"
-}
-
-// Acquiring reports whether p is in Acquiring.
-func (p PC) Acquiring() bool { return p != PCIdle && p != PCHold }
-
-// KnowsNode reports whether p is in KnowsNode.
-func (p PC) KnowsNode() bool { return p >= PCList }
+// PC is a client's control state (spec: PCs; the values are
+// recipe.recipe.PCIdle ... recipe.recipe.PCHold).
+type PC = recipe.PC
 
 // Rank orders kinds by their value ("none" < "read" < "write").
 func (k Kind) Rank() int { return int(k) }
@@ -92,24 +64,12 @@ type Watch = zk.Watch[Kind]
 // an element of pending): the nodes of request Uuid in session Sess.
 type Pending = zk.Pending
 
-// State is one state of the spec: its variables, in the spec's order.
+// State is one state of the spec: its variables. The server's and those
+// every client of both lock specs has are recipe.State's; SharedLock adds
+// the kind of each client's request.
 type State struct {
-	// ---- ZooKeeper server: nodes, nextSeq, zxid, live, watches, inbox, pending ----
-	zk.Server[Kind]
-	// ---- clients ----
-	PC     []PC   // control state
-	Kind   []Kind // kind of the current request, KindNone when idle
-	Sess   []int  // k of the current session
-	ReqNo  []int  // number of the current (or last) request
-	Node   []int  // seq of the own node, NoNode while unknown
-	Target []Name // name of the node to watch, NoTarget if none
-	// SoleBlocker: Target was the only blocker of ours at the listing
-	// that chose it (spec: soleBlocker).
-	SoleBlocker []bool
-	Token       []int  // token of the lease, 0 if none
-	Paused      []bool // process paused
-	// ---- fault budget ----
-	Faults int
+	recipe.State[Kind]
+	Kind []Kind // kind of the current request, KindNone when idle
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
@@ -118,71 +78,36 @@ var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
-	n := sp.N()
-	s := State{
-		Server:      zk.Init[Kind](n),
-		PC:          make([]PC, n),
-		Kind:        make([]Kind, n),
-		Sess:        make([]int, n),
-		ReqNo:       make([]int, n),
-		Node:        make([]int, n),
-		Target:      make([]Name, n),
-		SoleBlocker: make([]bool, n),
-		Token:       make([]int, n),
-		Paused:      make([]bool, n),
-	}
-	for c := 0; c < n; c++ {
-		s.Sess[c] = 1
-		s.Node[c] = NoNode
-		s.Target[c] = NoTarget
-	}
-	return s
+	return State{State: recipe.Init[Kind](sp.N()), Kind: make([]Kind, sp.N())}
 }
 
-// AppendEncoding appends the canonical encoding of s to b: the server's
-// variables (zk.Server.AppendEncoding), the kinds of its nodes and watches,
-// then the clients' variables.
+// AppendEncoding appends the canonical encoding of s to b: the variables
+// both lock specs have (recipe.State.AppendEncoding), then the kinds their
+// encoding leaves out (of the nodes, the watches and the targets) and the
+// clients' kinds.
 func (s *State) AppendEncoding(b []byte) []byte {
-	v := binary.AppendVarint
-	b = s.Server.AppendEncoding(b)
+	b = s.State.AppendEncoding(b)
 	for _, n := range s.Nodes {
 		b = append(b, byte(n.Kind))
 	}
 	for _, w := range s.Watches {
 		b = append(b, byte(w.Node.Kind))
 	}
-	for c := range s.PC {
-		b = append(b, byte(s.PC[c]), byte(s.Kind[c]))
-		b = v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c]))
-		b = append(v(b, int64(s.Target[c].Seq)), byte(s.Target[c].Kind))
-		b = append(v(b, int64(s.Token[c])), boolByte(s.SoleBlocker[c]), boolByte(s.Paused[c]))
+	for c := range s.Kind {
+		b = append(b, byte(s.Target[c].Kind), byte(s.Kind[c]))
 	}
-	return v(b, int64(s.Faults))
-}
-
-func boolByte(x bool) byte {
-	if x {
-		return 1
-	}
-	return 0
+	return b
 }
 
 // TLA returns the state's variables as TLA+ values, in VarNames order.
 func (sp *Spec) TLA(s *State) []tla.Binding {
 	p := zk.Printer[Kind]{Clients: sp.Clients, Kind: func(k Kind) tla.Value { return tla.Str(k.String()) }}
-	server, pending := p.Bindings(&s.Server)
-	return append(server,
-		tla.Binding{Name: "pc", Value: p.PerClient(func(c int) tla.Value { return tla.Str(s.PC[c].String()) })},
-		tla.Binding{Name: "kind", Value: p.PerClient(func(c int) tla.Value { return tla.Str(s.Kind[c].String()) })},
-		tla.Binding{Name: "sess", Value: p.Ints(s.Sess)},
-		tla.Binding{Name: "reqNo", Value: p.Ints(s.ReqNo)},
-		tla.Binding{Name: "node", Value: p.Ints(s.Node)},
-		tla.Binding{Name: "target", Value: p.PerClient(func(c int) tla.Value { return p.Name(s.Target[c]) })},
-		tla.Binding{Name: "soleBlocker", Value: p.Bools(s.SoleBlocker)},
-		tla.Binding{Name: "token", Value: p.Ints(s.Token)},
-		tla.Binding{Name: "paused", Value: p.Bools(s.Paused)},
-		tla.Binding{Name: "faults", Value: tla.Int(s.Faults)},
-		pending)
+	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) {
+		if name == "kind" {
+			return p.PerClient(func(c int) tla.Value { return tla.Str(s.Kind[c].String()) }), true
+		}
+		return s.State.Binding(p, name)
+	})
 }
 
 // Format prints s as TLC prints a state.

@@ -45,18 +45,7 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
 	r := newConstReader(m)
-	k := predlock.Constants{
-		Clients:       r.modelValues("Clients"),
-		MaxRequests:   r.nat("MaxRequests"),
-		MaxSeq:        r.nat("MaxSeq"),
-		MaxFaults:     r.nat("MaxFaults"),
-		WithExpiry:    r.bool("WithExpiry"),
-		WithReplyLoss: r.bool("WithReplyLoss"),
-		WithPause:     r.bool("WithPause"),
-		WithCancel:    r.bool("WithCancel"),
-		Fencing:       r.bool("Fencing"),
-		AsyncDelete:   r.bool("AsyncDelete"),
-	}
+	k := predlock.Constants{Constants: r.lockConstants(), Fencing: r.bool("Fencing")}
 	rule := r.str("GrantRule")
 	if err := r.done(); err != nil {
 		return nil, err

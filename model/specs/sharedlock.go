@@ -39,18 +39,7 @@ func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
 	r := newConstReader(m)
-	k := sharedlock.Constants{
-		Clients:       r.modelValues("Clients"),
-		MaxRequests:   r.nat("MaxRequests"),
-		MaxSeq:        r.nat("MaxSeq"),
-		MaxFaults:     r.nat("MaxFaults"),
-		WithExpiry:    r.bool("WithExpiry"),
-		WithReplyLoss: r.bool("WithReplyLoss"),
-		WithPause:     r.bool("WithPause"),
-		WithCancel:    r.bool("WithCancel"),
-		WithDowngrade: r.bool("WithDowngrade"),
-		AsyncDelete:   r.bool("AsyncDelete"),
-	}
+	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
 	if err := r.done(); err != nil {
 		return nil, err
 	}

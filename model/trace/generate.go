@@ -8,6 +8,7 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/walk"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -96,8 +97,9 @@ func realSeqOf(seq int) int64 { return int64(seq)*3 + 7 }
 
 func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, error) {
 	f := opt.Faults > 0
-	sp, err := predlock.New(predlock.Constants{Clients: names, MaxRequests: opt.Requests, MaxSeq: predlock.Unbounded,
-		MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f, Fencing: true}, predlock.Base)
+	sp, err := predlock.New(predlock.Constants{Constants: recipe.Constants{Clients: names, MaxRequests: opt.Requests,
+		MaxSeq: predlock.Unbounded, MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f},
+		Fencing: true}, predlock.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -130,23 +132,23 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 				ev.Node = node(to, to.Node[c])
 			case predlock.ActCreateReplyLost, predlock.ActPredecessorGone, predlock.ActGrantOnHeadGone, predlock.ActCancel:
 			case predlock.ActFindOwnNode:
-				if to.PC[c] == predlock.PCList {
+				if to.PC[c] == recipe.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
 				} else {
 					ev.Result = traceevent.ResultAbsent
 				}
 			case predlock.ActListChildren:
 				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
-				if to.PC[c] == predlock.PCGrant {
+				if to.PC[c] == recipe.PCGrant {
 					ev.Result = traceevent.ResultGrant
 				} else {
-					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c])
+					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c].Seq)
 				}
 			case predlock.ActWatchPredecessor:
 				ev.Node = node(from, from.Node[c])
 				ev.Target = lastWaitTarget(steps, ev.Client)
 				ev.Result = traceevent.ResultExists
-				if to.PC[c] == predlock.PCList {
+				if to.PC[c] == recipe.PCList {
 					ev.Result = traceevent.ResultGone
 				}
 			case predlock.ActGrant:
@@ -180,8 +182,9 @@ func lastWaitTarget(steps []genStep, client string) string {
 
 func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, error) {
 	f := opt.Faults > 0
-	sp, err := sharedlock.New(sharedlock.Constants{Clients: names, MaxRequests: opt.Requests, MaxSeq: sharedlock.Unbounded,
-		MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f, WithDowngrade: true}, sharedlock.Base)
+	sp, err := sharedlock.New(sharedlock.Constants{Constants: recipe.Constants{Clients: names, MaxRequests: opt.Requests,
+		MaxSeq: sharedlock.Unbounded, MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f},
+		WithDowngrade: true}, sharedlock.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -214,14 +217,14 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 				ev.Node = node(to, to.Node[c])
 			case sharedlock.ActCreateReplyLost, sharedlock.ActPredecessorGone, sharedlock.ActGrantOnHeadGone, sharedlock.ActCancel:
 			case sharedlock.ActFindOwnNode:
-				if to.PC[c] == sharedlock.PCList {
+				if to.PC[c] == recipe.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
 				} else {
 					ev.Result = traceevent.ResultAbsent
 				}
 			case sharedlock.ActListChildren:
 				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
-				if to.PC[c] == sharedlock.PCGrant {
+				if to.PC[c] == recipe.PCGrant {
 					ev.Result = traceevent.ResultGrant
 				} else {
 					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c].Seq)
@@ -230,7 +233,7 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 				ev.Node = node(from, from.Node[c])
 				ev.Target = lastWaitTarget(steps, ev.Client)
 				ev.Result = traceevent.ResultExists
-				if to.PC[c] == sharedlock.PCList {
+				if to.PC[c] == recipe.PCList {
 					ev.Result = traceevent.ResultGone
 				}
 			case sharedlock.ActGrant:

@@ -151,37 +151,59 @@ func (p Printer[K]) node(n Node[K]) tla.Value {
 		tla.Field{Name: "uuid", Value: p.Uuid(n.Uuid)}, tla.Field{Name: "czxid", Value: tla.Int(n.Czxid)})
 }
 
-// Bindings returns the server's variables nodes, nextSeq, zxid, live,
-// watches and inbox, in this order (the client specs list them first),
-// and pending (they list it last).
-func (p Printer[K]) Bindings(s *Server[K]) (first []tla.Binding, pending tla.Binding) {
-	nodes, live, watches, pend := tla.Set{}, tla.Set{}, tla.Set{}, tla.Set{}
-	for _, n := range s.Nodes {
-		nodes = append(nodes, p.node(n))
-	}
-	for _, l := range s.Live {
-		live = append(live, p.Session(l))
-	}
-	for _, w := range s.Watches {
-		watches = append(watches, tla.Record{{Name: "node", Value: p.Name(w.Node)}, {Name: "req", Value: p.Uuid(w.Req)}})
-	}
-	for _, x := range s.Pending {
-		pend = append(pend, tla.Tuple{p.Session(x.Sess), p.Uuid(x.Uuid)})
-	}
-	return []tla.Binding{
-		{Name: "nodes", Value: nodes},
-		{Name: "nextSeq", Value: tla.Int(s.NextSeq)},
-		{Name: "zxid", Value: tla.Int(s.Zxid)},
-		{Name: "live", Value: live},
-		{Name: "watches", Value: watches},
-		{Name: "inbox", Value: p.PerClient(func(c int) tla.Value {
+// Binding returns the server variable name of s as a TLA+ value (nodes,
+// nextSeq, zxid, live, watches, inbox or pending), and false for any other
+// name.
+func (p Printer[K]) Binding(s *Server[K], name string) (tla.Value, bool) {
+	set := tla.Set{}
+	switch name {
+	case "nodes":
+		for _, n := range s.Nodes {
+			set = append(set, p.node(n))
+		}
+	case "nextSeq":
+		return tla.Int(s.NextSeq), true
+	case "zxid":
+		return tla.Int(s.Zxid), true
+	case "live":
+		for _, l := range s.Live {
+			set = append(set, p.Session(l))
+		}
+	case "watches":
+		for _, w := range s.Watches {
+			set = append(set, tla.Record{{Name: "node", Value: p.Name(w.Node)}, {Name: "req", Value: p.Uuid(w.Req)}})
+		}
+	case "inbox":
+		return p.PerClient(func(c int) tla.Value {
 			q := tla.Tuple{}
 			for _, u := range s.Inbox[c] {
 				q = append(q, p.Uuid(u))
 			}
 			return q
-		})},
-	}, tla.Binding{Name: "pending", Value: pend}
+		}), true
+	case "pending":
+		for _, x := range s.Pending {
+			set = append(set, tla.Tuple{p.Session(x.Sess), p.Uuid(x.Uuid)})
+		}
+	default:
+		return nil, false
+	}
+	return set, true
+}
+
+// Bindings returns the variables names as TLA+ values, in order, the way
+// TLC prints a state: value(name) gives each (false: no such variable, a
+// mistake in the caller's list, shown as "?").
+func Bindings(names []string, value func(name string) (tla.Value, bool)) []tla.Binding {
+	out := make([]tla.Binding, len(names))
+	for i, name := range names {
+		v, ok := value(name)
+		if !ok {
+			v = tla.Str("?")
+		}
+		out[i] = tla.Binding{Name: name, Value: v}
+	}
+	return out
 }
 
 // Format prints bindings as TLC prints a state: one "/\ variable = value"
