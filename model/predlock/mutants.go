@@ -14,13 +14,8 @@ import (
 // PredecessorLockHerdParent!ListChildrenWatchParent (ZooKeeper recipes,
 // "Locks" step 2, with the watch flag the recipe says not to set).
 func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != recipe.PCList:
-		return `pc[c] = "list"`
-	case !s.LiveC(c):
-		return gLive
+	if g := s.Ready(c, recipe.PCList); g != model.Enabled {
+		return g
 	}
 	*t = *s
 	for _, n := range s.Nodes {
@@ -39,22 +34,11 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 // without its soleBlocker guard. Replaces PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
 // (skips ZooKeeper recipes, "Locks" step 5's return to step 2).
 func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case !s.HasEvent(c):
-		return `inbox[c] # <<>>`
-	case s.NextEvent(c) != s.UuidOf(c):
-		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != recipe.PCWait:
-		return `pc[c] = "wait"`
+	if g := s.Notified(c); g != model.Enabled {
+		return g
 	}
-	*t = *s
-	s.TakeEvent(&t.Server, c)
-	t.PC = cow.With(s.PC, c, recipe.PCGrant)
-	t.Target = cow.With(s.Target, c, NoTarget)
-	t.SetSoleBlocker(c, false)
-	return model.Enabled
+	s.Consume(c, &t.State, recipe.PCGrant)
+	return keep(s, t, model.Enabled)
 }
 
 // CreateReplyLostRetry (mutant BlindRetry): the create succeeds, its reply
@@ -63,24 +47,11 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 // PredecessorLockBlindRetry!CreateReplyLostRetry (the mistake ZooKeeper
 // recipes, "Recoverable Errors and the GUID", warns about).
 func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithReplyLoss:
-		return `WithReplyLoss`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != recipe.PCCreate:
-		return `pc[c] = "create"`
-	case !s.LiveC(c):
-		return gLive
-	case !s.CanCreate(sp.MaxSeq):
-		return zk.GSeq
-	case !sp.fault(s):
-		return gFault
+	g := keep(s, t, sp.r.CreateReplyLost(&s.State, c, &t.State))
+	if g == model.Enabled {
+		t.PC = s.PC
 	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	s.CreateNode(&t.Server, zk.NoKind{}, s.SessOf(c), s.UuidOf(c))
-	return model.Enabled
+	return g
 }
 
 // CancelKnown (mutant BlindRetry): cancel without the uuid search: delete
@@ -91,11 +62,11 @@ func (sp *Spec) CancelKnown(s *State, c int, t *State) model.Guard {
 	case !sp.WithCancel:
 		return `WithCancel`
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.PC[c].Acquiring():
 		return `pc[c] \in Acquiring`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	}
 	var mine []Node
 	if n, ok := s.NodeAt(s.Node[c]); ok {

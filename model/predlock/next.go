@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 	"github.com/zklock/zklock/traceevent"
 )
 
@@ -74,20 +76,20 @@ type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
 var clientActions = [numActions]clientAction{
 	ActRequestLock:             (*Spec).RequestLock,
 	ActCreateOk:                (*Spec).CreateOk,
-	ActCreateReplyLost:         (*Spec).CreateReplyLost,
+	ActCreateReplyLost:         kept(recipe.Spec[zk.NoKind].CreateReplyLost),
 	ActFindOwnNode:             (*Spec).FindOwnNode,
 	ActListChildren:            (*Spec).ListChildren,
-	ActWatchPredecessor:        (*Spec).WatchPredecessor,
-	ActPredecessorGone:         (*Spec).PredecessorGone,
+	ActWatchPredecessor:        kept(recipe.Spec[zk.NoKind].WatchPredecessor),
+	ActPredecessorGone:         kept(recipe.Spec[zk.NoKind].PredecessorGone),
 	ActGrantOnHeadGone:         (*Spec).GrantOnHeadGone,
-	ActIgnoreNotification:      (*Spec).IgnoreNotification,
+	ActIgnoreNotification:      kept(recipe.Spec[zk.NoKind].IgnoreNotification),
 	ActGrant:                   (*Spec).Grant,
 	ActWrite:                   (*Spec).Write,
-	ActRelease:                 (*Spec).Release,
-	ActCancel:                  (*Spec).Cancel,
-	ActLearnExpiry:             (*Spec).LearnExpiry,
+	ActRelease:                 idled(recipe.Spec[zk.NoKind].Release),
+	ActCancel:                  idled(recipe.Spec[zk.NoKind].Cancel),
+	ActLearnExpiry:             idled(recipe.Spec[zk.NoKind].LearnExpiry),
 	ActPauseClient:             (*Spec).PauseClient,
-	ActResumeClient:            (*Spec).ResumeClient,
+	ActResumeClient:            kept(recipe.Spec[zk.NoKind].ResumeClient),
 	ActListChildrenWatchParent: (*Spec).ListChildrenWatchParent,
 	ActPredecessorGoneIsGrant:  (*Spec).PredecessorGoneIsGrant,
 	ActCreateReplyLostRetry:    (*Spec).CreateReplyLostRetry,
@@ -159,14 +161,14 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		}
 		switch l.Action {
 		case ActDeleteLands:
-			return sp.DeleteLands(s, Uuid{C: int(l.Client), R: int(l.Arg)}, t)
+			return keep(s, t, sp.r.DeleteLands(&s.State, Uuid{C: int(l.Client), R: int(l.Arg)}, &t.State))
 		case ActDropDelete:
 			if sp.Variant != DropDelete {
 				return "not an action of " + model.Guard(sp.Variant.Module())
 			}
 			return sp.DropDelete(s, Uuid{C: int(l.Client), R: int(l.Arg)}, t)
 		}
-		return sp.ExpireSession(s, Session{C: int(l.Client), K: int(l.Arg)}, t)
+		return keep(s, t, sp.r.ExpireSession(&s.State, Session{C: int(l.Client), K: int(l.Arg)}, &t.State))
 	}
 	if clientActions[l.Action] == nil {
 		return "not a client action"
@@ -196,7 +198,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	// Sessions == Clients \X (1..MaxFaults+1); only live ones are enabled,
 	// and live is sorted in the same (lexicographic) order.
 	for _, x := range s.Live {
-		if sp.ExpireSession(s, x, &t) == model.Enabled {
+		if keep(s, &t, sp.r.ExpireSession(&s.State, x, &t.State)) == model.Enabled {
 			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
 		}
 	}
@@ -204,14 +206,14 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		if sp.PauseClient(s, c, &t) == model.Enabled {
 			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
 		}
-		if sp.ResumeClient(s, c, &t) == model.Enabled {
+		if keep(s, &t, sp.r.ResumeClient(&s.State, c, &t.State)) == model.Enabled {
 			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
 		}
 	}
 	// \E p \in pending : DeleteLands(p), then the mutant's DropDelete(p).
 	pend := s.Pending
 	for _, p := range pend {
-		if sp.DeleteLands(s, p.Uuid, &t) == model.Enabled {
+		if keep(s, &t, sp.r.DeleteLands(&s.State, p.Uuid, &t.State)) == model.Enabled {
 			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
 		}
 	}

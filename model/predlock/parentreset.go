@@ -29,11 +29,11 @@ func (sp *Spec) RecreateParent(s *State, t *State) model.Guard {
 func (sp *Spec) GrantSeqToken(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case s.PC[c] != recipe.PCGrant:
 		return `pc[c] = "grant"`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	case !s.OwnNodeExists(c):
 		return `OwnNodeExists(c)`
 	}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // Constants are the CONSTANTS of PredecessorLock: those SharedLock has
@@ -130,6 +131,7 @@ func (v Variant) Module() string {
 type Spec struct {
 	Constants
 	Variant Variant
+	r       recipe.Spec[zk.NoKind] // the actions SharedLock writes alike
 }
 
 // New checks the constants and returns the Spec of the variant.
@@ -145,5 +147,8 @@ func New(k Constants, v Variant) (*Spec, error) {
 	case k.GrantRule > GrantChecked:
 		return nil, fmt.Errorf("predlock: unknown GrantRule %d", k.GrantRule)
 	}
-	return &Spec{Constants: k, Variant: v}, nil
+	sp := &Spec{Constants: k, Variant: v}
+	sp.r = recipe.Spec[zk.NoKind]{Constants: &sp.Constants.Constants,
+		ExpireHeld: `s = Sess(c) => (pc[c] = "hold" => paused[c])`}
+	return sp, nil
 }

@@ -17,17 +17,17 @@ func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard
 	case !sp.WithDowngrade:
 		return `WithDowngrade`
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.Holding(c, KindWrite):
 		return `Holding(c, "write")`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	case !s.CanCreate(sp.MaxSeq):
 		return zk.GSeq
 	}
 	own, ok := s.NodeAt(s.Node[c])
 	if !ok {
-		return gNoChoose
+		return recipe.GNoChoose
 	}
 	read := own
 	read.Seq, read.Kind, read.Czxid = s.NextSeq, KindRead, s.Zxid+2
@@ -47,11 +47,11 @@ func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard
 func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case s.PC[c] != recipe.PCList:
 		return `pc[c] = "list"`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	}
 	*t = *s
 	if len(s.Blockers(c)) == 0 {
@@ -74,9 +74,9 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 // node's deletion as its grant, which a Downgrade makes wrong. Replaces
 // GrantOnHeadGone. Spec: SharedLockWriterShortcut!GrantOnAnyHeadGone.
 func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
-	if g := sp.headGone(s, c); g != model.Enabled {
+	if g := s.HeadGone(c); g != model.Enabled {
 		return g
 	}
-	sp.takeHeadGone(s, c, t)
+	s.Consume(c, &t.State, recipe.PCGrant)
 	return model.Enabled
 }

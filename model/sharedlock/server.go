@@ -8,13 +8,6 @@ import (
 // HasName reports whether a node with name x exists (spec: ZK!NodeExists(x)).
 func (s *State) HasName(x Name) bool { return s.NodeExists(x) }
 
-// OwnNodeExists: c's known node exists with c's kind, owned by its current
-// session, carrying its current request's uuid (spec: OwnNodeExists(c)).
-func (s *State) OwnNodeExists(c int) bool {
-	n, ok := s.OwnNode(c)
-	return ok && n.Kind == s.Kind[c]
-}
-
 // Holding reports whether c believes it holds as kind k (spec: Holding(c, k)).
 func (s *State) Holding(c int, k Kind) bool { return s.PC[c] == recipe.PCHold && s.Kind[c] == k }
 

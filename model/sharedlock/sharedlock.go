@@ -63,6 +63,7 @@ func (v Variant) Module() string {
 type Spec struct {
 	Constants
 	Variant Variant
+	r       recipe.Spec[Kind] // the actions PredecessorLock writes alike
 }
 
 // New checks the constants and returns the Spec of the variant.
@@ -73,5 +74,7 @@ func New(k Constants, v Variant) (*Spec, error) {
 	if v < Base || v > WriterShortcut {
 		return nil, fmt.Errorf("sharedlock: unknown variant %d", v)
 	}
-	return &Spec{Constants: k, Variant: v}, nil
+	sp := &Spec{Constants: k, Variant: v}
+	sp.r = recipe.Spec[Kind]{Constants: &sp.Constants.Constants, ExpireHeld: `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`}
+	return sp, nil
 }
