@@ -12,7 +12,7 @@ import (
 // into t and returns model.Enabled; otherwise it returns the first false
 // conjunct and leaves t alone. The successor shares unchanged slices with
 // s. The actions SharedLock writes alike are recipe.Spec's (RequestLock,
-// CreateReplyLost, WatchPredecessor, PredecessorGone, IgnoreNotification,
+// CreateOk, CreateReplyLost, FindOwnNode, WatchPredecessor, PredecessorGone, IgnoreNotification,
 // Release, Cancel, LearnExpiry, ExpireSession, DeleteLands, ResumeClient);
 // the action table runs them on this package's State (keep, idled).
 
@@ -47,16 +47,16 @@ func idled(f shared) clientAction {
 	}
 }
 
-// RequestLock: Mutex.Lock is called (recipe.Spec.RequestLock: a request
-// has no kind here). Spec: PredecessorLock!RequestLock.
+// RequestLock: Mutex.Lock is called (recipe.Spec.RequestLock). Spec:
+// PredecessorLock!RequestLock.
 func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
-	return keep(s, t, sp.r.RequestLock(&s.State, c, zk.NoKind{}, &t.State))
+	return keep(s, t, sp.r.RequestLock(&s.State, c, &t.State))
 }
 
 // CreateOk: recipe.Spec.CreateOk, and the token becomes known
 // (KnownToken(c, zxid + 1)). Spec: PredecessorLock!CreateOk.
 func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
-	g := keep(s, t, sp.r.CreateOk(&s.State, c, &t.State))
+	g := keep(s, t, sp.r.CreateOk(&s.State, c, zk.NoKind{}, &t.State))
 	if g == model.Enabled {
 		t.Token = sp.knownToken(s, c, s.Zxid+1)
 	}
@@ -92,6 +92,12 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	}
 	s.Listed(c, &t.State, name(before), count)
 	return keep(s, t, model.Enabled)
+}
+
+// CreateReplyLost: recipe.Spec.CreateReplyLost, of a node without kind.
+// Spec: PredecessorLock!CreateReplyLost.
+func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
+	return keep(s, t, sp.r.CreateReplyLost(&s.State, c, zk.NoKind{}, &t.State))
 }
 
 // GrantOnHeadGone: the hand-off in one notification. The client consumes

@@ -47,7 +47,7 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 // PredecessorLockBlindRetry!CreateReplyLostRetry (the mistake ZooKeeper
 // recipes, "Recoverable Errors and the GUID", warns about).
 func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
-	g := keep(s, t, sp.r.CreateReplyLost(&s.State, c, &t.State))
+	g := sp.CreateReplyLost(s, c, t)
 	if g == model.Enabled {
 		t.PC = s.PC
 	}

@@ -76,7 +76,7 @@ type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
 var clientActions = [numActions]clientAction{
 	ActRequestLock:             (*Spec).RequestLock,
 	ActCreateOk:                (*Spec).CreateOk,
-	ActCreateReplyLost:         kept(recipe.Spec[zk.NoKind].CreateReplyLost),
+	ActCreateReplyLost:         (*Spec).CreateReplyLost,
 	ActFindOwnNode:             (*Spec).FindOwnNode,
 	ActListChildren:            (*Spec).ListChildren,
 	ActWatchPredecessor:        kept(recipe.Spec[zk.NoKind].WatchPredecessor),

@@ -8,6 +8,13 @@ import (
 // (spec: ZK!NodeExists(seq)).
 func (s *State) HasSeq(seq int) bool { return s.NodeExists(name(seq)) }
 
+// OwnNodeExists: c's known node exists, owned by its current session and
+// carrying its current request's uuid (spec: OwnNodeExists(c)).
+func (s *State) OwnNodeExists(c int) bool {
+	_, ok := s.OwnNode(c)
+	return ok
+}
+
 // Overdue: c's loss deadline has passed (spec: Overdue(c) == ~Live(c)).
 // The spec has no clocks: a session's deadline passes before the server
 // may expire it, so an expired current session is a passed deadline, and

@@ -55,10 +55,10 @@ func (s *State[K]) Ready(c int, pc PC) model.Guard {
 }
 
 // RequestLock: Mutex.Lock / RWMutex.RLock or Lock is called: a new request
-// of kind k with a fresh uuid <<c, reqNo+1>>, chosen before the create so
-// the node can be recognised after a lost reply (ZooKeeper recipes,
-// "Locks" step 1 and "Recoverable Errors and the GUID").
-func (sp Spec[K]) RequestLock(s *State[K], c int, k K, t *State[K]) model.Guard {
+// with a fresh uuid <<c, reqNo+1>>, chosen before the create so the node
+// can be recognised after a lost reply (ZooKeeper recipes, "Locks" step 1
+// and "Recoverable Errors and the GUID"). SharedLock sets its kind.
+func (sp Spec[K]) RequestLock(s *State[K], c int, t *State[K]) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return GNotPaused
@@ -69,9 +69,6 @@ func (sp Spec[K]) RequestLock(s *State[K], c int, k K, t *State[K]) model.Guard 
 	}
 	*t = *s
 	t.PC = cow.With(s.PC, c, PCCreate)
-	if s.Kind[c] != k {
-		t.Kind = cow.With(s.Kind, c, k)
-	}
 	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
 	return model.Enabled
 }
@@ -79,8 +76,8 @@ func (sp Spec[K]) RequestLock(s *State[K], c int, k K, t *State[K]) model.Guard 
 // CreateOk: create(<lock>/_c_<uuid>-lock- (or -__READ__, -__WRIT__),
 // EPHEMERAL_SEQUENTIAL) with its reply received: the server appends the
 // next sequence number (ZK!CreateNode) and the client knows its node
-// (ZooKeeper recipes, "Locks" step 1).
-func (sp Spec[K]) CreateOk(s *State[K], c int, t *State[K]) model.Guard {
+// (ZooKeeper recipes, "Locks" step 1). k is the kind of c's request.
+func (sp Spec[K]) CreateOk(s *State[K], c int, k K, t *State[K]) model.Guard {
 	if g := s.Ready(c, PCCreate); g != model.Enabled {
 		return g
 	}
@@ -88,7 +85,7 @@ func (sp Spec[K]) CreateOk(s *State[K], c int, t *State[K]) model.Guard {
 		return zk.GSeq
 	}
 	*t = *s
-	s.CreateNode(&t.Server, s.Kind[c], s.SessOf(c), s.UuidOf(c))
+	s.CreateNode(&t.Server, k, s.SessOf(c), s.UuidOf(c))
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Node = cow.With(s.Node, c, s.NextSeq)
 	return model.Enabled
@@ -97,8 +94,8 @@ func (sp Spec[K]) CreateOk(s *State[K], c int, t *State[K]) model.Guard {
 // CreateReplyLost: the same create succeeds on the server, but the
 // connection drops before the reply (ConnectionLoss): the node exists and
 // the client does not know its name. A fault (ZooKeeper recipes,
-// "Recoverable Errors and the GUID").
-func (sp Spec[K]) CreateReplyLost(s *State[K], c int, t *State[K]) model.Guard {
+// "Recoverable Errors and the GUID"). k is the kind of c's request.
+func (sp Spec[K]) CreateReplyLost(s *State[K], c int, k K, t *State[K]) model.Guard {
 	if !sp.WithReplyLoss {
 		return `WithReplyLoss`
 	}
@@ -113,7 +110,7 @@ func (sp Spec[K]) CreateReplyLost(s *State[K], c int, t *State[K]) model.Guard {
 	}
 	*t = *s
 	t.Faults = s.Faults + 1
-	s.CreateNode(&t.Server, s.Kind[c], s.SessOf(c), s.UuidOf(c))
+	s.CreateNode(&t.Server, k, s.SessOf(c), s.UuidOf(c))
 	t.PC = cow.With(s.PC, c, PCFind)
 	return model.Enabled
 }

@@ -119,11 +119,7 @@ type State[K zk.Kind] struct {
 	// ---- ZooKeeper server: nodes, nextSeq, zxid, live, watches, inbox, pending ----
 	zk.Server[K]
 	// ---- clients ----
-	PC []PC // control state
-	// Kind is the kind of the current request (zero when idle): SharedLock's
-	// kind; in PredecessorLock every request has the one kind zk.NoKind,
-	// which takes no space and is not a variable of the spec.
-	Kind   []K
+	PC     []PC         // control state
 	Sess   []int        // k of the current session <<c, k>>
 	ReqNo  []int        // number of the current (or last) request
 	Node   []int        // seq of the own node, NoNode while unknown
@@ -146,7 +142,6 @@ func Init[K zk.Kind](n int) State[K] {
 	s := State[K]{
 		Server:      zk.Init[K](n),
 		PC:          make([]PC, n),
-		Kind:        make([]K, n),
 		Sess:        make([]int, n),
 		ReqNo:       make([]int, n),
 		Node:        make([]int, n),
@@ -176,21 +171,18 @@ func (s *State[K]) LiveC(c int) bool { return s.IsLive(s.SessOf(c)) }
 // a newer session (spec: Abandoned(s)).
 func (s *State[K]) Abandoned(x zk.Session) bool { return s.IsLive(x) && x != s.SessOf(x.C) }
 
-// OwnNodeExists: c's known node exists with c's kind, owned by its current
-// session and carrying its current request's uuid (spec: OwnNodeExists(c)).
-func (s *State[K]) OwnNodeExists(c int) bool {
+// OwnNode returns c's known node if it exists, owned by c's current
+// session and carrying its current request's uuid (OwnNodeExists(c) but
+// for SharedLock's check of the node's kind).
+func (s *State[K]) OwnNode(c int) (zk.Node[K], bool) {
 	n, ok := s.NodeAt(s.Node[c])
-	return ok && n.Kind == s.Kind[c] && n.Owner == s.SessOf(c) && n.Uuid == s.UuidOf(c)
+	return n, ok && n.Owner == s.SessOf(c) && n.Uuid == s.UuidOf(c)
 }
 
-// Idle is Idle(c) on t, but for the module's own variables: pc, kind,
-// node, target, soleBlocker and token reset.
+// Idle is Idle(c) on t, but for the module's own variables: pc, node,
+// target, soleBlocker and token reset.
 func (t *State[K]) Idle(c int) {
 	t.PC = cow.With(t.PC, c, PCIdle)
-	var none K
-	if t.Kind[c] != none {
-		t.Kind = cow.With(t.Kind, c, none)
-	}
 	t.Node = cow.With(t.Node, c, zk.NoNode)
 	t.Target = cow.With(t.Target, c, NoTarget[K]())
 	t.SetSoleBlocker(c, false)
@@ -230,7 +222,7 @@ func boolByte(x bool) byte {
 func (s *State[K]) TypeOK(k *Constants) bool {
 	b := k.Bounds()
 	n := k.N()
-	if !s.Server.TypeOK(b) || len(s.PC) != n || len(s.Kind) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n ||
+	if !s.Server.TypeOK(b) || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n ||
 		len(s.Target) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Paused) != n {
 		return false
 	}
@@ -252,11 +244,6 @@ func (s *State[K]) Binding(p zk.Printer[K], name string) (tla.Value, bool) {
 	switch name {
 	case "pc":
 		return p.PerClient(func(c int) tla.Value { return tla.Str(s.PC[c].String()) }), true
-	case "kind":
-		if p.Kind == nil {
-			return nil, false
-		}
-		return p.PerClient(func(c int) tla.Value { return p.Kind(s.Kind[c]) }), true
 	case "sess":
 		return p.Ints(s.Sess), true
 	case "reqNo":

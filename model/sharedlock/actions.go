@@ -9,15 +9,33 @@ import (
 // Every action is a method named like the spec action; it returns
 // model.Enabled and writes the successor into t, or returns the first
 // false conjunct of its guard. The actions PredecessorLock writes alike
-// are recipe.Spec's (CreateOk, CreateReplyLost, FindOwnNode,
+// are recipe.Spec's (RequestLock, CreateOk, CreateReplyLost, FindOwnNode,
 // WatchPredecessor, PredecessorGone, IgnoreNotification, Release, Cancel,
-// LearnExpiry, ExpireSession, DeleteLands, ResumeClient): SharedLock has
-// no variable of its own besides them, so the action table runs them on
-// the embedded recipe.State (on).
+// LearnExpiry, ExpireSession, DeleteLands, PauseClient, ResumeClient);
+// the action table runs them on this package's State (on).
 
-// on runs the shared action f on SharedLock's state.
-func on(f func(recipe.Spec[Kind], *recipe.State[Kind], int, *recipe.State[Kind]) model.Guard) clientAction {
-	return func(sp *Spec, s *State, c int, t *State) model.Guard { return f(sp.r, &s.State, c, &t.State) }
+// shared is an action of recipe.Spec, on the variables both lock specs have.
+type shared = func(recipe.Spec[Kind], *recipe.State[Kind], int, *recipe.State[Kind]) model.Guard
+
+// kindKept completes a step an action of recipe.Spec took: the kinds
+// are unchanged.
+func kindKept(s, t *State, g model.Guard) model.Guard {
+	if g == model.Enabled {
+		t.Kind = s.Kind
+	}
+	return g
+}
+
+// on runs the shared action f on SharedLock's state; if f ends in
+// Idle(c), Idle(c) resets c's kind too.
+func on(f shared, idles bool) clientAction {
+	return func(sp *Spec, s *State, c int, t *State) model.Guard {
+		g := kindKept(s, t, f(sp.r, &s.State, c, &t.State))
+		if g == model.Enabled && idles {
+			resetKind(t, c)
+		}
+		return g
+	}
 }
 
 // RequestLock: RWMutex.RLock (k = read) or RWMutex.Lock (k = write): a new
@@ -27,7 +45,18 @@ func (sp *Spec) RequestLock(s *State, c int, k Kind, t *State) model.Guard {
 	if k != KindRead && k != KindWrite {
 		return `k \in Kinds`
 	}
-	return sp.r.RequestLock(&s.State, c, k, &t.State)
+	g := kindKept(s, t, sp.r.RequestLock(&s.State, c, &t.State))
+	if g == model.Enabled {
+		t.Kind = cow.With(s.Kind, c, k)
+	}
+	return g
+}
+
+// CreateOk: create(_c_<uuid>-__READ__ or _c_<uuid>-__WRIT__,
+// EPHEMERAL_SEQUENTIAL), reply received (recipe.Spec.CreateOk, of a node
+// of the request's kind). Spec: SharedLock!CreateOk.
+func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
+	return kindKept(s, t, sp.r.CreateOk(&s.State, c, s.Kind[c], &t.State))
 }
 
 // ListChildren: getChildren without a watch, sorted by suffix. No blocker:
@@ -41,10 +70,10 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	blockers := s.Blockers(c)
 	if len(blockers) == 0 {
 		s.Listed(c, &t.State, NoTarget, 0)
-		return model.Enabled
+		return kindKept(s, t, model.Enabled)
 	}
 	s.Listed(c, &t.State, blockers[len(blockers)-1].Name(), len(blockers))
-	return model.Enabled
+	return kindKept(s, t, model.Enabled)
 }
 
 // GrantOnHeadGone: the hand-off in one notification. The current request's
@@ -63,7 +92,7 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 		return `kind[c] = "read" \/ target[c][2] = "read"`
 	}
 	s.Consume(c, &t.State, recipe.PCGrant)
-	return model.Enabled
+	return kindKept(s, t, model.Enabled)
 }
 
 // Grant: getData(<own node>): token := czxid; the client holds (as a
@@ -123,5 +152,12 @@ func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
 	if s.PC[c] != recipe.PCHold {
 		where = `pc[c] = "hold"`
 	}
-	return sp.r.PauseClient(&s.State, c, where, &t.State)
+	return kindKept(s, t, sp.r.PauseClient(&s.State, c, where, &t.State))
+}
+
+// CreateReplyLost: the create succeeds, its reply is lost
+// (recipe.Spec.CreateReplyLost, of a node of the request's kind). A fault.
+// Spec: SharedLock!CreateReplyLost.
+func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
+	return kindKept(s, t, sp.r.CreateReplyLost(&s.State, c, s.Kind[c], &t.State))
 }

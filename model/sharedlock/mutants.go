@@ -78,5 +78,5 @@ func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
 		return g
 	}
 	s.Consume(c, &t.State, recipe.PCGrant)
-	return model.Enabled
+	return kindKept(s, t, model.Enabled)
 }

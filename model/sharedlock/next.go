@@ -64,21 +64,21 @@ var ActionNames = [numActions]traceevent.Action{
 type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
-	ActCreateOk:                  on(recipe.Spec[Kind].CreateOk),
-	ActCreateReplyLost:           on(recipe.Spec[Kind].CreateReplyLost),
-	ActFindOwnNode:               on(recipe.Spec[Kind].FindOwnNode),
+	ActCreateOk:                  (*Spec).CreateOk,
+	ActCreateReplyLost:           (*Spec).CreateReplyLost,
+	ActFindOwnNode:               on(recipe.Spec[Kind].FindOwnNode, false),
 	ActListChildren:              (*Spec).ListChildren,
-	ActWatchPredecessor:          on(recipe.Spec[Kind].WatchPredecessor),
-	ActPredecessorGone:           on(recipe.Spec[Kind].PredecessorGone),
+	ActWatchPredecessor:          on(recipe.Spec[Kind].WatchPredecessor, false),
+	ActPredecessorGone:           on(recipe.Spec[Kind].PredecessorGone, false),
 	ActGrantOnHeadGone:           (*Spec).GrantOnHeadGone,
-	ActIgnoreNotification:        on(recipe.Spec[Kind].IgnoreNotification),
+	ActIgnoreNotification:        on(recipe.Spec[Kind].IgnoreNotification, false),
 	ActGrant:                     (*Spec).Grant,
 	ActDowngrade:                 (*Spec).Downgrade,
-	ActRelease:                   on(recipe.Spec[Kind].Release),
-	ActCancel:                    on(recipe.Spec[Kind].Cancel),
-	ActLearnExpiry:               on(recipe.Spec[Kind].LearnExpiry),
+	ActRelease:                   on(recipe.Spec[Kind].Release, true),
+	ActCancel:                    on(recipe.Spec[Kind].Cancel, true),
+	ActLearnExpiry:               on(recipe.Spec[Kind].LearnExpiry, true),
 	ActPauseClient:               (*Spec).PauseClient,
-	ActResumeClient:              on(recipe.Spec[Kind].ResumeClient),
+	ActResumeClient:              on(recipe.Spec[Kind].ResumeClient, false),
 	ActDowngradeByReleaseAcquire: (*Spec).DowngradeByReleaseAcquire,
 	ActListChildrenPredecessor:   (*Spec).ListChildrenPredecessor,
 	ActGrantOnAnyHeadGone:        (*Spec).GrantOnAnyHeadGone,
@@ -123,9 +123,9 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	}
 	switch l.Action {
 	case ActExpireSession:
-		return sp.r.ExpireSession(&s.State, Session{C: int(l.Client), K: int(l.Arg)}, &t.State)
+		return kindKept(s, t, sp.r.ExpireSession(&s.State, Session{C: int(l.Client), K: int(l.Arg)}, &t.State))
 	case ActDeleteLands:
-		return sp.r.DeleteLands(&s.State, Uuid{C: int(l.Client), R: int(l.Arg)}, &t.State)
+		return kindKept(s, t, sp.r.DeleteLands(&s.State, Uuid{C: int(l.Client), R: int(l.Arg)}, &t.State))
 	case ActRequestLock:
 		if l.Arg < 0 || int(l.Arg) >= len(Kinds) {
 			return "unknown kind"
@@ -158,7 +158,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		}
 	}
 	for _, x := range s.Live {
-		if sp.r.ExpireSession(&s.State, x, &t.State) == model.Enabled {
+		if kindKept(s, &t, sp.r.ExpireSession(&s.State, x, &t.State)) == model.Enabled {
 			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
 		}
 	}
@@ -166,13 +166,13 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		if sp.PauseClient(s, c, &t) == model.Enabled {
 			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
 		}
-		if sp.r.ResumeClient(&s.State, c, &t.State) == model.Enabled {
+		if kindKept(s, &t, sp.r.ResumeClient(&s.State, c, &t.State)) == model.Enabled {
 			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
 		}
 	}
 	// \E p \in pending : DeleteLands(p)
 	for _, p := range s.Pending {
-		if sp.r.DeleteLands(&s.State, p.Uuid, &t.State) == model.Enabled {
+		if kindKept(s, &t, sp.r.DeleteLands(&s.State, p.Uuid, &t.State)) == model.Enabled {
 			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
 		}
 	}

@@ -8,6 +8,13 @@ import (
 // HasName reports whether a node with name x exists (spec: ZK!NodeExists(x)).
 func (s *State) HasName(x Name) bool { return s.NodeExists(x) }
 
+// OwnNodeExists: c's known node exists with c's kind, owned by its current
+// session, carrying its current request's uuid (spec: OwnNodeExists(c)).
+func (s *State) OwnNodeExists(c int) bool {
+	n, ok := s.OwnNode(c)
+	return ok && n.Kind == s.Kind[c]
+}
+
 // Holding reports whether c believes it holds as kind k (spec: Holding(c, k)).
 func (s *State) Holding(c int, k Kind) bool { return s.PC[c] == recipe.PCHold && s.Kind[c] == k }
 
@@ -25,10 +32,12 @@ func (s *State) Blockers(c int) []Node {
 	return out
 }
 
-// idle is Idle(c): pc, kind, node, target, soleBlocker and token reset.
-func idle(t *State, c int) {
-	t.Idle(c)
-	t.Kind = cow.With(t.Kind, c, KindNone)
+// resetKind is SharedLock's part of Idle(c): kind[c] = "none" (the rest
+// is recipe.State.Idle).
+func resetKind(t *State, c int) {
+	if t.Kind[c] != KindNone {
+		t.Kind = cow.With(t.Kind, c, KindNone)
+	}
 }
 
 // fault is the guard of Fault: the budget is not spent.

@@ -64,11 +64,12 @@ type Watch = zk.Watch[Kind]
 // an element of pending): the nodes of request Uuid in session Sess.
 type Pending = zk.Pending
 
-// State is one state of the spec: its variables, the server's and those
-// every client of both lock specs has (recipe.State's, Kind included:
-// SharedLock has no variable of its own).
+// State is one state of the spec: its variables. The server's and those
+// every client of both lock specs has are recipe.State's; SharedLock adds
+// the kind of each client's request.
 type State struct {
 	recipe.State[Kind]
+	Kind []Kind // kind of the current request, KindNone when idle
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
@@ -77,7 +78,7 @@ var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
-	return State{State: recipe.Init[Kind](sp.N())}
+	return State{State: recipe.Init[Kind](sp.N()), Kind: make([]Kind, sp.N())}
 }
 
 // AppendEncoding appends the canonical encoding of s to b: the variables
@@ -101,7 +102,12 @@ func (s *State) AppendEncoding(b []byte) []byte {
 // TLA returns the state's variables as TLA+ values, in VarNames order.
 func (sp *Spec) TLA(s *State) []tla.Binding {
 	p := zk.Printer[Kind]{Clients: sp.Clients, Kind: func(k Kind) tla.Value { return tla.Str(k.String()) }}
-	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) { return s.State.Binding(p, name) })
+	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) {
+		if name == "kind" {
+			return p.PerClient(func(c int) tla.Value { return tla.Str(s.Kind[c].String()) }), true
+		}
+		return s.State.Binding(p, name)
+	})
 }
 
 // Format prints s as TLC prints a state.
