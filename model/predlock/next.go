@@ -71,7 +71,7 @@ var ActionNames = [numActions]traceevent.Action{
 }
 
 // clientAction is the signature of the actions with a client parameter.
-type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
+type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
 	ActRequestLock:             (*Spec).RequestLock,
@@ -141,6 +141,13 @@ var progress = map[Variant][]uint8{
 		ActLearnExpiry},
 }
 
+// relation is the next-state relation as recipe.Relation.Next runs it.
+var relation = recipe.Relation[*Spec, State, zk.NoKind]{
+	Table: clientActions[:],
+	Step:  (*Spec).Step,
+	Env:   recipe.Env{ExpireSession: ActExpireSession, PauseClient: ActPauseClient, ResumeClient: ActResumeClient, DeleteLands: ActDeleteLands},
+}
+
 // ClientNext returns the client actions of the spec's module, in order.
 func (sp *Spec) ClientNext() []uint8 { return clientNext[sp.Variant] }
 
@@ -187,36 +194,9 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // emit is only valid during the call.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
-	acts := sp.ClientNext()
-	for c := 0; c < sp.N(); c++ {
-		for _, a := range acts {
-			if clientActions[a](sp, s, c, &t) == model.Enabled {
-				emit(model.Label{Action: a, Client: int16(c)}, &t)
-			}
-		}
-	}
-	// Sessions == Clients \X (1..MaxFaults+1); only live ones are enabled,
-	// and live is sorted in the same (lexicographic) order.
-	for _, x := range s.Live {
-		if keep(s, &t, sp.r.ExpireSession(&s.State, x, &t.State)) == model.Enabled {
-			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
-		}
-	}
-	for c := 0; c < sp.N(); c++ {
-		if sp.PauseClient(s, c, &t) == model.Enabled {
-			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
-		}
-		if keep(s, &t, sp.r.ResumeClient(&s.State, c, &t.State)) == model.Enabled {
-			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
-		}
-	}
-	// \E p \in pending : DeleteLands(p), then the mutant's DropDelete(p).
+	relation.Next(sp, s, &s.State, &t, sp.ClientNext(), emit)
+	// then the mutant's DropDelete(p) for each pending p
 	pend := s.Pending
-	for _, p := range pend {
-		if keep(s, &t, sp.r.DeleteLands(&s.State, p.Uuid, &t.State)) == model.Enabled {
-			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
-		}
-	}
 	if sp.Variant == DropDelete {
 		for _, p := range pend {
 			if sp.DropDelete(s, p.Uuid, &t) == model.Enabled {

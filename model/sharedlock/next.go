@@ -61,7 +61,7 @@ var ActionNames = [numActions]traceevent.Action{
 	ActDeleteLands:               traceevent.DeleteLands,
 }
 
-type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
+type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
 	ActCreateOk:                  (*Spec).CreateOk,
@@ -108,6 +108,15 @@ var progress = map[Variant][]uint8{
 		ActLearnExpiry},
 }
 
+// relation is the next-state relation as recipe.Relation.Next runs it:
+// RequestLock, without a table entry, is taken through Step for each kind.
+var relation = recipe.Relation[*Spec, State, Kind]{
+	Table: clientActions[:],
+	Args:  int16(len(Kinds)),
+	Step:  (*Spec).Step,
+	Env:   recipe.Env{ExpireSession: ActExpireSession, PauseClient: ActPauseClient, ResumeClient: ActResumeClient, DeleteLands: ActDeleteLands},
+}
+
 // ClientNext returns the client actions of the spec's module, in order.
 func (sp *Spec) ClientNext() []uint8 { return clientNext[sp.Variant] }
 
@@ -141,41 +150,7 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // Sessions order; then PauseClient and ResumeClient for each client.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
-	acts := sp.ClientNext()
-	for c := 0; c < sp.N(); c++ {
-		for _, a := range acts {
-			if a == ActRequestLock {
-				for ki, k := range Kinds {
-					if sp.RequestLock(s, c, k, &t) == model.Enabled {
-						emit(model.Label{Action: a, Client: int16(c), Arg: int16(ki)}, &t)
-					}
-				}
-				continue
-			}
-			if clientActions[a](sp, s, c, &t) == model.Enabled {
-				emit(model.Label{Action: a, Client: int16(c)}, &t)
-			}
-		}
-	}
-	for _, x := range s.Live {
-		if kindKept(s, &t, sp.r.ExpireSession(&s.State, x, &t.State)) == model.Enabled {
-			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
-		}
-	}
-	for c := 0; c < sp.N(); c++ {
-		if sp.PauseClient(s, c, &t) == model.Enabled {
-			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
-		}
-		if kindKept(s, &t, sp.r.ResumeClient(&s.State, c, &t.State)) == model.Enabled {
-			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
-		}
-	}
-	// \E p \in pending : DeleteLands(p)
-	for _, p := range s.Pending {
-		if kindKept(s, &t, sp.r.DeleteLands(&s.State, p.Uuid, &t.State)) == model.Enabled {
-			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
-		}
-	}
+	relation.Next(sp, s, &s.State, &t, sp.ClientNext(), emit)
 }
 
 // ActionName returns the spec name of l's action.
