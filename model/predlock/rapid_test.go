@@ -20,7 +20,7 @@ func properties(sp *predlock.Spec) []property {
 		{Name: "TypeOK", Inv: sp.TypeOK},
 		{Name: "MutualExclusion", Inv: sp.MutualExclusion},
 		{Name: "NoHerd", Inv: sp.NoHerd},
-		{Name: "NoOrphans", Inv: sp.NoOrphans},
+		{Name: "NoOrphans", Inv: (*predlock.State).NoOrphans},
 		{Name: "GrantsInSequenceOrder", Inv: sp.GrantsInSequenceOrder},
 		{Name: "KnownNodeExists", Inv: sp.KnownNodeExists},
 		{Name: "TokensIncrease", Act: sp.TokensIncrease},

@@ -76,66 +76,8 @@ func (sp *Spec) ReadersShare(s *State) bool {
 // NoHerd: a node is watched by at most one waiting writer (readers may
 // share a watch on the writer they wait for).
 func (sp *Spec) NoHerd(s *State) bool {
-	for i, w := range s.Watches {
-		if i > 0 && s.Watches[i-1].Node == w.Node {
-			continue
-		}
-		waiters := 0
-		for c := range s.PC {
-			if s.Kind[c] == KindWrite && s.PC[c] == recipe.PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
-				waiters++
-			}
-		}
-		if waiters > 1 {
-			return false
-		}
-	}
-	return true
+	return s.State.NoHerd(func(c int) bool { return s.Kind[c] == KindWrite })
 }
-
-func (s *State) hasWatch(w Watch) bool {
-	for _, x := range s.Watches {
-		if x == w {
-			return true
-		}
-	}
-	return false
-}
-
-// NoOrphans: every node of a session a client still uses belongs to its
-// running request or has its delete pending.
-func (sp *Spec) NoOrphans(s *State) bool {
-	for _, n := range s.Nodes {
-		c := n.Owner.C
-		if n.Owner != s.SessOf(c) {
-			continue
-		}
-		if n.Uuid == s.UuidOf(c) && s.PC[c] != recipe.PCIdle {
-			continue
-		}
-		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
-			return false
-		}
-	}
-	return true
-}
-
-// RequestParam maps i in 0..N*MaxRequests-1, the parameter of
-// NoOrphansEventually, to the uuid it stands for, in TLC's order of
-// Clients \X (1..MaxRequests).
-func (sp *Spec) RequestParam(i int) Uuid { return Uuid{C: i / sp.MaxRequests, R: i%sp.MaxRequests + 1} }
-
-// Orphaned is Orphaned(u) for u = RequestParam(i): the request has ended
-// and a node carrying its uuid is still there (NoOrphansEventually's P).
-func (sp *Spec) Orphaned(s *State, i int) bool {
-	u := sp.RequestParam(i)
-	ended := u != s.UuidOf(u.C) || s.PC[u.C] == recipe.PCIdle
-	return ended && s.HasNodeOf(u)
-}
-
-// NoNodeOf is NoOrphansEventually's Q: no node carries the uuid of
-// RequestParam(i).
-func (sp *Spec) NoNodeOf(s *State, i int) bool { return !s.HasNodeOf(sp.RequestParam(i)) }
 
 // GrantsInSequenceOrder: a holder with an existing node has no blocker (a
 // writer is first, a reader has no write node before it).
@@ -198,9 +140,3 @@ func (sp *Spec) WantsWrite(s *State, c int) bool {
 
 // HoldsWrite is the right side of NoWriterStarvation: Holding(c, "write").
 func (sp *Spec) HoldsWrite(s *State, c int) bool { return s.Holding(c, KindWrite) }
-
-// Acquiring is the left side of StarvationFree: pc[c] \in Acquiring.
-func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
-
-// Holds is the right side of StarvationFree: pc[c] = "hold".
-func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == recipe.PCHold }

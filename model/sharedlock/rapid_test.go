@@ -21,7 +21,7 @@ func properties(sp *sharedlock.Spec) []property {
 		{Name: "TypeOK", Inv: sp.TypeOK},
 		{Name: "MutualExclusion", Inv: sp.MutualExclusion},
 		{Name: "NoHerd", Inv: sp.NoHerd},
-		{Name: "NoOrphans", Inv: sp.NoOrphans},
+		{Name: "NoOrphans", Inv: (*sharedlock.State).NoOrphans},
 		{Name: "GrantsInSequenceOrder", Inv: sp.GrantsInSequenceOrder},
 		{Name: "KnownNodeExists", Inv: sp.KnownNodeExists},
 		{Name: "ReadersNotBlockedByReaders", Inv: sp.ReadersNotBlockedByReaders},

@@ -84,7 +84,7 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 		"MutualExclusion":       sp.MutualExclusion,
 		"NaiveExclusion":        sp.NaiveExclusion,
 		"NoHerd":                sp.NoHerd,
-		"NoOrphans":             sp.NoOrphans,
+		"NoOrphans":             (*predlock.State).NoOrphans,
 		"GrantsInSequenceOrder": sp.GrantsInSequenceOrder,
 		"KnownNodeExists":       sp.KnownNodeExists,
 	}
@@ -106,7 +106,8 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 		}
 		if name == "NoOrphansEventually" {
 			es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: sp.Orphaned, Q: sp.NoNodeOf,
+				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *predlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
+				Q: func(s *predlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
 				Param: func(i int) string {
 					u := sp.RequestParam(i)
 					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
@@ -118,7 +119,7 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
 		es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-			Name: name, N: sp.N(), P: sp.Acquiring, Q: sp.Holds,
+			Name: name, N: sp.N(), P: (*predlock.State).Acquiring, Q: (*predlock.State).Holds,
 			Param: func(i int) string { return sp.Clients[i] },
 		})
 	}

@@ -75,7 +75,7 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 		"MutualExclusion":            sp.MutualExclusion,
 		"ReadersShare":               sp.ReadersShare,
 		"NoHerd":                     sp.NoHerd,
-		"NoOrphans":                  sp.NoOrphans,
+		"NoOrphans":                  (*sharedlock.State).NoOrphans,
 		"GrantsInSequenceOrder":      sp.GrantsInSequenceOrder,
 		"KnownNodeExists":            sp.KnownNodeExists,
 		"ReadersNotBlockedByReaders": sp.ReadersNotBlockedByReaders,
@@ -95,10 +95,11 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 				Name: name, N: sp.N(), P: sp.WantsWrite, Q: sp.HoldsWrite, Param: param})
 		case "StarvationFree":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N(), P: sp.Acquiring, Q: sp.Holds, Param: param})
+				Name: name, N: sp.N(), P: (*sharedlock.State).Acquiring, Q: (*sharedlock.State).Holds, Param: param})
 		case "NoOrphansEventually":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: sp.Orphaned, Q: sp.NoNodeOf,
+				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *sharedlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
+				Q: func(s *sharedlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
 				Param: func(i int) string {
 					u := sp.RequestParam(i)
 					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
