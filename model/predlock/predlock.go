@@ -5,9 +5,13 @@
 // PredecessorLockSeqToken, and PredecessorLockParentReset (the parent
 // deleted and re-created).
 //
-// Every variable of the spec is a field of State, every action a method of
-// Spec with the action's name, every property a method with the property's
-// name. spec/tla/README.md is the contract; the comments here point to the
+// Every variable of the spec is a field of State, every action a method
+// with the action's name, every property a method with the property's
+// name. The server's variables and steps are model/zk's, the variables,
+// actions and properties SharedLock shares model/recipe's (State embeds
+// recipe.State); this package adds the tenure, the history of grants and
+// the fenced resource, and the actions PredecessorLock writes its own way.
+// spec/tla/README.md is the contract; the comments here point to the
 // spec and say which ZooKeeper call or event each action models.
 //
 // States are values built copy-on-write: an action returns a successor that

@@ -5,9 +5,11 @@
 // SharedLockWriterShortcut).
 //
 // It follows the conventions of model/predlock: every variable a field of
-// State, every action a method of Spec named like the spec action, every
-// property a method named like the property, states built copy-on-write,
-// sets as sorted slices. spec/tla/README.md is the contract.
+// State, every action a method named like the spec action, every property
+// a method named like the property, states built copy-on-write, sets as
+// sorted slices. The server is model/zk's, what PredecessorLock shares
+// model/recipe's (State embeds recipe.State and adds kind).
+// spec/tla/README.md is the contract.
 package sharedlock
 
 import (
