@@ -124,28 +124,26 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 // Session.checkDeadline). Spec: PredecessorLock!Grant (ZooKeeper
 // recipes, "Locks" step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case s.PC[c] != recipe.PCGrant:
-		return `pc[c] = "grant"`
-	}
 	token := s.Token[c]
-	switch sp.GrantRule {
-	case GrantReread:
-		switch {
-		case !s.LiveC(c):
-			return recipe.GLive
-		case !s.OwnNodeExists(c):
-			return `OwnNodeExists(c)`
+	if sp.GrantRule == GrantReread {
+		if g := s.Reread(c, nil); g != model.Enabled {
+			return g
 		}
 		own, _ := s.NodeAt(s.Node[c])
 		token = own.Czxid
-	case GrantChecked:
-		if s.Overdue(c) {
-			return `~Overdue(c)`
-		}
+	} else if g := s.Ready(c, recipe.PCGrant); g != model.Enabled && g != recipe.GLive {
+		return g // a local grant makes no call: Live(c) is not a conjunct
 	}
+	if sp.GrantRule == GrantChecked && s.Overdue(c) {
+		return `~Overdue(c)`
+	}
+	granted(s, c, t, token)
+	return model.Enabled
+}
+
+// granted is the effect of Grant: c holds with token, the grant's number
+// is its tenure.
+func granted(s *State, c int, t *State, token int) {
 	*t = *s
 	if token != s.Token[c] {
 		t.Token = cow.With(s.Token, c, token)
@@ -154,7 +152,6 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	t.Grants = s.Grants + 1
 	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
 	t.PC = cow.With(s.PC, c, recipe.PCHold)
-	return model.Enabled
 }
 
 // Write: the critical section writes to an outside resource with the

@@ -65,14 +65,7 @@ func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
 
 // KnownNodeExists: a client that knows its node and whose session is live
 // has that node.
-func (sp *Spec) KnownNodeExists(s *State) bool {
-	for c := range s.PC {
-		if s.PC[c].KnowsNode() && s.LiveC(c) && !s.OwnNodeExists(c) {
-			return false
-		}
-	}
-	return true
-}
+func (sp *Spec) KnownNodeExists(s *State) bool { return s.State.KnownNodeExists(nil) }
 
 // TokensIncrease (action property): every grant's token exceeds the
 // previous grant's (lastToken).

@@ -10,10 +10,7 @@ func (s *State) HasSeq(seq int) bool { return s.NodeExists(name(seq)) }
 
 // OwnNodeExists: c's known node exists, owned by its current session and
 // carrying its current request's uuid (spec: OwnNodeExists(c)).
-func (s *State) OwnNodeExists(c int) bool {
-	_, ok := s.OwnNode(c)
-	return ok
-}
+func (s *State) OwnNodeExists(c int) bool { return s.OwnNodeOf(c, nil) }
 
 // Overdue: c's loss deadline has passed (spec: Overdue(c) == ~Live(c)).
 // The spec has no clocks: a session's deadline passes before the server

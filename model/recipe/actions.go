@@ -54,6 +54,19 @@ func (s *State[K]) Ready(c int, pc PC) model.Guard {
 	return model.Enabled
 }
 
+// Reread is the guard of a grant that reads the own node
+// (getData(<own node>)): Ready(c, PCGrant) and OwnNodeExists(c), the
+// node of kind kinds[c] (kinds nil: names carry no kind).
+func (s *State[K]) Reread(c int, kinds []K) model.Guard {
+	if g := s.Ready(c, PCGrant); g != model.Enabled {
+		return g
+	}
+	if !s.OwnNodeOf(c, kinds) {
+		return `OwnNodeExists(c)`
+	}
+	return model.Enabled
+}
+
 // RequestLock: Mutex.Lock / RWMutex.RLock or Lock is called: a new request
 // with a fresh uuid <<c, reqNo+1>>, chosen before the create so the node
 // can be recognised after a lost reply (ZooKeeper recipes, "Locks" step 1

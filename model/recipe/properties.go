@@ -78,3 +78,14 @@ func (s *State[K]) Acquiring(c int) bool { return s.PC[c].Acquiring() }
 
 // Holds is the right side of StarvationFree for client c: pc[c] = "hold".
 func (s *State[K]) Holds(c int) bool { return s.PC[c] == PCHold }
+
+// KnownNodeExists: a client that knows its node and whose session is live
+// has that node (OwnNodeOf(c, kinds)).
+func (s *State[K]) KnownNodeExists(kinds []K) bool {
+	for c := range s.PC {
+		if s.PC[c].KnowsNode() && s.LiveC(c) && !s.OwnNodeOf(c, kinds) {
+			return false
+		}
+	}
+	return true
+}

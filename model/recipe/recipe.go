@@ -171,12 +171,12 @@ func (s *State[K]) LiveC(c int) bool { return s.IsLive(s.SessOf(c)) }
 // a newer session (spec: Abandoned(s)).
 func (s *State[K]) Abandoned(x zk.Session) bool { return s.IsLive(x) && x != s.SessOf(x.C) }
 
-// OwnNode returns c's known node if it exists, owned by c's current
-// session and carrying its current request's uuid (OwnNodeExists(c) but
-// for SharedLock's check of the node's kind).
-func (s *State[K]) OwnNode(c int) (zk.Node[K], bool) {
+// OwnNodeOf is OwnNodeExists(c): c's known node exists, owned by its
+// current session, carrying its current request's uuid, and of the kind
+// of c's request, kinds[c] (kinds nil: names carry no kind).
+func (s *State[K]) OwnNodeOf(c int, kinds []K) bool {
 	n, ok := s.NodeAt(s.Node[c])
-	return n, ok && n.Owner == s.SessOf(c) && n.Uuid == s.UuidOf(c)
+	return ok && n.Owner == s.SessOf(c) && n.Uuid == s.UuidOf(c) && (kinds == nil || n.Kind == kinds[c])
 }
 
 // Idle is Idle(c) on t, but for the module's own variables: pc, node,

@@ -99,15 +99,8 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 // reader or a writer). Spec: SharedLock!Grant (ZooKeeper recipes, "Shared
 // Locks" step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case s.PC[c] != recipe.PCGrant:
-		return `pc[c] = "grant"`
-	case !s.LiveC(c):
-		return recipe.GLive
-	case !s.OwnNodeExists(c):
-		return `OwnNodeExists(c)`
+	if g := s.Reread(c, s.Kind); g != model.Enabled {
+		return g
 	}
 	own, _ := s.NodeAt(s.Node[c])
 	*t = *s

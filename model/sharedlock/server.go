@@ -10,10 +10,7 @@ func (s *State) HasName(x Name) bool { return s.NodeExists(x) }
 
 // OwnNodeExists: c's known node exists with c's kind, owned by its current
 // session, carrying its current request's uuid (spec: OwnNodeExists(c)).
-func (s *State) OwnNodeExists(c int) bool {
-	n, ok := s.OwnNode(c)
-	return ok && n.Kind == s.Kind[c]
-}
+func (s *State) OwnNodeExists(c int) bool { return s.OwnNodeOf(c, s.Kind) }
 
 // Holding reports whether c believes it holds as kind k (spec: Holding(c, k)).
 func (s *State) Holding(c int, k Kind) bool { return s.PC[c] == recipe.PCHold && s.Kind[c] == k }
