@@ -13,15 +13,15 @@ import (
 // node goes); c2's node is then first and c2 is granted; c1's local grant
 // comes last, with the token of its node, older than c2's.
 var staleGrant = []model.Label{
-	{Action: predlock.ActRequestLock, Client: 0},
-	{Action: predlock.ActCreateOk, Client: 0},
-	{Action: predlock.ActListChildren, Client: 0},
-	{Action: predlock.ActRequestLock, Client: 1},
-	{Action: predlock.ActCreateOk, Client: 1},
-	{Action: predlock.ActExpireSession, Client: 0, Arg: 1},
-	{Action: predlock.ActListChildren, Client: 1},
-	{Action: predlock.ActGrant, Client: 1},
-	{Action: predlock.ActGrant, Client: 0},
+	{Action: recipe.ActRequestLock, Client: 0},
+	{Action: recipe.ActCreateOk, Client: 0},
+	{Action: recipe.ActListChildren, Client: 0},
+	{Action: recipe.ActRequestLock, Client: 1},
+	{Action: recipe.ActCreateOk, Client: 1},
+	{Action: recipe.ActExpireSession, Client: 0, Arg: 1},
+	{Action: recipe.ActListChildren, Client: 1},
+	{Action: recipe.ActGrant, Client: 1},
+	{Action: recipe.ActGrant, Client: 0},
 }
 
 // replay takes the steps of path from Init under rule and returns how many

@@ -8,77 +8,39 @@ import (
 	"github.com/zklock/zklock/traceevent"
 )
 
-// Action indices (model.Label.Action).
+// Action indices (model.Label.Action): recipe.ActRequestLock ...
+// recipe.ActDeleteLands for the actions both lock specs have, and this
+// module's own from recipe.NumShared on.
 const (
-	ActRequestLock uint8 = iota
-	ActCreateOk
-	ActCreateReplyLost
-	ActFindOwnNode
-	ActListChildren
-	ActWatchPredecessor
-	ActPredecessorGone
-	ActGrantOnHeadGone
-	ActIgnoreNotification
-	ActGrant
-	ActDowngrade
-	ActRelease
-	ActCancel
-	ActLearnExpiry
-	ActExpireSession
-	ActPauseClient
-	ActResumeClient
+	ActDowngrade = recipe.NumShared + iota
 	ActDowngradeByReleaseAcquire
 	ActListChildrenPredecessor
 	ActGrantOnAnyHeadGone
-	ActDeleteLands
 	numActions
 )
 
-// ActionNames are the spec's names of the actions, by index. The actions
-// a client's trace carries are named by package traceevent's constants,
-// the one table of those names; the others no client observes.
-var ActionNames = [numActions]traceevent.Action{
-	ActRequestLock:               traceevent.RequestLock,
-	ActCreateOk:                  traceevent.CreateOk,
-	ActCreateReplyLost:           traceevent.CreateReplyLost,
-	ActFindOwnNode:               traceevent.FindOwnNode,
-	ActListChildren:              traceevent.ListChildren,
-	ActWatchPredecessor:          traceevent.WatchPredecessor,
-	ActPredecessorGone:           traceevent.PredecessorGone,
-	ActGrantOnHeadGone:           traceevent.GrantOnHeadGone,
-	ActIgnoreNotification:        "IgnoreNotification",
-	ActGrant:                     traceevent.Grant,
-	ActDowngrade:                 traceevent.Downgrade,
-	ActRelease:                   traceevent.Release,
-	ActCancel:                    traceevent.Cancel,
-	ActLearnExpiry:               traceevent.LearnExpiry,
-	ActExpireSession:             "ExpireSession",
-	ActPauseClient:               "PauseClient",
-	ActResumeClient:              "ResumeClient",
-	ActDowngradeByReleaseAcquire: "DowngradeByReleaseAcquire",
-	ActListChildrenPredecessor:   "ListChildrenPredecessor",
-	ActGrantOnAnyHeadGone:        "GrantOnAnyHeadGone",
-	ActDeleteLands:               traceevent.DeleteLands,
-}
+// ActionNames are the spec's names of the actions, by index.
+var ActionNames = recipe.Names(traceevent.Downgrade, "DowngradeByReleaseAcquire", "ListChildrenPredecessor", "GrantOnAnyHeadGone")
 
+// clientAction is the signature of the actions with a client parameter.
 type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
-	ActCreateOk:                  (*Spec).CreateOk,
-	ActCreateReplyLost:           (*Spec).CreateReplyLost,
-	ActFindOwnNode:               on(recipe.Spec[Kind].FindOwnNode, false),
-	ActListChildren:              (*Spec).ListChildren,
-	ActWatchPredecessor:          on(recipe.Spec[Kind].WatchPredecessor, false),
-	ActPredecessorGone:           on(recipe.Spec[Kind].PredecessorGone, false),
-	ActGrantOnHeadGone:           (*Spec).GrantOnHeadGone,
-	ActIgnoreNotification:        on(recipe.Spec[Kind].IgnoreNotification, false),
-	ActGrant:                     (*Spec).Grant,
+	recipe.ActCreateOk:           (*Spec).CreateOk,
+	recipe.ActCreateReplyLost:    (*Spec).CreateReplyLost,
+	recipe.ActFindOwnNode:        on(recipe.Spec[Kind].FindOwnNode, false),
+	recipe.ActListChildren:       (*Spec).ListChildren,
+	recipe.ActWatchPredecessor:   on(recipe.Spec[Kind].WatchPredecessor, false),
+	recipe.ActPredecessorGone:    on(recipe.Spec[Kind].PredecessorGone, false),
+	recipe.ActGrantOnHeadGone:    (*Spec).GrantOnHeadGone,
+	recipe.ActIgnoreNotification: on(recipe.Spec[Kind].IgnoreNotification, false),
+	recipe.ActGrant:              (*Spec).Grant,
 	ActDowngrade:                 (*Spec).Downgrade,
-	ActRelease:                   on(recipe.Spec[Kind].Release, true),
-	ActCancel:                    on(recipe.Spec[Kind].Cancel, true),
-	ActLearnExpiry:               on(recipe.Spec[Kind].LearnExpiry, true),
-	ActPauseClient:               (*Spec).PauseClient,
-	ActResumeClient:              on(recipe.Spec[Kind].ResumeClient, false),
+	recipe.ActRelease:            on(recipe.Spec[Kind].Release, true),
+	recipe.ActCancel:             on(recipe.Spec[Kind].Cancel, true),
+	recipe.ActLearnExpiry:        on(recipe.Spec[Kind].LearnExpiry, true),
+	recipe.ActPauseClient:        (*Spec).PauseClient,
+	recipe.ActResumeClient:       on(recipe.Spec[Kind].ResumeClient, false),
 	ActDowngradeByReleaseAcquire: (*Spec).DowngradeByReleaseAcquire,
 	ActListChildrenPredecessor:   (*Spec).ListChildrenPredecessor,
 	ActGrantOnAnyHeadGone:        (*Spec).GrantOnAnyHeadGone,
@@ -87,25 +49,25 @@ var clientActions = [numActions]clientAction{
 // clientNext is ClientNext(c) of each module, in the order it lists the
 // actions (RequestLock(c, k) for k in Kinds first).
 var clientNext = map[Variant][]uint8{
-	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
-		ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
-	DowngradeReleaseAcquire: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
-		ActListChildren, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant,
-		ActDowngradeByReleaseAcquire, ActRelease, ActCancel, ActLearnExpiry},
-	ReaderWatchesPredecessor: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
-		ActListChildrenPredecessor, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification,
-		ActGrant, ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
-	WriterShortcut: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActGrantOnAnyHeadGone, ActIgnoreNotification, ActGrant,
-		ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
+	Base: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	DowngradeReleaseAcquire: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
+		recipe.ActListChildren, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngradeByReleaseAcquire, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	ReaderWatchesPredecessor: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
+		ActListChildrenPredecessor, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification,
+		recipe.ActGrant, ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	WriterShortcut: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, ActGrantOnAnyHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 }
 
 // progress is Progress(c): the steps FairSpec makes weakly fair.
 var progress = map[Variant][]uint8{
-	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
-		ActLearnExpiry},
+	Base: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, recipe.ActWatchPredecessor,
+		recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease,
+		recipe.ActLearnExpiry},
 }
 
 // relation is the next-state relation as recipe.Relation.Next runs it:
@@ -114,7 +76,7 @@ var relation = recipe.Relation[*Spec, State, Kind]{
 	Table: clientActions[:],
 	Args:  int16(len(Kinds)),
 	Step:  (*Spec).Step,
-	Env:   recipe.Env{ExpireSession: ActExpireSession, PauseClient: ActPauseClient, ResumeClient: ActResumeClient, DeleteLands: ActDeleteLands},
+	Env:   recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.
@@ -131,11 +93,11 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return "unknown client"
 	}
 	switch l.Action {
-	case ActExpireSession:
+	case recipe.ActExpireSession:
 		return kindKept(s, t, sp.r.ExpireSession(&s.State, Session{C: int(l.Client), K: int(l.Arg)}, &t.State))
-	case ActDeleteLands:
+	case recipe.ActDeleteLands:
 		return kindKept(s, t, sp.r.DeleteLands(&s.State, Uuid{C: int(l.Client), R: int(l.Arg)}, &t.State))
-	case ActRequestLock:
+	case recipe.ActRequestLock:
 		if l.Arg < 0 || int(l.Arg) >= len(Kinds) {
 			return "unknown kind"
 		}
@@ -154,12 +116,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 }
 
 // ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return string(ActionNames[l.Action])
-	}
-	return "?"
-}
+func ActionName(l model.Label) string { return recipe.ActionName(ActionNames, l.Action) }
 
 // LabelString renders l with its parameters.
 func (sp *Spec) LabelString(l model.Label) string {
@@ -169,11 +126,11 @@ func (sp *Spec) LabelString(l model.Label) string {
 	}
 	c := sp.Clients[l.Client]
 	switch l.Action {
-	case ActExpireSession:
+	case recipe.ActExpireSession:
 		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
-	case ActDeleteLands:
+	case recipe.ActDeleteLands:
 		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
-	case ActRequestLock:
+	case recipe.ActRequestLock:
 		if l.Arg >= 0 && int(l.Arg) < len(Kinds) {
 			return fmt.Sprintf("%s(%s, %q)", name, c, Kinds[l.Arg].String())
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/tla"
 )
 
@@ -141,7 +142,7 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 		fs = append(fs, explore.Fairness[predlock.State]{
 			Name: "Progress(" + sp.Clients[c] + ")",
 			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action != predlock.ActExpireSession && sp.IsProgress(l)
+				return int(l.Client) == c && l.Action != recipe.ActExpireSession && sp.IsProgress(l)
 			},
 		})
 	}
@@ -149,14 +150,14 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 		fs = append(fs, explore.Fairness[predlock.State]{
 			Name: "ResumeClient(" + sp.Clients[c] + ")",
 			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == predlock.ActResumeClient
+				return int(l.Client) == c && l.Action == recipe.ActResumeClient
 			},
 		})
 	}
 	fs = append(fs, explore.Fairness[predlock.State]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
 		Takes: func(s *predlock.State, l model.Label) bool {
-			return l.Action == predlock.ActExpireSession &&
+			return l.Action == recipe.ActExpireSession &&
 				s.Abandoned(predlock.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
@@ -167,7 +168,7 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 		fs = append(fs, explore.Fairness[predlock.State]{
 			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
 			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == predlock.ActDeleteLands
+				return int(l.Client) == c && l.Action == recipe.ActDeleteLands
 			},
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/model/tla"
 )
@@ -126,7 +127,7 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 		fs = append(fs, explore.Fairness[sharedlock.State]{
 			Name: "Progress(" + sp.Clients[c] + ")",
 			Takes: func(_ *sharedlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action != sharedlock.ActExpireSession && sp.IsProgress(l)
+				return int(l.Client) == c && l.Action != recipe.ActExpireSession && sp.IsProgress(l)
 			},
 		})
 	}
@@ -134,14 +135,14 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 		fs = append(fs, explore.Fairness[sharedlock.State]{
 			Name: "ResumeClient(" + sp.Clients[c] + ")",
 			Takes: func(_ *sharedlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == sharedlock.ActResumeClient
+				return int(l.Client) == c && l.Action == recipe.ActResumeClient
 			},
 		})
 	}
 	fs = append(fs, explore.Fairness[sharedlock.State]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
 		Takes: func(s *sharedlock.State, l model.Label) bool {
-			return l.Action == sharedlock.ActExpireSession &&
+			return l.Action == recipe.ActExpireSession &&
 				s.Abandoned(sharedlock.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
@@ -149,7 +150,7 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 		fs = append(fs, explore.Fairness[sharedlock.State]{
 			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
 			Takes: func(_ *sharedlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == sharedlock.ActDeleteLands
+				return int(l.Client) == c && l.Action == recipe.ActDeleteLands
 			},
 		})
 	}
