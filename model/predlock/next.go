@@ -1,7 +1,7 @@
 package predlock
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/recipe"
@@ -168,31 +168,16 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 // ActionName returns the spec name of l's action.
 func ActionName(l model.Label) string { return recipe.ActionName(ActionNames, l.Action) }
 
-// LabelString renders l with its parameters, e.g. "ExpireSession(<<c1, 2>>)".
+// LabelString renders l with its parameters, e.g. "ExpireSession(<<c1, 2>>)"
+// (DropDelete's is a uuid, as DeleteLands').
 func (sp *Spec) LabelString(l model.Label) string {
-	name := ActionName(l)
-	if l.Client < 0 || int(l.Client) >= sp.N() {
-		return name
-	}
-	c := sp.Clients[l.Client]
-	if l.Action == recipe.ActExpireSession {
-		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
-	}
-	if l.Action == recipe.ActDeleteLands || l.Action == ActDropDelete {
-		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
-	}
-	return fmt.Sprintf("%s(%s)", name, c)
+	return recipe.LabelString(ActionNames, sp.Clients, l, ActDropDelete)
 }
 
 // IsProgress reports whether l is a step of Progress(c) (BlindProgress(c)
 // in BlindRetry) for its client: the steps FairSpec makes weakly fair.
 func (sp *Spec) IsProgress(l model.Label) bool {
-	for _, a := range progress[sp.Variant] {
-		if a == l.Action {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(progress[sp.Variant], l.Action)
 }
 
 // HasFairSpec reports whether the module defines a fair specification

@@ -1,6 +1,12 @@
 package recipe
 
-import "github.com/zklock/zklock/traceevent"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/traceevent"
+)
 
 // Action indices (model.Label.Action) of the actions both modules have, the
 // same in both; a module numbers its own actions from NumShared on.
@@ -60,4 +66,23 @@ func ActionName(names []traceevent.Action, a uint8) string {
 		return string(names[a])
 	}
 	return "?"
+}
+
+// LabelString renders l with its parameters, e.g.
+// "ExpireSession(<<c1, 2>>)": ExpireSession's session <<Client, Arg>>, the
+// uuid <<Client, Arg>> of DeleteLands and of the actions in uuidArg, the
+// client of any other action, nothing for an action without one.
+func LabelString(names []traceevent.Action, clients []string, l model.Label, uuidArg ...uint8) string {
+	name := ActionName(names, l.Action)
+	if l.Client < 0 || int(l.Client) >= len(clients) {
+		return name
+	}
+	c := clients[l.Client]
+	switch {
+	case l.Action == ActExpireSession:
+		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
+	case l.Action == ActDeleteLands || slices.Contains(uuidArg, l.Action):
+		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
+	}
+	return fmt.Sprintf("%s(%s)", name, c)
 }

@@ -2,6 +2,7 @@ package sharedlock
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/recipe"
@@ -118,34 +119,17 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 // ActionName returns the spec name of l's action.
 func ActionName(l model.Label) string { return recipe.ActionName(ActionNames, l.Action) }
 
-// LabelString renders l with its parameters.
+// LabelString renders l with its parameters; RequestLock's with its kind.
 func (sp *Spec) LabelString(l model.Label) string {
-	name := ActionName(l)
-	if l.Client < 0 || int(l.Client) >= sp.N() {
-		return name
+	if l.Action == recipe.ActRequestLock && l.Client >= 0 && int(l.Client) < sp.N() && l.Arg >= 0 && int(l.Arg) < len(Kinds) {
+		return fmt.Sprintf("%s(%s, %q)", ActionName(l), sp.Clients[l.Client], Kinds[l.Arg].String())
 	}
-	c := sp.Clients[l.Client]
-	switch l.Action {
-	case recipe.ActExpireSession:
-		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
-	case recipe.ActDeleteLands:
-		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
-	case recipe.ActRequestLock:
-		if l.Arg >= 0 && int(l.Arg) < len(Kinds) {
-			return fmt.Sprintf("%s(%s, %q)", name, c, Kinds[l.Arg].String())
-		}
-	}
-	return fmt.Sprintf("%s(%s)", name, c)
+	return recipe.LabelString(ActionNames, sp.Clients, l)
 }
 
 // IsProgress reports whether l is a step of Progress(c) for its client.
 func (sp *Spec) IsProgress(l model.Label) bool {
-	for _, a := range progress[sp.Variant] {
-		if a == l.Action {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(progress[sp.Variant], l.Action)
 }
 
 // HasFairSpec reports whether the module defines FairSpec for its own
