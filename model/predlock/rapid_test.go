@@ -1,7 +1,6 @@
 package predlock_test
 
 import (
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -49,10 +48,7 @@ func drawConstants(t *rapid.T) predlock.Constants {
 // walkChecking takes a random walk of up to steps steps from Init and
 // fails t at the first state or step that violates one of props.
 func walkChecking(t *rapid.T, sp *predlock.Spec, props []property, steps int) {
-	proptest.WalkChecking(t, proptest.Spec[predlock.State]{
-		Init: sp.Init, Next: sp.Next, Actions: len(predlock.ActionNames),
-		ActionName: predlock.ActionName, LabelString: sp.LabelString, Format: sp.Format,
-	}, props, steps, taken)
+	proptest.WalkChecking(t, proptest.Lock(sp, predlock.ActionNames, predlock.ActionName), props, steps, taken)
 }
 
 // taken counts the actions the walks take (TestRandomWalksLong reports it).
@@ -87,19 +83,7 @@ func TestRandomWalksParentReset(t *testing.T) {
 
 // TestRandomWalksLong runs 20,000 walks (skipped under -short).
 func TestRandomWalksLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: 20,000 random walks")
-	}
-	defer proptest.SetFlag(t, "rapid.checks", "20000")()
-	taken = map[string]int{}
-	defer func() { taken = nil }()
-	rapid.Check(t, keepsInvariants)
-	t.Logf("steps taken by action: %v", taken)
-	for _, a := range predlock.ActionNames[:predlock.ActListChildrenWatchParent] {
-		if taken[string(a)] == 0 {
-			t.Errorf("no walk took %s", a)
-		}
-	}
+	proptest.Long(t, keepsInvariants, &taken, predlock.ActionNames[:predlock.ActListChildrenWatchParent])
 }
 
 // TestMutantsCaught is the positive control: each mutant's random walks,
@@ -122,13 +106,9 @@ func TestMutantsCaught(t *testing.T) {
 				t.Fatal(err)
 			}
 			only := proptest.Only(properties(sp), tc.prop)
-			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
+			proptest.Caught(t, tc.prop, func(rt *rapid.T) {
 				walkChecking(rt, sp, only, rapid.IntRange(20, 60).Draw(rt, "steps"))
 			})
-			if !strings.Contains(report, tc.prop+" violated") {
-				t.Errorf("the mutant failed, but not on %s:\n%s", tc.prop, report)
-			}
-			t.Logf("caught; shrunk counterexample:\n%s", proptest.FirstLines(report, 16))
 		})
 	}
 }

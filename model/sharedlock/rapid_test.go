@@ -1,7 +1,6 @@
 package sharedlock_test
 
 import (
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -40,10 +39,7 @@ func drawConstants(t *rapid.T) sharedlock.Constants {
 // walkChecking takes a random walk of up to steps steps from Init and
 // fails t at the first state or step that violates one of props.
 func walkChecking(t *rapid.T, sp *sharedlock.Spec, props []property, steps int) {
-	proptest.WalkChecking(t, proptest.Spec[sharedlock.State]{
-		Init: sp.Init, Next: sp.Next, Actions: len(sharedlock.ActionNames),
-		ActionName: sharedlock.ActionName, LabelString: sp.LabelString, Format: sp.Format,
-	}, props, steps, taken)
+	proptest.WalkChecking(t, proptest.Lock(sp, sharedlock.ActionNames, sharedlock.ActionName), props, steps, taken)
 }
 
 // taken counts the actions the walks take (TestRandomWalksLong reports it).
@@ -63,19 +59,7 @@ func TestRandomWalksKeepInvariants(t *testing.T) { rapid.Check(t, keepsInvariant
 
 // TestRandomWalksLong runs 20,000 walks (skipped under -short).
 func TestRandomWalksLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: 20,000 random walks")
-	}
-	defer proptest.SetFlag(t, "rapid.checks", "20000")()
-	taken = map[string]int{}
-	defer func() { taken = nil }()
-	rapid.Check(t, keepsInvariants)
-	t.Logf("steps taken by action: %v", taken)
-	for _, a := range sharedlock.ActionNames[:sharedlock.ActDowngradeByReleaseAcquire] {
-		if taken[string(a)] == 0 {
-			t.Errorf("no walk took %s", a)
-		}
-	}
+	proptest.Long(t, keepsInvariants, &taken, sharedlock.ActionNames[:sharedlock.ActDowngradeByReleaseAcquire])
 }
 
 // TestMutantsCaught is the positive control: each mutant's random walks
@@ -99,13 +83,9 @@ func TestMutantsCaught(t *testing.T) {
 			}
 			props := append(properties(sp), property{Name: "ReadersShare", Inv: sp.ReadersShare})
 			check := proptest.Only(props, tc.prop)
-			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
+			proptest.Caught(t, tc.prop, func(rt *rapid.T) {
 				walkChecking(rt, sp, check, rapid.IntRange(20, 60).Draw(rt, "steps"))
 			})
-			if !strings.Contains(report, tc.prop+" violated") {
-				t.Errorf("the mutant failed, but not on %s:\n%s", tc.prop, report)
-			}
-			t.Logf("caught; shrunk counterexample:\n%s", proptest.FirstLines(report, 16))
 		})
 	}
 }
