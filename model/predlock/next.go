@@ -101,7 +101,13 @@ var progress = map[Variant][]uint8{
 var relation = recipe.Relation[*Spec, State, zk.NoKind]{
 	Table: clientActions[:],
 	Step:  (*Spec).Step,
-	Env:   recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
+	ExpireSession: func(sp *Spec, s *State, x Session, t *State) model.Guard {
+		return keep(s, t, sp.r.ExpireSession(&s.State, x, &t.State))
+	},
+	DeleteLands: func(sp *Spec, s *State, u Uuid, t *State) model.Guard {
+		return keep(s, t, sp.r.DeleteLands(&s.State, u, &t.State))
+	},
+	Env: recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.

@@ -77,7 +77,13 @@ var relation = recipe.Relation[*Spec, State, Kind]{
 	Table: clientActions[:],
 	Args:  int16(len(Kinds)),
 	Step:  (*Spec).Step,
-	Env:   recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
+	ExpireSession: func(sp *Spec, s *State, x Session, t *State) model.Guard {
+		return kindKept(s, t, sp.r.ExpireSession(&s.State, x, &t.State))
+	},
+	DeleteLands: func(sp *Spec, s *State, u Uuid, t *State) model.Guard {
+		return kindKept(s, t, sp.r.DeleteLands(&s.State, u, &t.State))
+	},
+	Env: recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.

@@ -57,8 +57,10 @@ type NoKind struct{}
 // sequence suffix and, in SharedLock, its kind (the __READ__/__WRIT__ part
 // of its path).
 type Name[K Kind] struct {
-	Seq  int
+	// Kind comes first: a zero-size last field would be padded, and a
+	// PredecessorLock name would take 16 bytes instead of 8.
 	Kind K
+	Seq  int
 }
 
 // Parent is the name a child watch on the lock's parent is set on (the
@@ -78,7 +80,7 @@ type Node[K Kind] struct {
 }
 
 // Name returns the node's name (Name(n)).
-func (n Node[K]) Name() Name[K] { return Name[K]{n.Seq, n.Kind} }
+func (n Node[K]) Name() Name[K] { return Name[K]{Seq: n.Seq, Kind: n.Kind} }
 
 // Watch is an armed one-shot watch [node, req]: the name it was set on (a
 // node's or Parent) and the request that set it.
