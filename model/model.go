@@ -5,8 +5,10 @@
 //
 // The packages:
 //
-//	model/predlock    PredecessorLock (impl/zklock Mutex) and its three mutants
-//	model/sharedlock  SharedLock (impl/zklock RWMutex) and its two mutants
+//	model/zk          ZooKeeper, the server both lock specs call (spec/tla/ZooKeeper.tla)
+//	model/recipe      the client side both lock specs share: variables, actions, properties
+//	model/predlock    PredecessorLock (impl/zklock Mutex) and its mutants
+//	model/sharedlock  SharedLock (impl/zklock RWMutex) and its mutants
 //	model/explore     explicit-state explorer: breadth-first search over
 //	                  fingerprinted states (parallel, or in TLC's order),
 //	                  invariants, action properties, liveness under weak fairness

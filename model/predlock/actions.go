@@ -3,121 +3,75 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // Every action is a method named like the spec action. It evaluates the
 // action's guard in s and, if every conjunct holds, writes the successor
 // into t and returns model.Enabled; otherwise it returns the first false
-// conjunct and leaves t alone. The successor shares unchanged slices with s.
+// conjunct and leaves t alone. The successor shares unchanged slices with
+// s. The actions SharedLock writes alike are recipe.Spec's (RequestLock,
+// CreateOk, CreateReplyLost, FindOwnNode, WatchPredecessor, PredecessorGone, IgnoreNotification,
+// Release, Cancel, LearnExpiry, ExpireSession, DeleteLands, ResumeClient);
+// the action table runs them on this package's State (keep, idled).
 
-// Guards shared by the client actions.
-const (
-	gNotPaused model.Guard = `~paused[c]`
-	gLive      model.Guard = `Live(c)`
-	gSeq       model.Guard = `nextSeq < MaxSeq`
-	gFault     model.Guard = `Fault (faults < MaxFaults)`
-	gNoChoose  model.Guard = `NodeAt(node[c]) is defined`
-)
+// shared is an action of recipe.Spec, on the variables both lock specs have.
+type shared = func(recipe.Spec[zk.NoKind], *recipe.State[zk.NoKind], int, *recipe.State[zk.NoKind]) model.Guard
 
-// RequestLock: Mutex.Lock is called; a new request with a fresh uuid
-// <<c, reqNo+1>>, chosen before the create so the node can be recognised
-// after a lost reply. Spec: PredecessorLock!RequestLock (ZooKeeper
-// recipes, "Locks" step 1 and "Recoverable Errors and the GUID").
-func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCIdle:
-		return `pc[c] = "idle"`
-	case s.ReqNo[c] >= sp.MaxRequests:
-		return `reqNo[c] < MaxRequests`
+// keep completes a step an action of recipe.Spec took: PredecessorLock's
+// own variables are unchanged.
+func keep(s, t *State, g model.Guard) model.Guard {
+	if g == model.Enabled {
+		t.Tenure, t.Grants, t.LastToken, t.ResHigh, t.ResTenure = s.Tenure, s.Grants, s.LastToken, s.ResHigh, s.ResTenure
 	}
-	*t = *s
-	t.PC = cow.With(s.PC, c, PCCreate)
-	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
-	return model.Enabled
+	return g
 }
 
-// CreateOk: create(<lock>/_c_<uuid>-lock-, EPHEMERAL_SEQUENTIAL) with its
-// reply received: the server appends the next sequence number (firing
-// child watches on the parent) and the client knows its node.
-// Spec: PredecessorLock!CreateOk (ZooKeeper recipes, "Locks" step 1).
-func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCCreate:
-		return `pc[c] = "create"`
-	case !s.LiveC(c):
-		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+// kept runs the shared action f on PredecessorLock's state.
+func kept(f shared) clientAction {
+	return func(sp *Spec, s *State, c int, t *State) model.Guard {
+		return keep(s, t, f(sp.r, &s.State, c, &t.State))
 	}
-	*t = *s
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Node = cow.With(s.Node, c, s.NextSeq)
-	t.Token = sp.knownToken(s, c, s.Zxid+1)
-	return model.Enabled
 }
 
-// CreateReplyLost: the same create succeeds on the server, but the
-// connection drops before the reply (ConnectionLoss): the node exists and
-// the client does not know its name. A fault. Spec:
-// PredecessorLock!CreateReplyLost (ZooKeeper recipes, "Recoverable Errors
-// and the GUID").
-func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithReplyLoss:
-		return `WithReplyLoss`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCCreate:
-		return `pc[c] = "create"`
-	case !s.LiveC(c):
-		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
-	case !sp.fault(s):
-		return gFault
-	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
-	t.PC = cow.With(s.PC, c, PCFind)
-	return model.Enabled
-}
-
-// FindOwnNode: after reconnecting, getChildren and look for a node whose
-// name carries this request's uuid and that the current session owns.
-// Found: continue with it. Not found: create again (unreachable here: a
-// request never outlives its session; kept to mirror the implementation).
-// Spec: PredecessorLock!FindOwnNode (ZooKeeper recipes, "Recoverable
-// Errors and the GUID": look for the guid among the children).
-func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCFind:
-		return `pc[c] = "find"`
-	case !s.LiveC(c):
-		return gLive
-	}
-	*t = *s
-	for _, n := range s.Nodes { // CHOOSE n \in mine: mine has at most one node
-		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
-			t.PC = cow.With(s.PC, c, PCList)
-			t.Node = cow.With(s.Node, c, n.Seq)
-			t.Token = sp.knownToken(s, c, n.Czxid)
-			return model.Enabled
+// idled runs the shared action f, which ends in Idle(c), on
+// PredecessorLock's state: Idle(c) resets the tenure too.
+func idled(f shared) clientAction {
+	return func(sp *Spec, s *State, c int, t *State) model.Guard {
+		g := keep(s, t, f(sp.r, &s.State, c, &t.State))
+		if g == model.Enabled {
+			t.Tenure = cow.With(t.Tenure, c, 0)
 		}
+		return g
 	}
-	t.PC = cow.With(s.PC, c, PCCreate)
-	return model.Enabled
+}
+
+// RequestLock: Mutex.Lock is called (recipe.Spec.RequestLock). Spec:
+// PredecessorLock!RequestLock.
+func (sp *Spec) RequestLock(s *State, c int, t *State) model.Guard {
+	return keep(s, t, sp.r.RequestLock(&s.State, c, &t.State))
+}
+
+// CreateOk: recipe.Spec.CreateOk, and the token becomes known
+// (KnownToken(c, zxid + 1)). Spec: PredecessorLock!CreateOk.
+func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
+	g := keep(s, t, sp.r.CreateOk(&s.State, c, zk.NoKind{}, &t.State))
+	if g == model.Enabled {
+		t.Token = sp.knownToken(s, c, s.Zxid+1)
+	}
+	return g
+}
+
+// FindOwnNode: recipe.Spec.FindOwnNode, and once found the token becomes
+// known (KnownToken(c, n.czxid)). Spec: PredecessorLock!FindOwnNode.
+func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
+	g := keep(s, t, sp.r.FindOwnNode(&s.State, c, &t.State))
+	if g == model.Enabled && t.PC[c] == recipe.PCList {
+		n, _ := s.NodeAt(t.Node[c])
+		t.Token = sp.knownToken(s, c, n.Czxid)
+	}
+	return g
 }
 
 // ListChildren: getChildren(<lock>) without a watch, sorted by suffix. No
@@ -126,82 +80,24 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 // (ZooKeeper recipes, "Locks" steps 2-4: no watch on the listing, so no
 // herd effect).
 func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCList:
-		return `pc[c] = "list"`
-	case !s.LiveC(c):
-		return gLive
+	if g := s.Ready(c, recipe.PCList); g != model.Enabled {
+		return g
 	}
-	*t = *s
 	before, count := NoNode, 0
 	for _, n := range s.Nodes {
 		if n.Seq < s.Node[c] {
 			count++
-			if n.Seq > before {
-				before = n.Seq
-			}
+			before = max(before, n.Seq)
 		}
 	}
-	if before == NoNode {
-		t.PC = cow.With(s.PC, c, PCGrant)
-		return model.Enabled
-	}
-	t.PC = cow.With(s.PC, c, PCWatch)
-	t.Target = cow.With(s.Target, c, before)
-	setSoleBlocker(t, c, count == 1)
-	return model.Enabled
+	s.Listed(c, &t.State, name(before), count)
+	return keep(s, t, model.Enabled)
 }
 
-// WatchPredecessor: getData(<target>, watch=true), an atomic read and
-// watch-set. The node exists: the watch is armed and the client waits.
-// NoNode: no watch is left behind (unlike exists); list again. Spec:
-// PredecessorLock!WatchPredecessor (a read sets its watch atomically,
-// ZooKeeper Programmer's Guide "ZooKeeper Watches"; NoNode lists again as
-// Curator's LockInternals.internalLockLoop does).
-func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCWatch:
-		return `pc[c] = "watch"`
-	case !s.LiveC(c):
-		return gLive
-	}
-	*t = *s
-	if s.HasSeq(s.Target[c]) {
-		t.Watches = cow.Insert(s.Watches, Watch{Node: s.Target[c], Req: s.UuidOf(c)}, watchLess)
-		t.PC = cow.With(s.PC, c, PCWait)
-		return model.Enabled
-	}
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
-	return model.Enabled
-}
-
-// PredecessorGone: the client consumes the head of its inbox, a NodeDeleted
-// event for the watch of its current request, and lists again (it does not
-// conclude that it holds). Spec: PredecessorLock!PredecessorGone
-// (ZooKeeper recipes, "Locks" step 5).
-func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
-		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
-		return `pc[c] = "wait"`
-	}
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
-	return model.Enabled
+// CreateReplyLost: recipe.Spec.CreateReplyLost, of a node without kind.
+// Spec: PredecessorLock!CreateReplyLost.
+func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
+	return keep(s, t, sp.r.CreateReplyLost(&s.State, c, zk.NoKind{}, &t.State))
 }
 
 // GrantOnHeadGone: the hand-off in one notification. The client consumes
@@ -213,42 +109,11 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 // became known and checks what the GrantRule checks (impl/zklock: the
 // loss deadline). Spec: PredecessorLock!GrantOnHeadGone.
 func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
-		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
-		return `pc[c] = "wait"`
-	case !s.SoleBlocker[c]:
-		return `soleBlocker[c]`
+	if g := s.HeadGone(c); g != model.Enabled {
+		return g
 	}
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	t.PC = cow.With(s.PC, c, PCGrant)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
-	return model.Enabled
-}
-
-// IgnoreNotification: internal; the head of the inbox is for a request the
-// client no longer waits on (a watch a cancelled request left behind:
-// go-zookeeper v1.0.4 cannot remove watches). It is dropped. Spec:
-// PredecessorLock!IgnoreNotification.
-func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] == s.UuidOf(c) && s.PC[c] == PCWait:
-		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
-	}
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	return model.Enabled
+	s.Consume(c, &t.State, recipe.PCGrant)
+	return keep(s, t, model.Enabled)
 }
 
 // Grant: the client holds; the czxid of its node is the fencing token.
@@ -259,28 +124,26 @@ func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 // Session.checkDeadline). Spec: PredecessorLock!Grant (ZooKeeper
 // recipes, "Locks" step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCGrant:
-		return `pc[c] = "grant"`
-	}
 	token := s.Token[c]
-	switch sp.GrantRule {
-	case GrantReread:
-		switch {
-		case !s.LiveC(c):
-			return gLive
-		case !s.OwnNodeExists(c):
-			return `OwnNodeExists(c)`
+	if sp.GrantRule == GrantReread {
+		if g := s.Reread(c, nil); g != model.Enabled {
+			return g
 		}
 		own, _ := s.NodeAt(s.Node[c])
 		token = own.Czxid
-	case GrantChecked:
-		if s.Overdue(c) {
-			return `~Overdue(c)`
-		}
+	} else if g := s.Ready(c, recipe.PCGrant); g != model.Enabled && g != recipe.GLive {
+		return g // a local grant makes no call: Live(c) is not a conjunct
 	}
+	if sp.GrantRule == GrantChecked && s.Overdue(c) {
+		return `~Overdue(c)`
+	}
+	granted(s, c, t, token)
+	return model.Enabled
+}
+
+// granted is the effect of Grant: c holds with token, the grant's number
+// is its tenure.
+func granted(s *State, c int, t *State, token int) {
 	*t = *s
 	if token != s.Token[c] {
 		t.Token = cow.With(s.Token, c, token)
@@ -288,8 +151,7 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 	t.LastToken = token
 	t.Grants = s.Grants + 1
 	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
-	t.PC = cow.With(s.PC, c, PCHold)
-	return model.Enabled
+	t.PC = cow.With(s.PC, c, recipe.PCHold)
 }
 
 // Write: the critical section writes to an outside resource with the
@@ -301,8 +163,8 @@ func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
 func (sp *Spec) Write(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCHold:
+		return recipe.GNotPaused
+	case s.PC[c] != recipe.PCHold:
 		return `pc[c] = "hold"`
 	}
 	*t = *s
@@ -316,99 +178,18 @@ func (sp *Spec) Write(s *State, c int, t *State) model.Guard {
 	return model.Enabled
 }
 
-// Release: Mutex.Unlock, delete(<own node>); watches on it fire. Spec:
-// PredecessorLock!Release (ZooKeeper recipes, "Locks": the release).
-func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCHold:
-		return `pc[c] = "hold"`
-	case !s.LiveC(c):
-		return gLive
-	}
-	own, ok := s.NodeAt(s.Node[c])
-	if !ok {
-		return gNoChoose
-	}
-	*t = *s
-	sp.endRequest(s, t, c, []Node{own})
-	idle(t, c)
-	return model.Enabled
-}
-
-// Cancel: the request's context ends while acquiring: delete every node
-// carrying this request's uuid (found by listing, so it works while the
-// node is unknown after a lost reply) and go idle. A watch the request
-// armed stays behind. Spec: PredecessorLock!Cancel (docs/DESIGN.md "The
-// recipe": a waiter whose context ends deletes its node).
-func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return gNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return gLive
-	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Uuid == s.UuidOf(c) {
-			mine = append(mine, n)
-		}
-	}
-	*t = *s
-	sp.endRequest(s, t, c, mine)
-	idle(t, c)
-	return model.Enabled
-}
-
-// endRequest is EndRequest(c, mine): without AsyncDelete the nodes mine
-// are deleted in this step; with it their delete is left pending (unless
-// there is nothing to delete) until DeleteLands or the session's expiry.
-func (sp *Spec) endRequest(s, t *State, c int, mine []Node) {
-	if !sp.AsyncDelete {
-		zkChange(s, t, mine, nil, s.Watches)
-		t.Zxid = s.Zxid + len(mine)
-		return
-	}
-	if len(mine) > 0 {
-		t.Pending = cow.Insert(s.Pending, Pending{s.SessOf(c), s.UuidOf(c)}, pendingLess)
-	}
-}
-
-// LearnExpiry: the client learns that its session is lost and drops every
-// belief: the server expired it (StateExpired, or a call failing with
-// SESSIONEXPIRED; free), or its own loss timer fired while the server may
-// still have it (a fault). Later requests use session k+1; the abandoned
-// session stays live with its nodes until ExpireSession; its watches and
-// queued events are dropped. Spec: PredecessorLock!LearnExpiry
+// PauseClient: a process pause (GC, VM stall, SIGSTOP); a fault. With
+// GrantReread only a holder pauses (a slow non-holder is modeled by
+// interleaving); with a local grant a client pauses in any state but
+// "idle", as impl/zklock's process can. Spec: PredecessorLock!PauseClient
 // (docs/DESIGN.md "Unrecoverable errors: sessions, loss and fencing").
-func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
-	if s.Paused[c] {
-		return gNotPaused
+func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
+	where := model.Enabled
+	switch {
+	case sp.GrantRule == GrantReread && s.PC[c] != recipe.PCHold:
+		where = `GrantRule = "reread" => pc[c] = "hold"`
+	case sp.GrantRule != GrantReread && s.PC[c] == recipe.PCIdle:
+		where = `GrantRule # "reread" => pc[c] # "idle"`
 	}
-	live := s.LiveC(c)
-	if live {
-		switch {
-		case !sp.WithExpiry:
-			return `Live(c) => WithExpiry`
-		case s.PC[c] == PCIdle:
-			return `Live(c) => pc[c] # "idle"`
-		case !sp.fault(s):
-			return `Live(c) => Fault`
-		}
-	}
-	*t = *s
-	if live {
-		t.Faults = s.Faults + 1
-	}
-	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
-	t.Live = cow.Insert(s.Live, Session{c, s.Sess[c] + 1}, sessLess)
-	t.Watches = cow.Filter(s.Watches, func(w Watch) bool { return w.Req.C != c })
-	t.Inbox = cow.With(s.Inbox, c, nil)
-	idle(t, c)
-	return model.Enabled
+	return keep(s, t, sp.r.PauseClient(&s.State, c, where, &t.State))
 }

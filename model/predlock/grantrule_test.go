@@ -5,6 +5,7 @@ import (
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 )
 
 // staleGrant is the counterexample of PredecessorLock.GrantLocal: c1 is
@@ -12,15 +13,15 @@ import (
 // node goes); c2's node is then first and c2 is granted; c1's local grant
 // comes last, with the token of its node, older than c2's.
 var staleGrant = []model.Label{
-	{Action: predlock.ActRequestLock, Client: 0},
-	{Action: predlock.ActCreateOk, Client: 0},
-	{Action: predlock.ActListChildren, Client: 0},
-	{Action: predlock.ActRequestLock, Client: 1},
-	{Action: predlock.ActCreateOk, Client: 1},
-	{Action: predlock.ActExpireSession, Client: 0, Arg: 1},
-	{Action: predlock.ActListChildren, Client: 1},
-	{Action: predlock.ActGrant, Client: 1},
-	{Action: predlock.ActGrant, Client: 0},
+	{Action: recipe.ActRequestLock, Client: 0},
+	{Action: recipe.ActCreateOk, Client: 0},
+	{Action: recipe.ActListChildren, Client: 0},
+	{Action: recipe.ActRequestLock, Client: 1},
+	{Action: recipe.ActCreateOk, Client: 1},
+	{Action: recipe.ActExpireSession, Client: 0, Arg: 1},
+	{Action: recipe.ActListChildren, Client: 1},
+	{Action: recipe.ActGrant, Client: 1},
+	{Action: recipe.ActGrant, Client: 0},
 }
 
 // replay takes the steps of path from Init under rule and returns how many
@@ -28,8 +29,8 @@ var staleGrant = []model.Label{
 // and whether TokensIncrease held on every step taken.
 func replay(t *testing.T, rule predlock.GrantRule, path []model.Label) (int, model.Guard, bool) {
 	t.Helper()
-	sp, err := predlock.New(predlock.Constants{Clients: []string{"c1", "c2"}, MaxRequests: 1, MaxSeq: 2,
-		MaxFaults: 2, WithExpiry: true, Fencing: true, GrantRule: rule}, predlock.Base)
+	sp, err := predlock.New(predlock.Constants{Constants: recipe.Constants{Clients: []string{"c1", "c2"},
+		MaxRequests: 1, MaxSeq: 2, MaxFaults: 2, WithExpiry: true}, Fencing: true, GrantRule: rule}, predlock.Base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package predlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // ListChildrenWatchParent (mutant HerdParent): getChildren(<lock>,
@@ -12,23 +14,18 @@ import (
 // PredecessorLockHerdParent!ListChildrenWatchParent (ZooKeeper recipes,
 // "Locks" step 2, with the watch flag the recipe says not to set).
 func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCList:
-		return `pc[c] = "list"`
-	case !s.LiveC(c):
-		return gLive
+	if g := s.Ready(c, recipe.PCList); g != model.Enabled {
+		return g
 	}
 	*t = *s
 	for _, n := range s.Nodes {
 		if n.Seq < s.Node[c] {
-			t.PC = cow.With(s.PC, c, PCWait)
-			t.Watches = cow.Insert(s.Watches, Watch{Node: Parent, Req: s.UuidOf(c)}, watchLess)
+			t.PC = cow.With(s.PC, c, recipe.PCWait)
+			s.SetWatch(&t.Server, zk.Parent[zk.NoKind](), s.UuidOf(c))
 			return model.Enabled
 		}
 	}
-	t.PC = cow.With(s.PC, c, PCGrant)
+	t.PC = cow.With(s.PC, c, recipe.PCGrant)
 	return model.Enabled
 }
 
@@ -37,22 +34,11 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 // without its soleBlocker guard. Replaces PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
 // (skips ZooKeeper recipes, "Locks" step 5's return to step 2).
 func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
-		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
-		return `pc[c] = "wait"`
+	if g := s.Notified(c); g != model.Enabled {
+		return g
 	}
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	t.PC = cow.With(s.PC, c, PCGrant)
-	t.Target = cow.With(s.Target, c, NoNode)
-	setSoleBlocker(t, c, false)
-	return model.Enabled
+	s.Consume(c, &t.State, recipe.PCGrant)
+	return keep(s, t, model.Enabled)
 }
 
 // CreateReplyLostRetry (mutant BlindRetry): the create succeeds, its reply
@@ -61,26 +47,11 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 // PredecessorLockBlindRetry!CreateReplyLostRetry (the mistake ZooKeeper
 // recipes, "Recoverable Errors and the GUID", warns about).
 func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithReplyLoss:
-		return `WithReplyLoss`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCCreate:
-		return `pc[c] = "create"`
-	case !s.LiveC(c):
-		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
-	case !sp.fault(s):
-		return gFault
+	g := sp.CreateReplyLost(s, c, t)
+	if g == model.Enabled {
+		t.PC = s.PC
 	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
-	return model.Enabled
+	return g
 }
 
 // CancelKnown (mutant BlindRetry): cancel without the uuid search: delete
@@ -91,19 +62,18 @@ func (sp *Spec) CancelKnown(s *State, c int, t *State) model.Guard {
 	case !sp.WithCancel:
 		return `WithCancel`
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.PC[c].Acquiring():
 		return `pc[c] \in Acquiring`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	}
 	var mine []Node
 	if n, ok := s.NodeAt(s.Node[c]); ok {
 		mine = append(mine, n)
 	}
 	*t = *s
-	zkChange(s, t, mine, nil, s.Watches)
-	t.Zxid = s.Zxid + len(mine)
+	s.DeleteNodes(&t.Server, mine)
 	idle(t, c)
 	return model.Enabled
 }

@@ -1,121 +1,79 @@
 package predlock
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/zklock/zklock/model"
-	"github.com/zklock/zklock/traceevent"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 )
 
-// Action indices (model.Label.Action).
+// Action indices (model.Label.Action): recipe.ActRequestLock ...
+// recipe.ActDeleteLands for the actions both lock specs have, and this
+// module's own from recipe.NumShared on.
 const (
-	ActRequestLock uint8 = iota
-	ActCreateOk
-	ActCreateReplyLost
-	ActFindOwnNode
-	ActListChildren
-	ActWatchPredecessor
-	ActPredecessorGone
-	ActGrantOnHeadGone
-	ActIgnoreNotification
-	ActGrant
-	ActWrite
-	ActRelease
-	ActCancel
-	ActLearnExpiry
-	ActExpireSession
-	ActPauseClient
-	ActResumeClient
+	ActWrite = recipe.NumShared + iota
 	ActListChildrenWatchParent
 	ActPredecessorGoneIsGrant
 	ActCreateReplyLostRetry
 	ActCancelKnown
-	ActDeleteLands
 	ActDropDelete
 	ActGrantSeqToken
 	ActRecreateParent
 	numActions
 )
 
-// ActionNames are the spec's names of the actions, by index. The actions
-// a client's trace carries are named by package traceevent's constants,
-// the one table of those names; the others no client observes.
-var ActionNames = [numActions]traceevent.Action{
-	ActRequestLock:             traceevent.RequestLock,
-	ActCreateOk:                traceevent.CreateOk,
-	ActCreateReplyLost:         traceevent.CreateReplyLost,
-	ActFindOwnNode:             traceevent.FindOwnNode,
-	ActListChildren:            traceevent.ListChildren,
-	ActWatchPredecessor:        traceevent.WatchPredecessor,
-	ActPredecessorGone:         traceevent.PredecessorGone,
-	ActGrantOnHeadGone:         traceevent.GrantOnHeadGone,
-	ActIgnoreNotification:      "IgnoreNotification",
-	ActGrant:                   traceevent.Grant,
-	ActWrite:                   "Write",
-	ActRelease:                 traceevent.Release,
-	ActCancel:                  traceevent.Cancel,
-	ActLearnExpiry:             traceevent.LearnExpiry,
-	ActExpireSession:           "ExpireSession",
-	ActPauseClient:             "PauseClient",
-	ActResumeClient:            "ResumeClient",
-	ActListChildrenWatchParent: "ListChildrenWatchParent",
-	ActPredecessorGoneIsGrant:  "PredecessorGoneIsGrant",
-	ActCreateReplyLostRetry:    "CreateReplyLostRetry",
-	ActCancelKnown:             "CancelKnown",
-	ActDeleteLands:             traceevent.DeleteLands,
-	ActDropDelete:              "DropDelete",
-	ActGrantSeqToken:           "GrantSeqToken",
-	ActRecreateParent:          "RecreateParent",
-}
+// ActionNames are the spec's names of the actions, by index.
+var ActionNames = recipe.Names("Write", "ListChildrenWatchParent", "PredecessorGoneIsGrant", "CreateReplyLostRetry", "CancelKnown", "DropDelete", "GrantSeqToken", "RecreateParent")
 
 // clientAction is the signature of the actions with a client parameter.
-type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
+type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
-	ActRequestLock:             (*Spec).RequestLock,
-	ActCreateOk:                (*Spec).CreateOk,
-	ActCreateReplyLost:         (*Spec).CreateReplyLost,
-	ActFindOwnNode:             (*Spec).FindOwnNode,
-	ActListChildren:            (*Spec).ListChildren,
-	ActWatchPredecessor:        (*Spec).WatchPredecessor,
-	ActPredecessorGone:         (*Spec).PredecessorGone,
-	ActGrantOnHeadGone:         (*Spec).GrantOnHeadGone,
-	ActIgnoreNotification:      (*Spec).IgnoreNotification,
-	ActGrant:                   (*Spec).Grant,
-	ActWrite:                   (*Spec).Write,
-	ActRelease:                 (*Spec).Release,
-	ActCancel:                  (*Spec).Cancel,
-	ActLearnExpiry:             (*Spec).LearnExpiry,
-	ActPauseClient:             (*Spec).PauseClient,
-	ActResumeClient:            (*Spec).ResumeClient,
-	ActListChildrenWatchParent: (*Spec).ListChildrenWatchParent,
-	ActPredecessorGoneIsGrant:  (*Spec).PredecessorGoneIsGrant,
-	ActCreateReplyLostRetry:    (*Spec).CreateReplyLostRetry,
-	ActCancelKnown:             (*Spec).CancelKnown,
-	ActGrantSeqToken:           (*Spec).GrantSeqToken,
+	recipe.ActRequestLock:        (*Spec).RequestLock,
+	recipe.ActCreateOk:           (*Spec).CreateOk,
+	recipe.ActCreateReplyLost:    (*Spec).CreateReplyLost,
+	recipe.ActFindOwnNode:        (*Spec).FindOwnNode,
+	recipe.ActListChildren:       (*Spec).ListChildren,
+	recipe.ActWatchPredecessor:   kept(recipe.Spec[zk.NoKind].WatchPredecessor),
+	recipe.ActPredecessorGone:    kept(recipe.Spec[zk.NoKind].PredecessorGone),
+	recipe.ActGrantOnHeadGone:    (*Spec).GrantOnHeadGone,
+	recipe.ActIgnoreNotification: kept(recipe.Spec[zk.NoKind].IgnoreNotification),
+	recipe.ActGrant:              (*Spec).Grant,
+	ActWrite:                     (*Spec).Write,
+	recipe.ActRelease:            idled(recipe.Spec[zk.NoKind].Release),
+	recipe.ActCancel:             idled(recipe.Spec[zk.NoKind].Cancel),
+	recipe.ActLearnExpiry:        idled(recipe.Spec[zk.NoKind].LearnExpiry),
+	recipe.ActPauseClient:        (*Spec).PauseClient,
+	recipe.ActResumeClient:       kept(recipe.Spec[zk.NoKind].ResumeClient),
+	ActListChildrenWatchParent:   (*Spec).ListChildrenWatchParent,
+	ActPredecessorGoneIsGrant:    (*Spec).PredecessorGoneIsGrant,
+	ActCreateReplyLostRetry:      (*Spec).CreateReplyLostRetry,
+	ActCancelKnown:               (*Spec).CancelKnown,
+	ActGrantSeqToken:             (*Spec).GrantSeqToken,
 }
 
 // ClientNext is the disjunction of the client actions of each module, in
 // the order the module lists them (TLC generates successors in that order).
 var clientNext = map[Variant][]uint8{
-	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
-		ActWrite, ActRelease, ActCancel, ActLearnExpiry},
-	HerdParent: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
-		ActListChildrenWatchParent, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
-		ActRelease, ActCancel, ActLearnExpiry},
-	NotifyIsGrant: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGoneIsGrant, ActIgnoreNotification, ActGrant, ActWrite,
-		ActRelease, ActCancel, ActLearnExpiry},
-	BlindRetry: {ActRequestLock, ActCreateOk, ActCreateReplyLostRetry, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant, ActWrite,
-		ActRelease, ActCancelKnown, ActLearnExpiry},
-	DropDelete: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
-		ActWrite, ActRelease, ActCancel, ActLearnExpiry},
-	SeqToken: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrantSeqToken, ActWrite,
-		ActRelease, ActCancel, ActLearnExpiry},
+	Base: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActWrite, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	HerdParent: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
+		ActListChildrenWatchParent, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
+		recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	NotifyIsGrant: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, ActPredecessorGoneIsGrant, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
+		recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	BlindRetry: {recipe.ActRequestLock, recipe.ActCreateOk, ActCreateReplyLostRetry, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
+		recipe.ActRelease, ActCancelKnown, recipe.ActLearnExpiry},
+	DropDelete: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActWrite, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	SeqToken: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, ActGrantSeqToken, ActWrite,
+		recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 }
 
 // ParentReset adds an environment action to the base client steps;
@@ -129,14 +87,27 @@ func init() {
 // request that FairSpec makes weakly fair. Requesting, cancelling and
 // writing are the user's choice.
 var progress = map[Variant][]uint8{
-	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
-		ActLearnExpiry},
-	BlindRetry: {ActCreateOk, ActCreateReplyLostRetry, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActIgnoreNotification, ActGrant, ActRelease, ActLearnExpiry},
-	DropDelete: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
-		ActLearnExpiry},
+	Base: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, recipe.ActWatchPredecessor,
+		recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease,
+		recipe.ActLearnExpiry},
+	BlindRetry: {recipe.ActCreateOk, ActCreateReplyLostRetry, recipe.ActListChildren, recipe.ActWatchPredecessor,
+		recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease, recipe.ActLearnExpiry},
+	DropDelete: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, recipe.ActWatchPredecessor,
+		recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease,
+		recipe.ActLearnExpiry},
+}
+
+// relation is the next-state relation as recipe.Relation.Next runs it.
+var relation = recipe.Relation[*Spec, State, zk.NoKind]{
+	Table: clientActions[:],
+	Step:  (*Spec).Step,
+	ExpireSession: func(sp *Spec, s *State, x Session, t *State) model.Guard {
+		return keep(s, t, sp.r.ExpireSession(&s.State, x, &t.State))
+	},
+	DeleteLands: func(sp *Spec, s *State, u Uuid, t *State) model.Guard {
+		return keep(s, t, sp.r.DeleteLands(&s.State, u, &t.State))
+	},
+	Env: recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.
@@ -153,20 +124,20 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		}
 		return sp.RecreateParent(s, t)
 	}
-	if l.Action == ActExpireSession || l.Action == ActDeleteLands || l.Action == ActDropDelete {
+	if l.Action == recipe.ActExpireSession || l.Action == recipe.ActDeleteLands || l.Action == ActDropDelete {
 		if l.Client < 0 || int(l.Client) >= sp.N() {
 			return "unknown client"
 		}
 		switch l.Action {
-		case ActDeleteLands:
-			return sp.DeleteLands(s, Uuid{int(l.Client), int(l.Arg)}, t)
+		case recipe.ActDeleteLands:
+			return keep(s, t, sp.r.DeleteLands(&s.State, Uuid{C: int(l.Client), R: int(l.Arg)}, &t.State))
 		case ActDropDelete:
 			if sp.Variant != DropDelete {
 				return "not an action of " + model.Guard(sp.Variant.Module())
 			}
-			return sp.DropDelete(s, Uuid{int(l.Client), int(l.Arg)}, t)
+			return sp.DropDelete(s, Uuid{C: int(l.Client), R: int(l.Arg)}, t)
 		}
-		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
+		return keep(s, t, sp.r.ExpireSession(&s.State, Session{C: int(l.Client), K: int(l.Arg)}, &t.State))
 	}
 	if clientActions[l.Action] == nil {
 		return "not a client action"
@@ -185,36 +156,9 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // emit is only valid during the call.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
-	acts := sp.ClientNext()
-	for c := 0; c < sp.N(); c++ {
-		for _, a := range acts {
-			if clientActions[a](sp, s, c, &t) == model.Enabled {
-				emit(model.Label{Action: a, Client: int16(c)}, &t)
-			}
-		}
-	}
-	// Sessions == Clients \X (1..MaxFaults+1); only live ones are enabled,
-	// and live is sorted in the same (lexicographic) order.
-	for _, x := range s.Live {
-		if sp.ExpireSession(s, x, &t) == model.Enabled {
-			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
-		}
-	}
-	for c := 0; c < sp.N(); c++ {
-		if sp.PauseClient(s, c, &t) == model.Enabled {
-			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
-		}
-		if sp.ResumeClient(s, c, &t) == model.Enabled {
-			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
-		}
-	}
-	// \E p \in pending : DeleteLands(p), then the mutant's DropDelete(p).
+	relation.Next(sp, s, &s.State, &t, sp.ClientNext(), emit)
+	// then the mutant's DropDelete(p) for each pending p
 	pend := s.Pending
-	for _, p := range pend {
-		if sp.DeleteLands(s, p.Uuid, &t) == model.Enabled {
-			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
-		}
-	}
 	if sp.Variant == DropDelete {
 		for _, p := range pend {
 			if sp.DropDelete(s, p.Uuid, &t) == model.Enabled {
@@ -228,38 +172,18 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 }
 
 // ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return string(ActionNames[l.Action])
-	}
-	return "?"
-}
+func ActionName(l model.Label) string { return recipe.ActionName(ActionNames, l.Action) }
 
-// LabelString renders l with its parameters, e.g. "ExpireSession(<<c1, 2>>)".
+// LabelString renders l with its parameters, e.g. "ExpireSession(<<c1, 2>>)"
+// (DropDelete's is a uuid, as DeleteLands').
 func (sp *Spec) LabelString(l model.Label) string {
-	name := ActionName(l)
-	if l.Client < 0 || int(l.Client) >= sp.N() {
-		return name
-	}
-	c := sp.Clients[l.Client]
-	if l.Action == ActExpireSession {
-		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
-	}
-	if l.Action == ActDeleteLands || l.Action == ActDropDelete {
-		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
-	}
-	return fmt.Sprintf("%s(%s)", name, c)
+	return recipe.LabelString(ActionNames, sp.Clients, l, ActDropDelete)
 }
 
 // IsProgress reports whether l is a step of Progress(c) (BlindProgress(c)
 // in BlindRetry) for its client: the steps FairSpec makes weakly fair.
 func (sp *Spec) IsProgress(l model.Label) bool {
-	for _, a := range progress[sp.Variant] {
-		if a == l.Action {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(progress[sp.Variant], l.Action)
 }
 
 // HasFairSpec reports whether the module defines a fair specification

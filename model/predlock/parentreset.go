@@ -2,7 +2,6 @@ package predlock
 
 import (
 	"github.com/zklock/zklock/model"
-	"github.com/zklock/zklock/model/internal/cow"
 )
 
 // RecreateParent: ZooKeeper's container manager deletes the lock's empty
@@ -14,15 +13,11 @@ import (
 // environment action without a client (Label.Client -1). Spec:
 // PredecessorLockParentReset!RecreateParent.
 func (sp *Spec) RecreateParent(s *State, t *State) model.Guard {
-	switch {
-	case len(s.Nodes) != 0:
-		return `nodes = {}`
-	case s.NextSeq == 0:
-		return `nextSeq > 0`
+	if g := s.RecreateParentGuard(); g != model.Enabled {
+		return g
 	}
 	*t = *s
-	t.NextSeq = 0
-	t.Zxid = s.Zxid + 2
+	s.Server.RecreateParent(&t.Server)
 	return model.Enabled
 }
 
@@ -30,26 +25,11 @@ func (sp *Spec) RecreateParent(s *State, t *State) model.Guard {
 // token is the node's sequence number plus one instead of its czxid.
 // Replaces Grant. Spec: PredecessorLockSeqToken!GrantSeqToken.
 func (sp *Spec) GrantSeqToken(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCGrant:
-		return `pc[c] = "grant"`
-	case !s.LiveC(c):
-		return gLive
-	case !s.OwnNodeExists(c):
-		return `OwnNodeExists(c)`
+	if g := s.Reread(c, nil); g != model.Enabled {
+		return g
 	}
 	own, _ := s.NodeAt(s.Node[c])
-	token := own.Seq + 1
-	*t = *s
-	if token != s.Token[c] {
-		t.Token = cow.With(s.Token, c, token)
-	}
-	t.LastToken = token
-	t.Grants = s.Grants + 1
-	t.Tenure = cow.With(s.Tenure, c, s.Grants+1)
-	t.PC = cow.With(s.PC, c, PCHold)
+	granted(s, c, t, own.Seq+1)
 	return model.Enabled
 }
 

@@ -5,9 +5,13 @@
 // PredecessorLockSeqToken, and PredecessorLockParentReset (the parent
 // deleted and re-created).
 //
-// Every variable of the spec is a field of State, every action a method of
-// Spec with the action's name, every property a method with the property's
-// name. spec/tla/README.md is the contract; the comments here point to the
+// Every variable of the spec is a field of State, every action a method
+// with the action's name, every property a method with the property's
+// name. The server's variables and steps are model/zk's, the variables,
+// actions and properties SharedLock shares model/recipe's (State embeds
+// recipe.State); this package adds the tenure, the history of grants and
+// the fenced resource, and the actions PredecessorLock writes its own way.
+// spec/tla/README.md is the contract; the comments here point to the
 // spec and say which ZooKeeper call or event each action models.
 //
 // States are values built copy-on-write: an action returns a successor that
@@ -19,37 +23,22 @@ package predlock
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 )
 
-// Constants are the CONSTANTS of PredecessorLock.
+// Constants are the CONSTANTS of PredecessorLock: those SharedLock has
+// too, and its own.
 type Constants struct {
-	// Clients are the client processes (model values), in TLC's order.
-	Clients []string
-	// MaxRequests bounds the lock requests of each client.
-	MaxRequests int
-	// MaxSeq bounds the parent's sequence counter: creates are disabled at
-	// nextSeq = MaxSeq.
-	MaxSeq int
-	// MaxFaults is the budget of fault steps.
-	MaxFaults int
-	// WithExpiry: server-side session expiry and the client's loss timer.
-	WithExpiry bool
-	// WithReplyLoss: a create's reply may be lost.
-	WithReplyLoss bool
-	// WithPause: a client's process may pause (a holder's only, with
-	// GrantReread).
-	WithPause bool
-	// WithCancel: a request's context may end while it acquires.
-	WithCancel bool
+	recipe.Constants
 	// Fencing: the resource rejects a token below the highest it has seen.
 	Fencing bool
 	// GrantRule: how a client that is first becomes the holder, and where
-	// a client may pause. The zero value is "reread".
+	// a client may pause (with WithPause: a holder's only with
+	// GrantReread, any but an idle client's otherwise). The zero value is
+	// "reread".
 	GrantRule GrantRule
-	// AsyncDelete: Release and Cancel end the request at once and leave its
-	// delete pending until DeleteLands (impl/zklock's background delete).
-	AsyncDelete bool
 }
 
 // GrantRule is the spec's constant GrantRule (spec: GrantRules).
@@ -93,7 +82,7 @@ func ParseGrantRule(name string) (GrantRule, error) {
 
 // Unbounded is the value of MaxSeq, MaxFaults or MaxRequests that stands
 // for "no bound" when the model replays a trace (model/trace).
-const Unbounded = math.MaxInt32
+const Unbounded = recipe.Unbounded
 
 // Variant says which module's next-state relation the Spec follows.
 type Variant int
@@ -146,17 +135,15 @@ func (v Variant) Module() string {
 type Spec struct {
 	Constants
 	Variant Variant
+	r       recipe.Spec[zk.NoKind] // the actions SharedLock writes alike
 }
 
 // New checks the constants and returns the Spec of the variant.
 func New(k Constants, v Variant) (*Spec, error) {
+	if err := k.Check("predlock"); err != nil {
+		return nil, err
+	}
 	switch {
-	case len(k.Clients) == 0:
-		return nil, fmt.Errorf("predlock: no clients")
-	case len(k.Clients) > math.MaxInt16:
-		return nil, fmt.Errorf("predlock: %d clients: too many", len(k.Clients))
-	case k.MaxRequests < 0 || k.MaxSeq < 0 || k.MaxFaults < 0:
-		return nil, fmt.Errorf("predlock: MaxRequests, MaxSeq and MaxFaults must be natural numbers")
 	case v < Base || v > SeqTokenNoReset:
 		return nil, fmt.Errorf("predlock: unknown variant %d", v)
 	case (v == SeqToken || v == SeqTokenNoReset) && k.GrantRule != GrantReread:
@@ -164,15 +151,8 @@ func New(k Constants, v Variant) (*Spec, error) {
 	case k.GrantRule > GrantChecked:
 		return nil, fmt.Errorf("predlock: unknown GrantRule %d", k.GrantRule)
 	}
-	seen := map[string]bool{}
-	for _, c := range k.Clients {
-		if seen[c] {
-			return nil, fmt.Errorf("predlock: client %s listed twice", c)
-		}
-		seen[c] = true
-	}
-	return &Spec{Constants: k, Variant: v}, nil
+	sp := &Spec{Constants: k, Variant: v}
+	sp.r = recipe.Spec[zk.NoKind]{Constants: &sp.Constants.Constants,
+		ExpireHeld: `s = Sess(c) => (pc[c] = "hold" => paused[c])`}
+	return sp, nil
 }
-
-// N returns the number of clients.
-func (sp *Spec) N() int { return len(sp.Clients) }

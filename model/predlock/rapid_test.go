@@ -1,8 +1,6 @@
 package predlock_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -21,7 +19,7 @@ func properties(sp *predlock.Spec) []property {
 		{Name: "TypeOK", Inv: sp.TypeOK},
 		{Name: "MutualExclusion", Inv: sp.MutualExclusion},
 		{Name: "NoHerd", Inv: sp.NoHerd},
-		{Name: "NoOrphans", Inv: sp.NoOrphans},
+		{Name: "NoOrphans", Inv: (*predlock.State).NoOrphans},
 		{Name: "GrantsInSequenceOrder", Inv: sp.GrantsInSequenceOrder},
 		{Name: "KnownNodeExists", Inv: sp.KnownNodeExists},
 		{Name: "TokensIncrease", Act: sp.TokensIncrease},
@@ -40,32 +38,17 @@ func properties(sp *predlock.Spec) []property {
 // every property holds: "reread" or "checked" ("local" fails
 // TokensIncrease: TestGrantRuleStaleToken).
 func drawConstants(t *rapid.T) predlock.Constants {
-	n := rapid.IntRange(1, 6).Draw(t, "clients")
-	k := predlock.Constants{
-		MaxRequests:   rapid.IntRange(1, 4).Draw(t, "MaxRequests"),
-		MaxSeq:        rapid.IntRange(1, 20).Draw(t, "MaxSeq"),
-		MaxFaults:     rapid.IntRange(0, 5).Draw(t, "MaxFaults"),
-		WithExpiry:    rapid.Bool().Draw(t, "WithExpiry"),
-		WithReplyLoss: rapid.Bool().Draw(t, "WithReplyLoss"),
-		WithPause:     rapid.Bool().Draw(t, "WithPause"),
-		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
-		Fencing:       rapid.Bool().Draw(t, "Fencing"),
-		AsyncDelete:   rapid.Bool().Draw(t, "AsyncDelete"),
-		GrantRule:     rapid.SampledFrom([]predlock.GrantRule{predlock.GrantReread, predlock.GrantChecked}).Draw(t, "GrantRule"),
+	return predlock.Constants{
+		Constants: proptest.DrawConstants(t),
+		Fencing:   rapid.Bool().Draw(t, "Fencing"),
+		GrantRule: rapid.SampledFrom([]predlock.GrantRule{predlock.GrantReread, predlock.GrantChecked}).Draw(t, "GrantRule"),
 	}
-	for c := 1; c <= n; c++ {
-		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
-	}
-	return k
 }
 
 // walkChecking takes a random walk of up to steps steps from Init and
 // fails t at the first state or step that violates one of props.
 func walkChecking(t *rapid.T, sp *predlock.Spec, props []property, steps int) {
-	proptest.WalkChecking(t, proptest.Spec[predlock.State]{
-		Init: sp.Init, Next: sp.Next, Actions: len(predlock.ActionNames),
-		ActionName: predlock.ActionName, LabelString: sp.LabelString, Format: sp.Format,
-	}, props, steps, taken)
+	proptest.WalkChecking(t, proptest.Lock(sp, predlock.ActionNames, predlock.ActionName), props, steps, taken)
 }
 
 // taken counts the actions the walks take (TestRandomWalksLong reports it).
@@ -100,36 +83,22 @@ func TestRandomWalksParentReset(t *testing.T) {
 
 // TestRandomWalksLong runs 20,000 walks (skipped under -short).
 func TestRandomWalksLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: 20,000 random walks")
-	}
-	defer proptest.SetFlag(t, "rapid.checks", "20000")()
-	taken = map[string]int{}
-	defer func() { taken = nil }()
-	rapid.Check(t, keepsInvariants)
-	t.Logf("steps taken by action: %v", taken)
-	for _, a := range predlock.ActionNames[:predlock.ActListChildrenWatchParent] {
-		if taken[string(a)] == 0 {
-			t.Errorf("no walk took %s", a)
-		}
-	}
+	proptest.Long(t, keepsInvariants, &taken, predlock.ActionNames[:predlock.ActListChildrenWatchParent])
 }
 
 // TestMutantsCaught is the positive control: each mutant's random walks,
 // with constants a little larger than its TLC config's, violate the
 // property its config expects, and rapid shrinks the walk to a short one.
 func TestMutantsCaught(t *testing.T) {
-	clients := []string{"c1", "c2", "c3", "c4"}
 	for _, tc := range []struct {
 		variant predlock.Variant
 		k       predlock.Constants
 		prop    string
 	}{
-		{predlock.HerdParent, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "NoHerd"},
-		{predlock.NotifyIsGrant, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithCancel: true}, "MutualExclusion"},
-		{predlock.BlindRetry, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, MaxFaults: 2,
-			WithReplyLoss: true, WithCancel: true}, "NoOrphans"},
-		{predlock.SeqToken, predlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "TokensIncrease"},
+		{predlock.HerdParent, predlock.Constants{Constants: proptest.Small(0, false, false)}, "NoHerd"},
+		{predlock.NotifyIsGrant, predlock.Constants{Constants: proptest.Small(0, false, true)}, "MutualExclusion"},
+		{predlock.BlindRetry, predlock.Constants{Constants: proptest.Small(2, true, true)}, "NoOrphans"},
+		{predlock.SeqToken, predlock.Constants{Constants: proptest.Small(0, false, false)}, "TokensIncrease"},
 	} {
 		t.Run(tc.variant.Module(), func(t *testing.T) {
 			sp, err := predlock.New(tc.k, tc.variant)
@@ -137,13 +106,9 @@ func TestMutantsCaught(t *testing.T) {
 				t.Fatal(err)
 			}
 			only := proptest.Only(properties(sp), tc.prop)
-			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
+			proptest.Caught(t, tc.prop, func(rt *rapid.T) {
 				walkChecking(rt, sp, only, rapid.IntRange(20, 60).Draw(rt, "steps"))
 			})
-			if !strings.Contains(report, tc.prop+" violated") {
-				t.Errorf("the mutant failed, but not on %s:\n%s", tc.prop, report)
-			}
-			t.Logf("caught; shrunk counterexample:\n%s", proptest.FirstLines(report, 16))
 		})
 	}
 }

@@ -3,113 +3,60 @@ package sharedlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 )
 
 // Every action is a method named like the spec action; it returns
 // model.Enabled and writes the successor into t, or returns the first
-// false conjunct of its guard (see model/predlock).
+// false conjunct of its guard. The actions PredecessorLock writes alike
+// are recipe.Spec's (RequestLock, CreateOk, CreateReplyLost, FindOwnNode,
+// WatchPredecessor, PredecessorGone, IgnoreNotification, Release, Cancel,
+// LearnExpiry, ExpireSession, DeleteLands, PauseClient, ResumeClient);
+// the action table runs them on this package's State (on).
 
-const (
-	gNotPaused model.Guard = `~paused[c]`
-	gLive      model.Guard = `Live(c)`
-	gSeq       model.Guard = `nextSeq < MaxSeq`
-	gFault     model.Guard = `Fault (faults < MaxFaults)`
-	gNoChoose  model.Guard = `NodeAt(node[c]) is defined`
-)
+// shared is an action of recipe.Spec, on the variables both lock specs have.
+type shared = func(recipe.Spec[Kind], *recipe.State[Kind], int, *recipe.State[Kind]) model.Guard
+
+// kindKept completes a step an action of recipe.Spec took: the kinds
+// are unchanged.
+func kindKept(s, t *State, g model.Guard) model.Guard {
+	if g == model.Enabled {
+		t.Kind = s.Kind
+	}
+	return g
+}
+
+// on runs the shared action f on SharedLock's state; if f ends in
+// Idle(c), Idle(c) resets c's kind too.
+func on(f shared, idles bool) clientAction {
+	return func(sp *Spec, s *State, c int, t *State) model.Guard {
+		g := kindKept(s, t, f(sp.r, &s.State, c, &t.State))
+		if g == model.Enabled && idles {
+			resetKind(t, c)
+		}
+		return g
+	}
+}
 
 // RequestLock: RWMutex.RLock (k = read) or RWMutex.Lock (k = write): a new
-// request with a fresh uuid. Spec: SharedLock!RequestLock (ZooKeeper
-// recipes, "Shared Locks" step 1 and "Recoverable Errors and the GUID").
+// request of kind k with a fresh uuid (recipe.Spec.RequestLock). Spec:
+// SharedLock!RequestLock (ZooKeeper recipes, "Shared Locks" step 1).
 func (sp *Spec) RequestLock(s *State, c int, k Kind, t *State) model.Guard {
-	switch {
-	case k != KindRead && k != KindWrite:
+	if k != KindRead && k != KindWrite {
 		return `k \in Kinds`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCIdle:
-		return `pc[c] = "idle"`
-	case s.ReqNo[c] >= sp.MaxRequests:
-		return `reqNo[c] < MaxRequests`
 	}
-	*t = *s
-	t.PC = cow.With(s.PC, c, PCCreate)
-	t.Kind = cow.With(s.Kind, c, k)
-	t.ReqNo = cow.With(s.ReqNo, c, s.ReqNo[c]+1)
-	return model.Enabled
+	g := kindKept(s, t, sp.r.RequestLock(&s.State, c, &t.State))
+	if g == model.Enabled {
+		t.Kind = cow.With(s.Kind, c, k)
+	}
+	return g
 }
 
 // CreateOk: create(_c_<uuid>-__READ__ or _c_<uuid>-__WRIT__,
-// EPHEMERAL_SEQUENTIAL), reply received. Spec: SharedLock!CreateOk
-// (ZooKeeper recipes, "Shared Locks" step 1).
+// EPHEMERAL_SEQUENTIAL), reply received (recipe.Spec.CreateOk, of a node
+// of the request's kind). Spec: SharedLock!CreateOk.
 func (sp *Spec) CreateOk(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCCreate:
-		return `pc[c] = "create"`
-	case !s.LiveC(c):
-		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
-	}
-	*t = *s
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Node = cow.With(s.Node, c, s.NextSeq)
-	return model.Enabled
-}
-
-// CreateReplyLost: the create succeeds, its reply is lost (ConnectionLoss).
-// A fault. Spec: SharedLock!CreateReplyLost (ZooKeeper recipes,
-// "Recoverable Errors and the GUID").
-func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithReplyLoss:
-		return `WithReplyLoss`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCCreate:
-		return `pc[c] = "create"`
-	case !s.LiveC(c):
-		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
-	case !sp.fault(s):
-		return gFault
-	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	zkChange(s, t, nil, []Node{newNode(s, c)}, s.Watches)
-	t.NextSeq = s.NextSeq + 1
-	t.Zxid = s.Zxid + 1
-	t.PC = cow.With(s.PC, c, PCFind)
-	return model.Enabled
-}
-
-// FindOwnNode: getChildren, find the node carrying this request's uuid and
-// owned by the current session. Spec: SharedLock!FindOwnNode (ZooKeeper
-// recipes, "Recoverable Errors and the GUID").
-func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCFind:
-		return `pc[c] = "find"`
-	case !s.LiveC(c):
-		return gLive
-	}
-	*t = *s
-	for _, n := range s.Nodes {
-		if n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
-			t.PC = cow.With(s.PC, c, PCList)
-			t.Node = cow.With(s.Node, c, n.Seq)
-			return model.Enabled
-		}
-	}
-	t.PC = cow.With(s.PC, c, PCCreate)
-	return model.Enabled
+	return kindKept(s, t, sp.r.CreateOk(&s.State, c, s.Kind[c], &t.State))
 }
 
 // ListChildren: getChildren without a watch, sorted by suffix. No blocker:
@@ -117,72 +64,16 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 // reader the last write node before it. Spec: SharedLock!ListChildren
 // (ZooKeeper recipes, "Shared Locks" steps 2-4).
 func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCList:
-		return `pc[c] = "list"`
-	case !s.LiveC(c):
-		return gLive
+	if g := s.Ready(c, recipe.PCList); g != model.Enabled {
+		return g
 	}
-	*t = *s
 	blockers := s.Blockers(c)
 	if len(blockers) == 0 {
-		t.PC = cow.With(s.PC, c, PCGrant)
-		return model.Enabled
+		s.Listed(c, &t.State, NoTarget, 0)
+		return kindKept(s, t, model.Enabled)
 	}
-	t.PC = cow.With(s.PC, c, PCWatch)
-	t.Target = cow.With(s.Target, c, blockers[len(blockers)-1].Name())
-	setSoleBlocker(t, c, len(blockers) == 1)
-	return model.Enabled
-}
-
-// WatchPredecessor: getData(<chosen node>, watch=true), an atomic read and
-// watch-set; it checks that the NAME exists (a downgraded write node is
-// gone, its read node is another path). Exists: wait. NoNode: list again.
-// Spec: SharedLock!WatchPredecessor (a read sets its watch atomically:
-// ZooKeeper Programmer's Guide, "ZooKeeper Watches").
-func (sp *Spec) WatchPredecessor(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCWatch:
-		return `pc[c] = "watch"`
-	case !s.LiveC(c):
-		return gLive
-	}
-	*t = *s
-	if s.HasName(s.Target[c]) {
-		t.Watches = cow.Insert(s.Watches, Watch{Node: s.Target[c], Req: s.UuidOf(c)}, watchLess)
-		t.PC = cow.With(s.PC, c, PCWait)
-		return model.Enabled
-	}
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Target = cow.With(s.Target, c, NoTarget)
-	setSoleBlocker(t, c, false)
-	return model.Enabled
-}
-
-// PredecessorGone: consume the notification of the current request's
-// watch; list again. Spec: SharedLock!PredecessorGone (ZooKeeper recipes,
-// "Shared Locks" step 5).
-func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
-		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
-		return `pc[c] = "wait"`
-	}
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	t.PC = cow.With(s.PC, c, PCList)
-	t.Target = cow.With(s.Target, c, NoTarget)
-	setSoleBlocker(t, c, false)
-	return model.Enabled
+	s.Listed(c, &t.State, blockers[len(blockers)-1].Name(), len(blockers))
+	return kindKept(s, t, model.Enabled)
 }
 
 // GrantOnHeadGone: the hand-off in one notification. The current request's
@@ -194,76 +85,27 @@ func (sp *Spec) PredecessorGone(s *State, c int, t *State) model.Guard {
 // the same transaction, so its deletion does not mean nothing is ahead.
 // Spec: SharedLock!GrantOnHeadGone.
 func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
-	if g := sp.headGone(s, c); g != model.Enabled {
+	if g := s.HeadGone(c); g != model.Enabled {
 		return g
 	}
 	if s.Kind[c] != KindRead && s.Target[c].Kind != KindRead {
 		return `kind[c] = "read" \/ target[c][2] = "read"`
 	}
-	sp.takeHeadGone(s, c, t)
-	return model.Enabled
-}
-
-// headGone is the guard GrantOnHeadGone and its mutant share.
-func (sp *Spec) headGone(s *State, c int) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] != s.UuidOf(c):
-		return `Head(inbox[c]) = Uuid(c)`
-	case s.PC[c] != PCWait:
-		return `pc[c] = "wait"`
-	case !s.SoleBlocker[c]:
-		return `soleBlocker[c]`
-	}
-	return model.Enabled
-}
-
-// takeHeadGone is the effect GrantOnHeadGone and its mutant share.
-func (sp *Spec) takeHeadGone(s *State, c int, t *State) {
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	t.PC = cow.With(s.PC, c, PCGrant)
-	t.Target = cow.With(s.Target, c, NoTarget)
-	setSoleBlocker(t, c, false)
-}
-
-// IgnoreNotification: internal; drop a notification for a request the
-// client no longer waits on. Spec: SharedLock!IgnoreNotification.
-func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case len(s.Inbox[c]) == 0:
-		return `inbox[c] # <<>>`
-	case s.Inbox[c][0] == s.UuidOf(c) && s.PC[c] == PCWait:
-		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
-	}
-	*t = *s
-	t.Inbox = cow.With(s.Inbox, c, s.Inbox[c][1:])
-	return model.Enabled
+	s.Consume(c, &t.State, recipe.PCGrant)
+	return kindKept(s, t, model.Enabled)
 }
 
 // Grant: getData(<own node>): token := czxid; the client holds (as a
 // reader or a writer). Spec: SharedLock!Grant (ZooKeeper recipes, "Shared
 // Locks" step 3).
 func (sp *Spec) Grant(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCGrant:
-		return `pc[c] = "grant"`
-	case !s.LiveC(c):
-		return gLive
-	case !s.OwnNodeExists(c):
-		return `OwnNodeExists(c)`
+	if g := s.Reread(c, s.Kind); g != model.Enabled {
+		return g
 	}
 	own, _ := s.NodeAt(s.Node[c])
 	*t = *s
 	t.Token = cow.With(s.Token, c, own.Czxid)
-	t.PC = cow.With(s.PC, c, PCHold)
+	t.PC = cow.With(s.PC, c, recipe.PCHold)
 	return model.Enabled
 }
 
@@ -278,218 +120,37 @@ func (sp *Spec) Downgrade(s *State, c int, t *State) model.Guard {
 	case !sp.WithDowngrade:
 		return `WithDowngrade`
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.Holding(c, KindWrite):
 		return `Holding(c, "write")`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	}
 	own, ok := s.NodeAt(s.Node[c])
 	if !ok {
-		return gNoChoose
+		return recipe.GNoChoose
 	}
 	read := own
 	read.Kind, read.Czxid = KindRead, s.Zxid+1
 	*t = *s
-	zkChange(s, t, []Node{own}, []Node{read}, s.Watches)
-	t.Zxid = s.Zxid + 1
+	s.Multi(&t.Server, []Node{own}, []Node{read})
 	t.Kind = cow.With(s.Kind, c, KindRead)
-	return model.Enabled
-}
-
-// Release: RUnlock / Unlock, delete(<own node>). Spec: SharedLock!Release
-// (ZooKeeper recipes, "Locks": the release).
-func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCHold:
-		return `pc[c] = "hold"`
-	case !s.LiveC(c):
-		return gLive
-	}
-	own, ok := s.NodeAt(s.Node[c])
-	if !ok {
-		return gNoChoose
-	}
-	*t = *s
-	sp.endRequest(s, t, c, []Node{own})
-	idle(t, c)
-	return model.Enabled
-}
-
-// Cancel: the context ends while acquiring: delete every node carrying
-// this request's uuid, go idle. Spec: SharedLock!Cancel (docs/DESIGN.md
-// "The recipe": a waiter whose context ends deletes its node).
-func (sp *Spec) Cancel(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return gNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return gLive
-	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Uuid == s.UuidOf(c) {
-			mine = append(mine, n)
-		}
-	}
-	*t = *s
-	sp.endRequest(s, t, c, mine)
-	idle(t, c)
-	return model.Enabled
-}
-
-// endRequest is EndRequest(c, mine): without AsyncDelete the nodes mine
-// are deleted in this step; with it their delete is left pending (unless
-// there is nothing to delete) until DeleteLands or the session's expiry.
-func (sp *Spec) endRequest(s, t *State, c int, mine []Node) {
-	if !sp.AsyncDelete {
-		zkChange(s, t, mine, nil, s.Watches)
-		t.Zxid = s.Zxid + len(mine)
-		return
-	}
-	if len(mine) > 0 {
-		t.Pending = cow.Insert(s.Pending, Pending{s.SessOf(c), s.UuidOf(c)}, pendingLess)
-	}
-}
-
-// PendingOf returns the pending delete of request u, if there is one.
-func (s *State) PendingOf(u Uuid) (Pending, bool) {
-	for _, p := range s.Pending {
-		if p.Uuid == u {
-			return p, true
-		}
-	}
-	return Pending{}, false
-}
-
-// DeleteLands: the pending delete of request u reaches the server; one
-// transaction deletes the request's nodes and watches on them fire. The
-// session is live (ExpireSession drops the pending deletes of the session
-// it expires). Spec: SharedLock!DeleteLands.
-func (sp *Spec) DeleteLands(s *State, u Uuid, t *State) model.Guard {
-	p, ok := s.PendingOf(u)
-	switch {
-	case !ok:
-		return `p \in pending`
-	case !s.IsLive(p.Sess):
-		return `p[1] \in live`
-	}
-	var mine []Node
-	for _, n := range s.Nodes {
-		if n.Owner == p.Sess && n.Uuid == p.Uuid {
-			mine = append(mine, n)
-		}
-	}
-	*t = *s
-	zkChange(s, t, mine, nil, s.Watches)
-	t.Zxid = s.Zxid + len(mine)
-	t.Pending = cow.Filter(s.Pending, func(q Pending) bool { return q != p })
-	return model.Enabled
-}
-
-// LearnExpiry: the client learns its session is lost (StateExpired, free;
-// or its loss timer, a fault) and drops every belief; later requests use
-// session k+1. Spec: SharedLock!LearnExpiry (docs/DESIGN.md
-// "Unrecoverable errors: sessions, loss and fencing").
-func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
-	if s.Paused[c] {
-		return gNotPaused
-	}
-	live := s.LiveC(c)
-	if live {
-		switch {
-		case !sp.WithExpiry:
-			return `Live(c) => WithExpiry`
-		case s.PC[c] == PCIdle:
-			return `Live(c) => pc[c] # "idle"`
-		case !sp.fault(s):
-			return `Live(c) => Fault`
-		}
-	}
-	*t = *s
-	if live {
-		t.Faults = s.Faults + 1
-	}
-	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
-	t.Live = cow.Insert(s.Live, Session{c, s.Sess[c] + 1}, sessLess)
-	t.Watches = cow.Filter(s.Watches, func(w Watch) bool { return w.Req.C != c })
-	t.Inbox = cow.With(s.Inbox, c, nil)
-	idle(t, c)
-	return model.Enabled
-}
-
-// ExpireSession: the server expires session x: a fault for a session in
-// use, enabled only while its client does not hold or is paused; free for
-// an abandoned session. Spec: SharedLock!ExpireSession (ZooKeeper
-// Programmer's Guide, "ZooKeeper Sessions").
-func (sp *Spec) ExpireSession(s *State, x Session, t *State) model.Guard {
-	if !s.IsLive(x) {
-		return `s \in live`
-	}
-	c := x.C
-	current := x == s.SessOf(c)
-	if current {
-		switch {
-		case !sp.WithExpiry:
-			return `s = Sess(c) => WithExpiry`
-		case s.PC[c] == PCHold && !s.Paused[c]:
-			return `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`
-		case !sp.fault(s):
-			return `s = Sess(c) => Fault`
-		}
-	}
-	*t = *s
-	if current {
-		t.Faults = s.Faults + 1
-	}
-	t.Live = cow.Filter(s.Live, func(l Session) bool { return l != x })
-	var owned []Node
-	for _, n := range s.Nodes {
-		if n.Owner == x {
-			owned = append(owned, n)
-		}
-	}
-	ws := s.Watches
-	if current {
-		ws = cow.Filter(ws, func(w Watch) bool { return w.Req.C != c })
-	}
-	zkChange(s, t, owned, nil, ws)
-	t.Zxid = s.Zxid + 1
-	t.Pending = cow.Filter(s.Pending, func(p Pending) bool { return p.Sess != x })
 	return model.Enabled
 }
 
 // PauseClient: a holder's process pauses; a fault. Spec:
 // SharedLock!PauseClient.
 func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithPause:
-		return `WithPause`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCHold:
-		return `pc[c] = "hold"`
-	case !sp.fault(s):
-		return gFault
+	where := model.Enabled
+	if s.PC[c] != recipe.PCHold {
+		where = `pc[c] = "hold"`
 	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	t.Paused = cow.With(s.Paused, c, true)
-	return model.Enabled
+	return kindKept(s, t, sp.r.PauseClient(&s.State, c, where, &t.State))
 }
 
-// ResumeClient: the pause ends. Spec: SharedLock!ResumeClient.
-func (sp *Spec) ResumeClient(s *State, c int, t *State) model.Guard {
-	if !s.Paused[c] {
-		return `paused[c]`
-	}
-	*t = *s
-	t.Paused = cow.With(s.Paused, c, false)
-	return model.Enabled
+// CreateReplyLost: the create succeeds, its reply is lost
+// (recipe.Spec.CreateReplyLost, of a node of the request's kind). A fault.
+// Spec: SharedLock!CreateReplyLost.
+func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
+	return kindKept(s, t, sp.r.CreateReplyLost(&s.State, c, s.Kind[c], &t.State))
 }

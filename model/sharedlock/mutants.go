@@ -3,6 +3,8 @@ package sharedlock
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // DowngradeByReleaseAcquire (mutant DowngradeReleaseAcquire):
@@ -15,22 +17,22 @@ func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard
 	case !sp.WithDowngrade:
 		return `WithDowngrade`
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.Holding(c, KindWrite):
 		return `Holding(c, "write")`
 	case !s.LiveC(c):
-		return gLive
-	case s.NextSeq >= sp.MaxSeq:
-		return gSeq
+		return recipe.GLive
+	case !s.CanCreate(sp.MaxSeq):
+		return zk.GSeq
 	}
 	own, ok := s.NodeAt(s.Node[c])
 	if !ok {
-		return gNoChoose
+		return recipe.GNoChoose
 	}
 	read := own
 	read.Seq, read.Kind, read.Czxid = s.NextSeq, KindRead, s.Zxid+2
 	*t = *s
-	zkChange(s, t, []Node{own}, []Node{read}, s.Watches)
+	s.Txn(&t.Server, []Node{own}, []Node{read}, s.Watches)
 	t.NextSeq = s.NextSeq + 1
 	t.Zxid = s.Zxid + 2
 	t.Kind = cow.With(s.Kind, c, KindRead)
@@ -45,15 +47,15 @@ func (sp *Spec) DowngradeByReleaseAcquire(s *State, c int, t *State) model.Guard
 func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCList:
+		return recipe.GNotPaused
+	case s.PC[c] != recipe.PCList:
 		return `pc[c] = "list"`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	}
 	*t = *s
 	if len(s.Blockers(c)) == 0 {
-		t.PC = cow.With(s.PC, c, PCGrant)
+		t.PC = cow.With(s.PC, c, recipe.PCGrant)
 		return model.Enabled
 	}
 	var pred Node
@@ -62,7 +64,7 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 			pred = n
 		}
 	}
-	t.PC = cow.With(s.PC, c, PCWatch)
+	t.PC = cow.With(s.PC, c, recipe.PCWatch)
 	t.Target = cow.With(s.Target, c, pred.Name())
 	return model.Enabled
 }
@@ -72,9 +74,9 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 // node's deletion as its grant, which a Downgrade makes wrong. Replaces
 // GrantOnHeadGone. Spec: SharedLockWriterShortcut!GrantOnAnyHeadGone.
 func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
-	if g := sp.headGone(s, c); g != model.Enabled {
+	if g := s.HeadGone(c); g != model.Enabled {
 		return g
 	}
-	sp.takeHeadGone(s, c, t)
-	return model.Enabled
+	s.Consume(c, &t.State, recipe.PCGrant)
+	return kindKept(s, t, model.Enabled)
 }

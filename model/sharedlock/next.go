@@ -2,82 +2,46 @@ package sharedlock
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/traceevent"
 )
 
-// Action indices (model.Label.Action).
+// Action indices (model.Label.Action): recipe.ActRequestLock ...
+// recipe.ActDeleteLands for the actions both lock specs have, and this
+// module's own from recipe.NumShared on.
 const (
-	ActRequestLock uint8 = iota
-	ActCreateOk
-	ActCreateReplyLost
-	ActFindOwnNode
-	ActListChildren
-	ActWatchPredecessor
-	ActPredecessorGone
-	ActGrantOnHeadGone
-	ActIgnoreNotification
-	ActGrant
-	ActDowngrade
-	ActRelease
-	ActCancel
-	ActLearnExpiry
-	ActExpireSession
-	ActPauseClient
-	ActResumeClient
+	ActDowngrade = recipe.NumShared + iota
 	ActDowngradeByReleaseAcquire
 	ActListChildrenPredecessor
 	ActGrantOnAnyHeadGone
-	ActDeleteLands
 	numActions
 )
 
-// ActionNames are the spec's names of the actions, by index. The actions
-// a client's trace carries are named by package traceevent's constants,
-// the one table of those names; the others no client observes.
-var ActionNames = [numActions]traceevent.Action{
-	ActRequestLock:               traceevent.RequestLock,
-	ActCreateOk:                  traceevent.CreateOk,
-	ActCreateReplyLost:           traceevent.CreateReplyLost,
-	ActFindOwnNode:               traceevent.FindOwnNode,
-	ActListChildren:              traceevent.ListChildren,
-	ActWatchPredecessor:          traceevent.WatchPredecessor,
-	ActPredecessorGone:           traceevent.PredecessorGone,
-	ActGrantOnHeadGone:           traceevent.GrantOnHeadGone,
-	ActIgnoreNotification:        "IgnoreNotification",
-	ActGrant:                     traceevent.Grant,
-	ActDowngrade:                 traceevent.Downgrade,
-	ActRelease:                   traceevent.Release,
-	ActCancel:                    traceevent.Cancel,
-	ActLearnExpiry:               traceevent.LearnExpiry,
-	ActExpireSession:             "ExpireSession",
-	ActPauseClient:               "PauseClient",
-	ActResumeClient:              "ResumeClient",
-	ActDowngradeByReleaseAcquire: "DowngradeByReleaseAcquire",
-	ActListChildrenPredecessor:   "ListChildrenPredecessor",
-	ActGrantOnAnyHeadGone:        "GrantOnAnyHeadGone",
-	ActDeleteLands:               traceevent.DeleteLands,
-}
+// ActionNames are the spec's names of the actions, by index.
+var ActionNames = recipe.Names(traceevent.Downgrade, "DowngradeByReleaseAcquire", "ListChildrenPredecessor", "GrantOnAnyHeadGone")
 
-type clientAction func(sp *Spec, s *State, c int, t *State) model.Guard
+// clientAction is the signature of the actions with a client parameter.
+type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
-	ActCreateOk:                  (*Spec).CreateOk,
-	ActCreateReplyLost:           (*Spec).CreateReplyLost,
-	ActFindOwnNode:               (*Spec).FindOwnNode,
-	ActListChildren:              (*Spec).ListChildren,
-	ActWatchPredecessor:          (*Spec).WatchPredecessor,
-	ActPredecessorGone:           (*Spec).PredecessorGone,
-	ActGrantOnHeadGone:           (*Spec).GrantOnHeadGone,
-	ActIgnoreNotification:        (*Spec).IgnoreNotification,
-	ActGrant:                     (*Spec).Grant,
+	recipe.ActCreateOk:           (*Spec).CreateOk,
+	recipe.ActCreateReplyLost:    (*Spec).CreateReplyLost,
+	recipe.ActFindOwnNode:        on(recipe.Spec[Kind].FindOwnNode, false),
+	recipe.ActListChildren:       (*Spec).ListChildren,
+	recipe.ActWatchPredecessor:   on(recipe.Spec[Kind].WatchPredecessor, false),
+	recipe.ActPredecessorGone:    on(recipe.Spec[Kind].PredecessorGone, false),
+	recipe.ActGrantOnHeadGone:    (*Spec).GrantOnHeadGone,
+	recipe.ActIgnoreNotification: on(recipe.Spec[Kind].IgnoreNotification, false),
+	recipe.ActGrant:              (*Spec).Grant,
 	ActDowngrade:                 (*Spec).Downgrade,
-	ActRelease:                   (*Spec).Release,
-	ActCancel:                    (*Spec).Cancel,
-	ActLearnExpiry:               (*Spec).LearnExpiry,
-	ActPauseClient:               (*Spec).PauseClient,
-	ActResumeClient:              (*Spec).ResumeClient,
+	recipe.ActRelease:            on(recipe.Spec[Kind].Release, true),
+	recipe.ActCancel:             on(recipe.Spec[Kind].Cancel, true),
+	recipe.ActLearnExpiry:        on(recipe.Spec[Kind].LearnExpiry, true),
+	recipe.ActPauseClient:        (*Spec).PauseClient,
+	recipe.ActResumeClient:       on(recipe.Spec[Kind].ResumeClient, false),
 	ActDowngradeByReleaseAcquire: (*Spec).DowngradeByReleaseAcquire,
 	ActListChildrenPredecessor:   (*Spec).ListChildrenPredecessor,
 	ActGrantOnAnyHeadGone:        (*Spec).GrantOnAnyHeadGone,
@@ -86,25 +50,40 @@ var clientActions = [numActions]clientAction{
 // clientNext is ClientNext(c) of each module, in the order it lists the
 // actions (RequestLock(c, k) for k in Kinds first).
 var clientNext = map[Variant][]uint8{
-	Base: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant,
-		ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
-	DowngradeReleaseAcquire: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
-		ActListChildren, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification, ActGrant,
-		ActDowngradeByReleaseAcquire, ActRelease, ActCancel, ActLearnExpiry},
-	ReaderWatchesPredecessor: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode,
-		ActListChildrenPredecessor, ActWatchPredecessor, ActPredecessorGone, ActIgnoreNotification,
-		ActGrant, ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
-	WriterShortcut: {ActRequestLock, ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren,
-		ActWatchPredecessor, ActPredecessorGone, ActGrantOnAnyHeadGone, ActIgnoreNotification, ActGrant,
-		ActDowngrade, ActRelease, ActCancel, ActLearnExpiry},
+	Base: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	DowngradeReleaseAcquire: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
+		recipe.ActListChildren, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngradeByReleaseAcquire, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	ReaderWatchesPredecessor: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
+		ActListChildrenPredecessor, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification,
+		recipe.ActGrant, ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	WriterShortcut: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, ActGrantOnAnyHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 }
 
 // progress is Progress(c): the steps FairSpec makes weakly fair.
 var progress = map[Variant][]uint8{
-	Base: {ActCreateOk, ActCreateReplyLost, ActFindOwnNode, ActListChildren, ActWatchPredecessor,
-		ActPredecessorGone, ActGrantOnHeadGone, ActIgnoreNotification, ActGrant, ActRelease,
-		ActLearnExpiry},
+	Base: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, recipe.ActWatchPredecessor,
+		recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease,
+		recipe.ActLearnExpiry},
+}
+
+// relation is the next-state relation as recipe.Relation.Next runs it:
+// RequestLock, without a table entry, is taken through Step for each kind.
+var relation = recipe.Relation[*Spec, State, Kind]{
+	Table: clientActions[:],
+	Args:  int16(len(Kinds)),
+	Step:  (*Spec).Step,
+	ExpireSession: func(sp *Spec, s *State, x Session, t *State) model.Guard {
+		return kindKept(s, t, sp.r.ExpireSession(&s.State, x, &t.State))
+	},
+	DeleteLands: func(sp *Spec, s *State, u Uuid, t *State) model.Guard {
+		return kindKept(s, t, sp.r.DeleteLands(&s.State, u, &t.State))
+	},
+	Env: recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.
@@ -121,11 +100,11 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return "unknown client"
 	}
 	switch l.Action {
-	case ActExpireSession:
-		return sp.ExpireSession(s, Session{int(l.Client), int(l.Arg)}, t)
-	case ActDeleteLands:
-		return sp.DeleteLands(s, Uuid{int(l.Client), int(l.Arg)}, t)
-	case ActRequestLock:
+	case recipe.ActExpireSession:
+		return kindKept(s, t, sp.r.ExpireSession(&s.State, Session{C: int(l.Client), K: int(l.Arg)}, &t.State))
+	case recipe.ActDeleteLands:
+		return kindKept(s, t, sp.r.DeleteLands(&s.State, Uuid{C: int(l.Client), R: int(l.Arg)}, &t.State))
+	case recipe.ActRequestLock:
 		if l.Arg < 0 || int(l.Arg) >= len(Kinds) {
 			return "unknown kind"
 		}
@@ -140,79 +119,23 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // Sessions order; then PauseClient and ResumeClient for each client.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
-	acts := sp.ClientNext()
-	for c := 0; c < sp.N(); c++ {
-		for _, a := range acts {
-			if a == ActRequestLock {
-				for ki, k := range Kinds {
-					if sp.RequestLock(s, c, k, &t) == model.Enabled {
-						emit(model.Label{Action: a, Client: int16(c), Arg: int16(ki)}, &t)
-					}
-				}
-				continue
-			}
-			if clientActions[a](sp, s, c, &t) == model.Enabled {
-				emit(model.Label{Action: a, Client: int16(c)}, &t)
-			}
-		}
-	}
-	for _, x := range s.Live {
-		if sp.ExpireSession(s, x, &t) == model.Enabled {
-			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
-		}
-	}
-	for c := 0; c < sp.N(); c++ {
-		if sp.PauseClient(s, c, &t) == model.Enabled {
-			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
-		}
-		if sp.ResumeClient(s, c, &t) == model.Enabled {
-			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
-		}
-	}
-	// \E p \in pending : DeleteLands(p)
-	for _, p := range s.Pending {
-		if sp.DeleteLands(s, p.Uuid, &t) == model.Enabled {
-			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, &t)
-		}
-	}
+	relation.Next(sp, s, &s.State, &t, sp.ClientNext(), emit)
 }
 
 // ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return string(ActionNames[l.Action])
-	}
-	return "?"
-}
+func ActionName(l model.Label) string { return recipe.ActionName(ActionNames, l.Action) }
 
-// LabelString renders l with its parameters.
+// LabelString renders l with its parameters; RequestLock's with its kind.
 func (sp *Spec) LabelString(l model.Label) string {
-	name := ActionName(l)
-	if l.Client < 0 || int(l.Client) >= sp.N() {
-		return name
+	if l.Action == recipe.ActRequestLock && l.Client >= 0 && int(l.Client) < sp.N() && l.Arg >= 0 && int(l.Arg) < len(Kinds) {
+		return fmt.Sprintf("%s(%s, %q)", ActionName(l), sp.Clients[l.Client], Kinds[l.Arg].String())
 	}
-	c := sp.Clients[l.Client]
-	switch l.Action {
-	case ActExpireSession:
-		return fmt.Sprintf("%s(<<%s, %d>>)", name, c, l.Arg)
-	case ActDeleteLands:
-		return fmt.Sprintf("%s(uuid <<%s, %d>>)", name, c, l.Arg)
-	case ActRequestLock:
-		if l.Arg >= 0 && int(l.Arg) < len(Kinds) {
-			return fmt.Sprintf("%s(%s, %q)", name, c, Kinds[l.Arg].String())
-		}
-	}
-	return fmt.Sprintf("%s(%s)", name, c)
+	return recipe.LabelString(ActionNames, sp.Clients, l)
 }
 
 // IsProgress reports whether l is a step of Progress(c) for its client.
 func (sp *Spec) IsProgress(l model.Label) bool {
-	for _, a := range progress[sp.Variant] {
-		if a == l.Action {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(progress[sp.Variant], l.Action)
 }
 
 // HasFairSpec reports whether the module defines FairSpec for its own

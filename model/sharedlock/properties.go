@@ -1,55 +1,32 @@
 package sharedlock
 
+import (
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/zk"
+)
+
 // TypeOK: every variable has the type the spec declares (spec: TypeOK).
 func (sp *Spec) TypeOK(s *State) bool {
-	n := sp.N()
-	client := func(c int) bool { return c >= 0 && c < n }
-	session := func(x Session) bool { return client(x.C) && x.K >= 1 && x.K <= sp.MaxFaults+1 }
-	uuid := func(u Uuid) bool { return client(u.C) && u.R >= 1 && u.R <= sp.MaxRequests }
-	seq := func(q int) bool { return q >= 0 && q <= sp.MaxSeq }
 	kind := func(k Kind) bool { return k == KindRead || k == KindWrite }
-	for _, x := range s.Nodes {
-		if !seq(x.Seq) || !kind(x.Kind) || !session(x.Owner) || !uuid(x.Uuid) || x.Czxid < 0 {
-			return false
-		}
-	}
-	if !seq(s.NextSeq) || s.Zxid < 0 {
+	if !s.State.TypeOK(&sp.Constants.Constants) || len(s.Kind) != sp.N() {
 		return false
 	}
-	for _, x := range s.Live {
-		if !session(x) {
+	for _, x := range s.Nodes {
+		if !kind(x.Kind) {
 			return false
 		}
 	}
 	for _, w := range s.Watches {
-		if !seq(w.Node.Seq) || !kind(w.Node.Kind) || !uuid(w.Req) {
+		if w.Node.Seq == zk.ParentSeq || !kind(w.Node.Kind) {
 			return false
 		}
 	}
-	if len(s.Inbox) != n || len(s.PC) != n || len(s.Kind) != n || len(s.Sess) != n || len(s.ReqNo) != n ||
-		len(s.Node) != n || len(s.Target) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Paused) != n {
-		return false
-	}
-	for c := 0; c < n; c++ {
-		for _, u := range s.Inbox[c] {
-			if !uuid(u) {
-				return false
-			}
-		}
-		tg := s.Target[c]
-		if s.PC[c] > PCHold || s.Kind[c] > KindWrite || s.Sess[c] < 1 || s.Sess[c] > sp.MaxFaults+1 ||
-			s.ReqNo[c] < 0 || s.ReqNo[c] > sp.MaxRequests ||
-			!(seq(s.Node[c]) || s.Node[c] == NoNode) ||
-			!(tg == NoTarget || seq(tg.Seq) && kind(tg.Kind)) || s.Token[c] < 0 {
+	for c, k := range s.Kind {
+		if k > KindWrite || s.Target[c] != NoTarget && !kind(s.Target[c].Kind) {
 			return false
 		}
 	}
-	for _, p := range s.Pending {
-		if !session(p.Sess) || !uuid(p.Uuid) {
-			return false
-		}
-	}
-	return s.Faults >= 0 && s.Faults <= sp.MaxFaults
+	return true
 }
 
 // WriterExclusion: a client that believes it holds as a writer is the only
@@ -60,7 +37,7 @@ func (sp *Spec) WriterExclusion(s *State) bool {
 			continue
 		}
 		for d := range s.PC {
-			if d != c && s.PC[d] == PCHold {
+			if d != c && s.PC[d] == recipe.PCHold {
 				return false
 			}
 		}
@@ -76,7 +53,7 @@ func (sp *Spec) MutualExclusion(s *State) bool {
 			continue
 		}
 		for d := range s.PC {
-			if d != c && s.PC[d] == PCHold && s.OwnNodeExists(d) {
+			if d != c && s.PC[d] == recipe.PCHold && s.OwnNodeExists(d) {
 				return false
 			}
 		}
@@ -99,82 +76,14 @@ func (sp *Spec) ReadersShare(s *State) bool {
 // NoHerd: a node is watched by at most one waiting writer (readers may
 // share a watch on the writer they wait for).
 func (sp *Spec) NoHerd(s *State) bool {
-	for i, w := range s.Watches {
-		if i > 0 && s.Watches[i-1].Node == w.Node {
-			continue
-		}
-		waiters := 0
-		for c := range s.PC {
-			if s.Kind[c] == KindWrite && s.PC[c] == PCWait && s.hasWatch(Watch{Node: w.Node, Req: s.UuidOf(c)}) {
-				waiters++
-			}
-		}
-		if waiters > 1 {
-			return false
-		}
-	}
-	return true
+	return s.State.NoHerd(func(c int) bool { return s.Kind[c] == KindWrite })
 }
-
-func (s *State) hasWatch(w Watch) bool {
-	for _, x := range s.Watches {
-		if x == w {
-			return true
-		}
-	}
-	return false
-}
-
-// NoOrphans: every node of a session a client still uses belongs to its
-// running request or has its delete pending.
-func (sp *Spec) NoOrphans(s *State) bool {
-	for _, n := range s.Nodes {
-		c := n.Owner.C
-		if n.Owner != s.SessOf(c) {
-			continue
-		}
-		if n.Uuid == s.UuidOf(c) && s.PC[c] != PCIdle {
-			continue
-		}
-		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
-			return false
-		}
-	}
-	return true
-}
-
-// RequestParam maps i in 0..N*MaxRequests-1, the parameter of
-// NoOrphansEventually, to the uuid it stands for, in TLC's order of
-// Clients \X (1..MaxRequests).
-func (sp *Spec) RequestParam(i int) Uuid { return Uuid{i / sp.MaxRequests, i%sp.MaxRequests + 1} }
-
-// HasNodeOf reports whether a node carries request u's uuid.
-func (s *State) HasNodeOf(u Uuid) bool {
-	for _, n := range s.Nodes {
-		if n.Uuid == u {
-			return true
-		}
-	}
-	return false
-}
-
-// Orphaned is Orphaned(u) for u = RequestParam(i): the request has ended
-// and a node carrying its uuid is still there (NoOrphansEventually's P).
-func (sp *Spec) Orphaned(s *State, i int) bool {
-	u := sp.RequestParam(i)
-	ended := u != s.UuidOf(u.C) || s.PC[u.C] == PCIdle
-	return ended && s.HasNodeOf(u)
-}
-
-// NoNodeOf is NoOrphansEventually's Q: no node carries the uuid of
-// RequestParam(i).
-func (sp *Spec) NoNodeOf(s *State, i int) bool { return !s.HasNodeOf(sp.RequestParam(i)) }
 
 // GrantsInSequenceOrder: a holder with an existing node has no blocker (a
 // writer is first, a reader has no write node before it).
 func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
 	for c := range s.PC {
-		if s.PC[c] == PCHold && s.OwnNodeExists(c) && len(s.Blockers(c)) > 0 {
+		if s.PC[c] == recipe.PCHold && s.OwnNodeExists(c) && len(s.Blockers(c)) > 0 {
 			return false
 		}
 	}
@@ -183,20 +92,13 @@ func (sp *Spec) GrantsInSequenceOrder(s *State) bool {
 
 // KnownNodeExists: a client that knows its node and whose session is live
 // has that node.
-func (sp *Spec) KnownNodeExists(s *State) bool {
-	for c := range s.PC {
-		if s.PC[c].KnowsNode() && s.LiveC(c) && !s.OwnNodeExists(c) {
-			return false
-		}
-	}
-	return true
-}
+func (sp *Spec) KnownNodeExists(s *State) bool { return s.State.KnownNodeExists(s.Kind) }
 
 // ReadersNotBlockedByReaders: a reader waiting on an armed watch has a
 // write node before it (fails for ReaderWatchesPredecessor).
 func (sp *Spec) ReadersNotBlockedByReaders(s *State) bool {
 	for c := range s.PC {
-		if s.Kind[c] != KindRead || s.PC[c] != PCWait {
+		if s.Kind[c] != KindRead || s.PC[c] != recipe.PCWait {
 			continue
 		}
 		armed := false
@@ -231,9 +133,3 @@ func (sp *Spec) WantsWrite(s *State, c int) bool {
 
 // HoldsWrite is the right side of NoWriterStarvation: Holding(c, "write").
 func (sp *Spec) HoldsWrite(s *State, c int) bool { return s.Holding(c, KindWrite) }
-
-// Acquiring is the left side of StarvationFree: pc[c] \in Acquiring.
-func (sp *Spec) Acquiring(s *State, c int) bool { return s.PC[c].Acquiring() }
-
-// Holds is the right side of StarvationFree: pc[c] = "hold".
-func (sp *Spec) Holds(s *State, c int) bool { return s.PC[c] == PCHold }

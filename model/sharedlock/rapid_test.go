@@ -1,8 +1,6 @@
 package sharedlock_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -22,7 +20,7 @@ func properties(sp *sharedlock.Spec) []property {
 		{Name: "TypeOK", Inv: sp.TypeOK},
 		{Name: "MutualExclusion", Inv: sp.MutualExclusion},
 		{Name: "NoHerd", Inv: sp.NoHerd},
-		{Name: "NoOrphans", Inv: sp.NoOrphans},
+		{Name: "NoOrphans", Inv: (*sharedlock.State).NoOrphans},
 		{Name: "GrantsInSequenceOrder", Inv: sp.GrantsInSequenceOrder},
 		{Name: "KnownNodeExists", Inv: sp.KnownNodeExists},
 		{Name: "ReadersNotBlockedByReaders", Inv: sp.ReadersNotBlockedByReaders},
@@ -35,31 +33,13 @@ func properties(sp *sharedlock.Spec) []property {
 
 // drawConstants draws constants beyond the TLC configs'.
 func drawConstants(t *rapid.T) sharedlock.Constants {
-	n := rapid.IntRange(1, 6).Draw(t, "clients")
-	k := sharedlock.Constants{
-		MaxRequests:   rapid.IntRange(1, 4).Draw(t, "MaxRequests"),
-		MaxSeq:        rapid.IntRange(1, 20).Draw(t, "MaxSeq"),
-		MaxFaults:     rapid.IntRange(0, 5).Draw(t, "MaxFaults"),
-		WithExpiry:    rapid.Bool().Draw(t, "WithExpiry"),
-		WithReplyLoss: rapid.Bool().Draw(t, "WithReplyLoss"),
-		WithPause:     rapid.Bool().Draw(t, "WithPause"),
-		WithCancel:    rapid.Bool().Draw(t, "WithCancel"),
-		WithDowngrade: rapid.Bool().Draw(t, "WithDowngrade"),
-		AsyncDelete:   rapid.Bool().Draw(t, "AsyncDelete"),
-	}
-	for c := 1; c <= n; c++ {
-		k.Clients = append(k.Clients, fmt.Sprintf("c%d", c))
-	}
-	return k
+	return sharedlock.Constants{Constants: proptest.DrawConstants(t), WithDowngrade: rapid.Bool().Draw(t, "WithDowngrade")}
 }
 
 // walkChecking takes a random walk of up to steps steps from Init and
 // fails t at the first state or step that violates one of props.
 func walkChecking(t *rapid.T, sp *sharedlock.Spec, props []property, steps int) {
-	proptest.WalkChecking(t, proptest.Spec[sharedlock.State]{
-		Init: sp.Init, Next: sp.Next, Actions: len(sharedlock.ActionNames),
-		ActionName: sharedlock.ActionName, LabelString: sp.LabelString, Format: sp.Format,
-	}, props, steps, taken)
+	proptest.WalkChecking(t, proptest.Lock(sp, sharedlock.ActionNames, sharedlock.ActionName), props, steps, taken)
 }
 
 // taken counts the actions the walks take (TestRandomWalksLong reports it).
@@ -79,35 +59,22 @@ func TestRandomWalksKeepInvariants(t *testing.T) { rapid.Check(t, keepsInvariant
 
 // TestRandomWalksLong runs 20,000 walks (skipped under -short).
 func TestRandomWalksLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: 20,000 random walks")
-	}
-	defer proptest.SetFlag(t, "rapid.checks", "20000")()
-	taken = map[string]int{}
-	defer func() { taken = nil }()
-	rapid.Check(t, keepsInvariants)
-	t.Logf("steps taken by action: %v", taken)
-	for _, a := range sharedlock.ActionNames[:sharedlock.ActDowngradeByReleaseAcquire] {
-		if taken[string(a)] == 0 {
-			t.Errorf("no walk took %s", a)
-		}
-	}
+	proptest.Long(t, keepsInvariants, &taken, sharedlock.ActionNames[:sharedlock.ActDowngradeByReleaseAcquire])
 }
 
 // TestMutantsCaught is the positive control: each mutant's random walks
 // violate the property its TLC config expects, in a shrunk counterexample;
 // and the ReadersShare witness fails in SharedLock itself (readers share).
 func TestMutantsCaught(t *testing.T) {
-	clients := []string{"c1", "c2", "c3", "c4"}
 	for _, tc := range []struct {
 		variant sharedlock.Variant
 		k       sharedlock.Constants
 		prop    string
 	}{
-		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
-		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersNotBlockedByReaders"},
-		{sharedlock.WriterShortcut, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6, WithDowngrade: true}, "WriterExclusion"},
-		{sharedlock.Base, sharedlock.Constants{Clients: clients, MaxRequests: 2, MaxSeq: 6}, "ReadersShare"},
+		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Constants: proptest.Small(0, false, false), WithDowngrade: true}, "WriterExclusion"},
+		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Constants: proptest.Small(0, false, false)}, "ReadersNotBlockedByReaders"},
+		{sharedlock.WriterShortcut, sharedlock.Constants{Constants: proptest.Small(0, false, false), WithDowngrade: true}, "WriterExclusion"},
+		{sharedlock.Base, sharedlock.Constants{Constants: proptest.Small(0, false, false)}, "ReadersShare"},
 	} {
 		t.Run(tc.variant.Module()+"/"+tc.prop, func(t *testing.T) {
 			sp, err := sharedlock.New(tc.k, tc.variant)
@@ -116,13 +83,9 @@ func TestMutantsCaught(t *testing.T) {
 			}
 			props := append(properties(sp), property{Name: "ReadersShare", Inv: sp.ReadersShare})
 			check := proptest.Only(props, tc.prop)
-			report := proptest.ExpectFailure(t, 10000, func(rt *rapid.T) {
+			proptest.Caught(t, tc.prop, func(rt *rapid.T) {
 				walkChecking(rt, sp, check, rapid.IntRange(20, 60).Draw(rt, "steps"))
 			})
-			if !strings.Contains(report, tc.prop+" violated") {
-				t.Errorf("the mutant failed, but not on %s:\n%s", tc.prop, report)
-			}
-			t.Logf("caught; shrunk counterexample:\n%s", proptest.FirstLines(report, 16))
 		})
 	}
 }

@@ -5,44 +5,30 @@
 // SharedLockWriterShortcut).
 //
 // It follows the conventions of model/predlock: every variable a field of
-// State, every action a method of Spec named like the spec action, every
-// property a method named like the property, states built copy-on-write,
-// sets as sorted slices. spec/tla/README.md is the contract.
+// State, every action a method named like the spec action, every property
+// a method named like the property, states built copy-on-write, sets as
+// sorted slices. The server is model/zk's, what PredecessorLock shares
+// model/recipe's (State embeds recipe.State and adds kind).
+// spec/tla/README.md is the contract.
 package sharedlock
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/zklock/zklock/model/recipe"
 )
 
-// Constants are the CONSTANTS of SharedLock.
+// Constants are the CONSTANTS of SharedLock: those PredecessorLock has
+// too, and its own.
 type Constants struct {
-	// Clients are the client processes (model values), in TLC's order.
-	Clients []string
-	// MaxRequests bounds the lock requests of each client.
-	MaxRequests int
-	// MaxSeq bounds the parent's sequence counter.
-	MaxSeq int
-	// MaxFaults is the budget of fault steps.
-	MaxFaults int
-	// WithExpiry: server-side session expiry and the client's loss timer.
-	WithExpiry bool
-	// WithReplyLoss: a create's reply may be lost.
-	WithReplyLoss bool
-	// WithPause: a holder's process may pause.
-	WithPause bool
-	// WithCancel: a request's context may end while it acquires.
-	WithCancel bool
+	recipe.Constants
 	// WithDowngrade: a holding writer may downgrade to a reader.
 	WithDowngrade bool
-	// AsyncDelete: Release and Cancel end the request at once and leave its
-	// delete pending until DeleteLands (impl/zklock's background delete).
-	AsyncDelete bool
 }
 
 // Unbounded is the value of MaxSeq, MaxFaults or MaxRequests that stands
 // for "no bound" when the model replays a trace (model/trace).
-const Unbounded = math.MaxInt32
+const Unbounded = recipe.Unbounded
 
 // Variant says which module's next-state relation the Spec follows.
 type Variant int
@@ -79,29 +65,18 @@ func (v Variant) Module() string {
 type Spec struct {
 	Constants
 	Variant Variant
+	r       recipe.Spec[Kind] // the actions PredecessorLock writes alike
 }
 
 // New checks the constants and returns the Spec of the variant.
 func New(k Constants, v Variant) (*Spec, error) {
-	switch {
-	case len(k.Clients) == 0:
-		return nil, fmt.Errorf("sharedlock: no clients")
-	case len(k.Clients) > math.MaxInt16:
-		return nil, fmt.Errorf("sharedlock: %d clients: too many", len(k.Clients))
-	case k.MaxRequests < 0 || k.MaxSeq < 0 || k.MaxFaults < 0:
-		return nil, fmt.Errorf("sharedlock: MaxRequests, MaxSeq and MaxFaults must be natural numbers")
-	case v < Base || v > WriterShortcut:
+	if err := k.Check("sharedlock"); err != nil {
+		return nil, err
+	}
+	if v < Base || v > WriterShortcut {
 		return nil, fmt.Errorf("sharedlock: unknown variant %d", v)
 	}
-	seen := map[string]bool{}
-	for _, c := range k.Clients {
-		if seen[c] {
-			return nil, fmt.Errorf("sharedlock: client %s listed twice", c)
-		}
-		seen[c] = true
-	}
-	return &Spec{Constants: k, Variant: v}, nil
+	sp := &Spec{Constants: k, Variant: v}
+	sp.r = recipe.Spec[Kind]{Constants: &sp.Constants.Constants, ExpireHeld: `s = Sess(c) => (pc[c] # "hold" \/ paused[c])`}
+	return sp, nil
 }
-
-// N returns the number of clients.
-func (sp *Spec) N() int { return len(sp.Clients) }

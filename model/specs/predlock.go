@@ -7,6 +7,7 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/tla"
 )
 
@@ -45,18 +46,7 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
 	r := newConstReader(m)
-	k := predlock.Constants{
-		Clients:       r.modelValues("Clients"),
-		MaxRequests:   r.nat("MaxRequests"),
-		MaxSeq:        r.nat("MaxSeq"),
-		MaxFaults:     r.nat("MaxFaults"),
-		WithExpiry:    r.bool("WithExpiry"),
-		WithReplyLoss: r.bool("WithReplyLoss"),
-		WithPause:     r.bool("WithPause"),
-		WithCancel:    r.bool("WithCancel"),
-		Fencing:       r.bool("Fencing"),
-		AsyncDelete:   r.bool("AsyncDelete"),
-	}
+	k := predlock.Constants{Constants: r.lockConstants(), Fencing: r.bool("Fencing")}
 	rule := r.str("GrantRule")
 	if err := r.done(); err != nil {
 		return nil, err
@@ -95,7 +85,7 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 		"MutualExclusion":       sp.MutualExclusion,
 		"NaiveExclusion":        sp.NaiveExclusion,
 		"NoHerd":                sp.NoHerd,
-		"NoOrphans":             sp.NoOrphans,
+		"NoOrphans":             (*predlock.State).NoOrphans,
 		"GrantsInSequenceOrder": sp.GrantsInSequenceOrder,
 		"KnownNodeExists":       sp.KnownNodeExists,
 	}
@@ -117,7 +107,8 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 		}
 		if name == "NoOrphansEventually" {
 			es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: sp.Orphaned, Q: sp.NoNodeOf,
+				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *predlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
+				Q: func(s *predlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
 				Param: func(i int) string {
 					u := sp.RequestParam(i)
 					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
@@ -125,12 +116,12 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 			})
 			continue
 		}
-		q := map[string]func(*predlock.State, int) bool{"StarvationFree": sp.Holds, "RequestsEnd": sp.Ended}[name]
+		q := map[string]func(*predlock.State, int) bool{"StarvationFree": (*predlock.State).Holds, "RequestsEnd": (*predlock.State).Ended}[name]
 		if q == nil {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
 		es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-			Name: name, N: sp.N(), P: sp.Acquiring, Q: q,
+			Name: name, N: sp.N(), P: (*predlock.State).Acquiring, Q: q,
 			Param: func(i int) string { return sp.Clients[i] },
 		})
 	}
@@ -152,7 +143,7 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 		fs = append(fs, explore.Fairness[predlock.State]{
 			Name: "Progress(" + sp.Clients[c] + ")",
 			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action != predlock.ActExpireSession && sp.IsProgress(l)
+				return int(l.Client) == c && l.Action != recipe.ActExpireSession && sp.IsProgress(l)
 			},
 		})
 	}
@@ -160,14 +151,14 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 		fs = append(fs, explore.Fairness[predlock.State]{
 			Name: "ResumeClient(" + sp.Clients[c] + ")",
 			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == predlock.ActResumeClient
+				return int(l.Client) == c && l.Action == recipe.ActResumeClient
 			},
 		})
 	}
 	fs = append(fs, explore.Fairness[predlock.State]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
 		Takes: func(s *predlock.State, l model.Label) bool {
-			return l.Action == predlock.ActExpireSession &&
+			return l.Action == recipe.ActExpireSession &&
 				s.Abandoned(predlock.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
@@ -178,7 +169,7 @@ func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
 		fs = append(fs, explore.Fairness[predlock.State]{
 			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
 			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == predlock.ActDeleteLands
+				return int(l.Client) == c && l.Action == recipe.ActDeleteLands
 			},
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/model/tla"
 )
@@ -39,18 +40,7 @@ func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
 	r := newConstReader(m)
-	k := sharedlock.Constants{
-		Clients:       r.modelValues("Clients"),
-		MaxRequests:   r.nat("MaxRequests"),
-		MaxSeq:        r.nat("MaxSeq"),
-		MaxFaults:     r.nat("MaxFaults"),
-		WithExpiry:    r.bool("WithExpiry"),
-		WithReplyLoss: r.bool("WithReplyLoss"),
-		WithPause:     r.bool("WithPause"),
-		WithCancel:    r.bool("WithCancel"),
-		WithDowngrade: r.bool("WithDowngrade"),
-		AsyncDelete:   r.bool("AsyncDelete"),
-	}
+	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
 	if err := r.done(); err != nil {
 		return nil, err
 	}
@@ -86,7 +76,7 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 		"MutualExclusion":            sp.MutualExclusion,
 		"ReadersShare":               sp.ReadersShare,
 		"NoHerd":                     sp.NoHerd,
-		"NoOrphans":                  sp.NoOrphans,
+		"NoOrphans":                  (*sharedlock.State).NoOrphans,
 		"GrantsInSequenceOrder":      sp.GrantsInSequenceOrder,
 		"KnownNodeExists":            sp.KnownNodeExists,
 		"ReadersNotBlockedByReaders": sp.ReadersNotBlockedByReaders,
@@ -106,10 +96,11 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 				Name: name, N: sp.N(), P: sp.WantsWrite, Q: sp.HoldsWrite, Param: param})
 		case "StarvationFree":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N(), P: sp.Acquiring, Q: sp.Holds, Param: param})
+				Name: name, N: sp.N(), P: (*sharedlock.State).Acquiring, Q: (*sharedlock.State).Holds, Param: param})
 		case "NoOrphansEventually":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: sp.Orphaned, Q: sp.NoNodeOf,
+				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *sharedlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
+				Q: func(s *sharedlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
 				Param: func(i int) string {
 					u := sp.RequestParam(i)
 					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
@@ -136,7 +127,7 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 		fs = append(fs, explore.Fairness[sharedlock.State]{
 			Name: "Progress(" + sp.Clients[c] + ")",
 			Takes: func(_ *sharedlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action != sharedlock.ActExpireSession && sp.IsProgress(l)
+				return int(l.Client) == c && l.Action != recipe.ActExpireSession && sp.IsProgress(l)
 			},
 		})
 	}
@@ -144,14 +135,14 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 		fs = append(fs, explore.Fairness[sharedlock.State]{
 			Name: "ResumeClient(" + sp.Clients[c] + ")",
 			Takes: func(_ *sharedlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == sharedlock.ActResumeClient
+				return int(l.Client) == c && l.Action == recipe.ActResumeClient
 			},
 		})
 	}
 	fs = append(fs, explore.Fairness[sharedlock.State]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
 		Takes: func(s *sharedlock.State, l model.Label) bool {
-			return l.Action == sharedlock.ActExpireSession &&
+			return l.Action == recipe.ActExpireSession &&
 				s.Abandoned(sharedlock.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
@@ -159,7 +150,7 @@ func sharedLockFairness(sp *sharedlock.Spec) []explore.Fairness[sharedlock.State
 		fs = append(fs, explore.Fairness[sharedlock.State]{
 			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
 			Takes: func(_ *sharedlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == sharedlock.ActDeleteLands
+				return int(l.Client) == c && l.Action == recipe.ActDeleteLands
 			},
 		})
 	}

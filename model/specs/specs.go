@@ -15,6 +15,7 @@ import (
 
 	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/recipe"
 )
 
 // Instance is the model of one config, ready to be explored.
@@ -161,6 +162,21 @@ type constReader struct {
 	m    tlccfg.Model
 	used map[string]bool
 	err  error
+}
+
+// lockConstants reads the constants both lock specs declare.
+func (r *constReader) lockConstants() recipe.Constants {
+	return recipe.Constants{
+		Clients:       r.modelValues("Clients"),
+		MaxRequests:   r.nat("MaxRequests"),
+		MaxSeq:        r.nat("MaxSeq"),
+		MaxFaults:     r.nat("MaxFaults"),
+		WithExpiry:    r.bool("WithExpiry"),
+		WithReplyLoss: r.bool("WithReplyLoss"),
+		WithPause:     r.bool("WithPause"),
+		WithCancel:    r.bool("WithCancel"),
+		AsyncDelete:   r.bool("AsyncDelete"),
+	}
 }
 
 func newConstReader(m tlccfg.Model) *constReader { return &constReader{m: m, used: map[string]bool{}} }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -101,7 +102,7 @@ func (a predAdapter) kindArg(kind string) (int, error) {
 func (a predAdapter) pc(s *predlock.State, c int) string          { return s.PC[c].String() }
 func (a predAdapter) live(s *predlock.State, c int) bool          { return s.LiveC(c) }
 func (a predAdapter) ownNodeExists(s *predlock.State, c int) bool { return s.OwnNodeExists(c) }
-func (a predAdapter) holding(s *predlock.State, c int) bool       { return s.PC[c] == predlock.PCHold }
+func (a predAdapter) holding(s *predlock.State, c int) bool       { return s.PC[c] == recipe.PCHold }
 func (a predAdapter) nodes(s *predlock.State) []obsNode {
 	out := make([]obsNode, len(s.Nodes))
 	for i, n := range s.Nodes {
@@ -110,8 +111,8 @@ func (a predAdapter) nodes(s *predlock.State) []obsNode {
 	return out
 }
 func (a predAdapter) target(s *predlock.State, c int) (obsNode, bool) {
-	n, ok := s.NodeAt(s.Target[c])
-	if !ok || s.Target[c] == predlock.NoNode {
+	n, ok := s.NodeAt(s.Target[c].Seq)
+	if !ok || s.Target[c] == predlock.NoTarget {
 		return obsNode{}, false
 	}
 	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}, true
@@ -174,7 +175,7 @@ func (a sharedAdapter) kindArg(kind string) (int, error) {
 func (a sharedAdapter) pc(s *sharedlock.State, c int) string          { return s.PC[c].String() }
 func (a sharedAdapter) live(s *sharedlock.State, c int) bool          { return s.LiveC(c) }
 func (a sharedAdapter) ownNodeExists(s *sharedlock.State, c int) bool { return s.OwnNodeExists(c) }
-func (a sharedAdapter) holding(s *sharedlock.State, c int) bool       { return s.PC[c] == sharedlock.PCHold }
+func (a sharedAdapter) holding(s *sharedlock.State, c int) bool       { return s.PC[c] == recipe.PCHold }
 func (a sharedAdapter) nodes(s *sharedlock.State) []obsNode {
 	out := make([]obsNode, len(s.Nodes))
 	for i, n := range s.Nodes {

@@ -8,6 +8,7 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/walk"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -96,8 +97,9 @@ func realSeqOf(seq int) int64 { return int64(seq)*3 + 7 }
 
 func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, error) {
 	f := opt.Faults > 0
-	sp, err := predlock.New(predlock.Constants{Clients: names, MaxRequests: opt.Requests, MaxSeq: predlock.Unbounded,
-		MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f, Fencing: true}, predlock.Base)
+	sp, err := predlock.New(predlock.Constants{Constants: recipe.Constants{Clients: names, MaxRequests: opt.Requests,
+		MaxSeq: predlock.Unbounded, MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f},
+		Fencing: true}, predlock.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -124,36 +126,36 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: "exclusive",
 				Action: predlock.ActionNames[l.Action], Request: genUuid(c, from.ReqNo[c])}
 			switch l.Action {
-			case predlock.ActRequestLock:
+			case recipe.ActRequestLock:
 				ev.Request = genUuid(c, to.ReqNo[c])
-			case predlock.ActCreateOk:
+			case recipe.ActCreateOk:
 				ev.Node = node(to, to.Node[c])
-			case predlock.ActCreateReplyLost, predlock.ActPredecessorGone, predlock.ActGrantOnHeadGone, predlock.ActCancel:
-			case predlock.ActFindOwnNode:
-				if to.PC[c] == predlock.PCList {
+			case recipe.ActCreateReplyLost, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActCancel:
+			case recipe.ActFindOwnNode:
+				if to.PC[c] == recipe.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
 				} else {
 					ev.Result = traceevent.ResultAbsent
 				}
-			case predlock.ActListChildren:
+			case recipe.ActListChildren:
 				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
-				if to.PC[c] == predlock.PCGrant {
+				if to.PC[c] == recipe.PCGrant {
 					ev.Result = traceevent.ResultGrant
 				} else {
-					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c])
+					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c].Seq)
 				}
-			case predlock.ActWatchPredecessor:
+			case recipe.ActWatchPredecessor:
 				ev.Node = node(from, from.Node[c])
 				ev.Target = lastWaitTarget(steps, ev.Client)
 				ev.Result = traceevent.ResultExists
-				if to.PC[c] == predlock.PCList {
+				if to.PC[c] == recipe.PCList {
 					ev.Result = traceevent.ResultGone
 				}
-			case predlock.ActGrant:
+			case recipe.ActGrant:
 				ev.Node, ev.Token = node(from, from.Node[c]), int64(to.Token[c])+1000
-			case predlock.ActRelease:
+			case recipe.ActRelease:
 				ev.Node = node(from, from.Node[c])
-			case predlock.ActLearnExpiry:
+			case recipe.ActLearnExpiry:
 				ev.Request, ev.Kind, ev.Result = "", "", traceevent.ResultExpired
 				if from.LiveC(c) {
 					ev.Result = traceevent.ResultTimer
@@ -180,8 +182,9 @@ func lastWaitTarget(steps []genStep, client string) string {
 
 func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, error) {
 	f := opt.Faults > 0
-	sp, err := sharedlock.New(sharedlock.Constants{Clients: names, MaxRequests: opt.Requests, MaxSeq: sharedlock.Unbounded,
-		MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f, WithDowngrade: true}, sharedlock.Base)
+	sp, err := sharedlock.New(sharedlock.Constants{Constants: recipe.Constants{Clients: names, MaxRequests: opt.Requests,
+		MaxSeq: sharedlock.Unbounded, MaxFaults: opt.Faults, WithExpiry: f, WithReplyLoss: f, WithPause: f, WithCancel: f},
+		WithDowngrade: true}, sharedlock.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -208,38 +211,38 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 			ev := Event{Client: fmt.Sprintf("%s#%d", names[c], from.Sess[c]), Lock: "/gen", Kind: from.Kind[c].String(),
 				Action: sharedlock.ActionNames[l.Action], Request: genUuid(c, from.ReqNo[c])}
 			switch l.Action {
-			case sharedlock.ActRequestLock:
+			case recipe.ActRequestLock:
 				ev.Request, ev.Kind = genUuid(c, to.ReqNo[c]), to.Kind[c].String()
-			case sharedlock.ActCreateOk:
+			case recipe.ActCreateOk:
 				ev.Node = node(to, to.Node[c])
-			case sharedlock.ActCreateReplyLost, sharedlock.ActPredecessorGone, sharedlock.ActGrantOnHeadGone, sharedlock.ActCancel:
-			case sharedlock.ActFindOwnNode:
-				if to.PC[c] == sharedlock.PCList {
+			case recipe.ActCreateReplyLost, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActCancel:
+			case recipe.ActFindOwnNode:
+				if to.PC[c] == recipe.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
 				} else {
 					ev.Result = traceevent.ResultAbsent
 				}
-			case sharedlock.ActListChildren:
+			case recipe.ActListChildren:
 				ev.Node, ev.Children = node(from, from.Node[c]), children(from)
-				if to.PC[c] == sharedlock.PCGrant {
+				if to.PC[c] == recipe.PCGrant {
 					ev.Result = traceevent.ResultGrant
 				} else {
 					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c].Seq)
 				}
-			case sharedlock.ActWatchPredecessor:
+			case recipe.ActWatchPredecessor:
 				ev.Node = node(from, from.Node[c])
 				ev.Target = lastWaitTarget(steps, ev.Client)
 				ev.Result = traceevent.ResultExists
-				if to.PC[c] == sharedlock.PCList {
+				if to.PC[c] == recipe.PCList {
 					ev.Result = traceevent.ResultGone
 				}
-			case sharedlock.ActGrant:
+			case recipe.ActGrant:
 				ev.Node, ev.Token = node(from, from.Node[c]), int64(to.Token[c])+1000
 			case sharedlock.ActDowngrade:
 				ev.Node, ev.Kind = node(to, to.Node[c]), "read"
-			case sharedlock.ActRelease:
+			case recipe.ActRelease:
 				ev.Node = node(from, from.Node[c])
-			case sharedlock.ActLearnExpiry:
+			case recipe.ActLearnExpiry:
 				ev.Request, ev.Kind, ev.Result = "", "", traceevent.ResultExpired
 				if from.LiveC(c) {
 					ev.Result = traceevent.ResultTimer

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -124,22 +125,14 @@ func Validate(events []Event, opt Options) (*Report, error) {
 		var lr *LockReport
 		switch lt.spec {
 		case "PredecessorLock":
-			sp, err := predlock.New(predlock.Constants{
-				Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: predlock.Unbounded,
-				MaxFaults: predlock.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
-				WithCancel: true, Fencing: true, AsyncDelete: true,
-			}, predlock.Base)
+			sp, err := predlock.New(predlock.Constants{Constants: unbounded(lt), Fencing: true}, predlock.Base)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 			}
 			se := &searcher[predlock.State]{a: predAdapter{sp}, lt: lt, budget: opt.Budget}
 			lr = se.run()
 		default:
-			sp, err := sharedlock.New(sharedlock.Constants{
-				Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: sharedlock.Unbounded,
-				MaxFaults: sharedlock.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
-				WithCancel: true, WithDowngrade: true, AsyncDelete: true,
-			}, sharedlock.Base)
+			sp, err := sharedlock.New(sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, sharedlock.Base)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 			}
@@ -155,6 +148,15 @@ func Validate(events []Event, opt Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// unbounded are the constants a lock's trace is replayed under: its
+// clients and requests, no bound on sequence numbers or faults, and every
+// fault and AsyncDelete enabled (the client may do any of it).
+func unbounded(lt *lockTrace) recipe.Constants {
+	return recipe.Constants{Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: recipe.Unbounded,
+		MaxFaults: recipe.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
+		WithCancel: true, AsyncDelete: true}
 }
 
 // lockTrace is the events of one lock, prepared for the search.
