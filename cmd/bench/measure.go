@@ -55,18 +55,10 @@ func uncontended(ctx context.Context, cfg config, name string, dial dialer, path
 // stallMonitor).
 func contended(ctx context.Context, cfg config, name string, dial dialer, path string, n int, kind string) (run, error) {
 	rw := kind == kindReadMostly
-	clients := make([]lockClient, 0, n)
-	defer func() {
-		for _, c := range clients {
-			c.close()
-		}
-	}()
-	for range n {
-		c, err := dial(ctx, cfg, path, rw)
-		if err != nil {
-			return run{}, err
-		}
-		clients = append(clients, c)
+	clients, err := dialAll(ctx, cfg, dial, path, n, rw)
+	defer closeAll(clients)
+	if err != nil {
+		return run{}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -157,4 +149,25 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 		r.Handoff = append(r.Handoff, hands[id]...)
 	}
 	return r, nil
+}
+
+// dialAll connects n clients to the lock at path; on an error it returns
+// those it made, for the caller to close.
+func dialAll(ctx context.Context, cfg config, dial dialer, path string, n int, rw bool) ([]lockClient, error) {
+	clients := make([]lockClient, 0, n)
+	for range n {
+		c, err := dial(ctx, cfg, path, rw)
+		if err != nil {
+			return clients, err
+		}
+		clients = append(clients, c)
+	}
+	return clients, nil
+}
+
+// closeAll closes every client.
+func closeAll(clients []lockClient) {
+	for _, c := range clients {
+		c.close()
+	}
 }
