@@ -151,7 +151,7 @@ MatchListChildren(c, e) ==
               /\ Lock!ListChildren(c) /\ pc'[c] = "grant" /\ UNCHANGED seqHigh
          [] e.result = "wait" ->
               /\ Lock!ListChildren(c) /\ pc'[c] = "watch" /\ UNCHANGED seqHigh
-              /\ Lock!NodeAt(target'[c]).uuid = e.target
+              /\ Lock!ZK!NodeAt(target'[c]).uuid = e.target
          [] OTHER -> FALSE
 
 \* Release or Cancel: the request ends.  While the session lives, the
@@ -242,7 +242,7 @@ GoneFor(c) ==
     CASE e.action = "ListChildren" ->
            {n.uuid : n \in nodes} \ Range(e.children)
       [] e.action \in {"WatchPredecessor", "PredecessorGone", "GrantOnHeadGone"} ->
-           IF target[c] \in Lock!Seqs(nodes) THEN {Lock!NodeAt(target[c]).uuid} ELSE {}
+           IF target[c] \in Lock!Seqs(nodes) THEN {Lock!ZK!NodeAt(target[c]).uuid} ELSE {}
       [] e.action \in {"CreateOk", "CreateReplyLost"} ->
            \* a sequence number that goes back: the lock path was made anew,
            \* which needs an empty queue

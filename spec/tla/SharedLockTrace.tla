@@ -126,7 +126,7 @@ MatchListChildren(c, e) ==
               /\ Lock!ListChildren(c) /\ pc'[c] = "grant" /\ UNCHANGED seqHigh
          [] e.result = "wait" ->
               /\ Lock!ListChildren(c) /\ pc'[c] = "watch" /\ UNCHANGED seqHigh
-              /\ Named(Lock!NodeAt(target'[c][1])) = e.target
+              /\ Named(Lock!ZK!NodeAt(target'[c][1])) = e.target
          [] OTHER -> FALSE
 
 \* Release or Cancel: the request ends.  While the session lives, the
@@ -212,7 +212,7 @@ GoneFor(c) ==
     CASE e.action = "ListChildren" ->
            {n.uuid : n \in {m \in nodes : Named(m) \notin Range(e.children)}}
       [] e.action \in {"WatchPredecessor", "PredecessorGone", "GrantOnHeadGone"} ->
-           IF target[c] \in Lock!Names(nodes) THEN {Lock!NodeAt(target[c][1]).uuid} ELSE {}
+           IF target[c] \in Lock!ZK!Names(nodes) THEN {Lock!ZK!NodeAt(target[c][1]).uuid} ELSE {}
       [] e.action \in {"CreateOk", "CreateReplyLost"} ->
            \* a sequence number that goes back: the lock path was made anew,
            \* which needs an empty queue
