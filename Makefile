@@ -94,10 +94,19 @@ FUZZTIME ?= 5s
 FUZZ_TARGETS := FuzzParseChild:./impl/zklock FuzzValidateLockPath:./impl/zklock \
 	FuzzFrameScanner:./internal/zkwire FuzzRequestPath:./internal/zkwire FuzzReadFrame:./internal/zkwire \
 	FuzzRead:./model/trace FuzzLoadRoundTrip:./checker FuzzLoadCheck:./checker
+# Go's fuzzing coordinator (before Go 1.27) may report "context deadline
+# exceeded" as a failure when -fuzztime ends while a worker is mid-call
+# (golang/go#75804): no input is written and nothing reproduces. A run that
+# fails that way, with no failing input written, is tolerated once its
+# package's corpus replays clean; any other failure, or a written input, fails.
 fuzz:
 	@mkdir -p .cache; for t in $(FUZZ_TARGETS); do \
-	  name=$${t%%:*}; pkg=$${t#*:}; echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
-	  $(GO) test -short -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg > .cache/fuzz-$$name.log 2>&1 || { cat .cache/fuzz-$$name.log; exit 1; }; \
+	  name=$${t%%:*}; pkg=$${t#*:}; log=.cache/fuzz-$$name.log; echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -short -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg > $$log 2>&1 && continue; \
+	  if grep -q 'context deadline exceeded' $$log && ! grep -q 'Failing input written' $$log && \
+	     $(GO) test -short -count=1 -run="^$$name$$" $$pkg > $$log.replay 2>&1; then \
+	    echo "fuzz $$name: the -fuzztime shutdown race (golang/go#75804), no failing input, corpus replays clean: tolerated"; \
+	  else cat $$log; exit 1; fi; \
 	done
 
 # The checker's tests without -short: the 100k-operation history and the
