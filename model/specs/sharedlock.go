@@ -97,6 +97,9 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 		case "StarvationFree":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
 				Name: name, N: sp.N(), P: (*sharedlock.State).Acquiring, Q: (*sharedlock.State).Holds, Param: param})
+		case "RequestsEnd":
+			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
+				Name: name, N: sp.N(), P: (*sharedlock.State).Acquiring, Q: (*sharedlock.State).Ended, Param: param})
 		case "NoOrphansEventually":
 			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
 				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *sharedlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },

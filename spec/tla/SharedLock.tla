@@ -505,4 +505,8 @@ NoWriterStarvation ==
 \* ... and so is every request.
 StarvationFree == \A c \in Clients : (pc[c] \in Acquiring) ~> (pc[c] = "hold")
 
+\* With faults no request hangs: it is granted or ends with an error
+\* (PredecessorLock's RequestsEnd).
+RequestsEnd == \A c \in Clients : (pc[c] \in Acquiring) ~> (pc[c] \in {"hold", "idle"})
+
 =============================================================================
