@@ -23,7 +23,9 @@ import (
 // ErrNotHeld (matching ErrReleased). If Downgrade fails with its outcome
 // unknown (ctx ended while the multi was in flight), the lease stays a write
 // lease, and a read node the multi may still make is not forgotten: Guard
-// adopts it if the write node is gone, and Unlock deletes it.
+// adopts it if the write node is gone, and Unlock deletes it. Since the
+// multi may have happened, readers queued behind may then be granted: treat
+// such a lease as a read lease (its Mode still says write; see README).
 func (l *Lease) Downgrade(ctx context.Context) error {
 	if l == nil {
 		return fmt.Errorf("%w: nil lease", ErrInvalidArgument)
