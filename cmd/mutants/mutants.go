@@ -340,8 +340,11 @@ var mutants = []mutant{
 		Replace: `	_ = start
 	tc := &trackedConn{Conn: raw, raw: raw, addr: addr, w: w}
 	if w.tls != nil {
+		tc.in = zkwire.NewScanner(maxReplyKept, tc.replyHeaderLen, tc.repliedFrame)
 		tc.out = zkwire.NewScanner(requestHeaderLen(false), requestHeaderLen, tc.sentFrame)
-		tc.in = zkwire.NewScanner(replyHeaderLen(false), replyHeaderLen, tc.repliedFrame)
+		if w.writes {
+			tc.out = zkwire.NewScanner(requestWithPathLen(false), requestWithPathLen, tc.sentFrame)
+		}
 		return w.tlsHandshake(tc, addr, timeout)
 	}`,
 		Killers: []string{"TestTLSEveryLockKind"},
