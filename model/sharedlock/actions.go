@@ -138,6 +138,37 @@ func (sp *Spec) Downgrade(s *State, c int, t *State) model.Guard {
 	return model.Enabled
 }
 
+// DowngradeReplyLost: Downgrade's reply is lost and its context ends before
+// the client learns the outcome; the multi was applied. The lease is a read
+// lease from then on, whatever the outcome (the rule the spec checks;
+// impl/zklock still keeps a write lease, mutant DowngradeLost). A fault.
+// Spec: SharedLock!DowngradeReplyLost.
+func (sp *Spec) DowngradeReplyLost(s *State, c int, t *State) model.Guard {
+	return sp.downgradeLost(s, c, t, true)
+}
+
+// downgradeLost is DowngradeReplyLost, and with toRead false its mutant
+// DowngradeReplyLostKeepsWrite: the multi applied, a fault spent, and the
+// client's kind read (or left as it was).
+func (sp *Spec) downgradeLost(s *State, c int, t *State, toRead bool) model.Guard {
+	switch {
+	case !sp.WithDowngrade:
+		return `WithDowngrade`
+	case !sp.WithReplyLoss:
+		return `WithReplyLoss`
+	case !sp.Fault(s.Faults):
+		return recipe.GFault
+	}
+	if g := sp.Downgrade(s, c, t); g != model.Enabled {
+		return g
+	}
+	t.Faults = s.Faults + 1
+	if !toRead {
+		t.Kind = s.Kind
+	}
+	return model.Enabled
+}
+
 // PauseClient: a holder's process pauses; a fault. Spec:
 // SharedLock!PauseClient.
 func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {

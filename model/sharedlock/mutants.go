@@ -80,3 +80,11 @@ func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
 	s.Consume(c, &t.State, recipe.PCGrant)
 	return kindKept(s, t, model.Enabled)
 }
+
+// DowngradeReplyLostKeepsWrite (mutant DowngradeLost): DowngradeReplyLost
+// with the client's kind left as it was: the write lease impl/zklock keeps
+// today when Downgrade's outcome is unknown. Replaces DowngradeReplyLost.
+// Spec: SharedLockDowngradeLost!DowngradeReplyLostKeepsWrite.
+func (sp *Spec) DowngradeReplyLostKeepsWrite(s *State, c int, t *State) model.Guard {
+	return sp.downgradeLost(s, c, t, false)
+}

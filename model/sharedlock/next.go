@@ -17,34 +17,39 @@ const (
 	ActDowngradeByReleaseAcquire
 	ActListChildrenPredecessor
 	ActGrantOnAnyHeadGone
+	ActDowngradeReplyLost
+	ActDowngradeReplyLostKeepsWrite
 	numActions
 )
 
 // ActionNames are the spec's names of the actions, by index.
-var ActionNames = recipe.Names(traceevent.Downgrade, "DowngradeByReleaseAcquire", "ListChildrenPredecessor", "GrantOnAnyHeadGone")
+var ActionNames = recipe.Names(traceevent.Downgrade, "DowngradeByReleaseAcquire", "ListChildrenPredecessor", "GrantOnAnyHeadGone",
+	"DowngradeReplyLost", "DowngradeReplyLostKeepsWrite")
 
 // clientAction is the signature of the actions with a client parameter.
 type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
 
 var clientActions = [numActions]clientAction{
-	recipe.ActCreateOk:           (*Spec).CreateOk,
-	recipe.ActCreateReplyLost:    (*Spec).CreateReplyLost,
-	recipe.ActFindOwnNode:        on(recipe.Spec[Kind].FindOwnNode, false),
-	recipe.ActListChildren:       (*Spec).ListChildren,
-	recipe.ActWatchPredecessor:   on(recipe.Spec[Kind].WatchPredecessor, false),
-	recipe.ActPredecessorGone:    on(recipe.Spec[Kind].PredecessorGone, false),
-	recipe.ActGrantOnHeadGone:    (*Spec).GrantOnHeadGone,
-	recipe.ActIgnoreNotification: on(recipe.Spec[Kind].IgnoreNotification, false),
-	recipe.ActGrant:              (*Spec).Grant,
-	ActDowngrade:                 (*Spec).Downgrade,
-	recipe.ActRelease:            on(recipe.Spec[Kind].Release, true),
-	recipe.ActCancel:             on(recipe.Spec[Kind].Cancel, true),
-	recipe.ActLearnExpiry:        on(recipe.Spec[Kind].LearnExpiry, true),
-	recipe.ActPauseClient:        (*Spec).PauseClient,
-	recipe.ActResumeClient:       on(recipe.Spec[Kind].ResumeClient, false),
-	ActDowngradeByReleaseAcquire: (*Spec).DowngradeByReleaseAcquire,
-	ActListChildrenPredecessor:   (*Spec).ListChildrenPredecessor,
-	ActGrantOnAnyHeadGone:        (*Spec).GrantOnAnyHeadGone,
+	recipe.ActCreateOk:              (*Spec).CreateOk,
+	recipe.ActCreateReplyLost:       (*Spec).CreateReplyLost,
+	recipe.ActFindOwnNode:           on(recipe.Spec[Kind].FindOwnNode, false),
+	recipe.ActListChildren:          (*Spec).ListChildren,
+	recipe.ActWatchPredecessor:      on(recipe.Spec[Kind].WatchPredecessor, false),
+	recipe.ActPredecessorGone:       on(recipe.Spec[Kind].PredecessorGone, false),
+	recipe.ActGrantOnHeadGone:       (*Spec).GrantOnHeadGone,
+	recipe.ActIgnoreNotification:    on(recipe.Spec[Kind].IgnoreNotification, false),
+	recipe.ActGrant:                 (*Spec).Grant,
+	ActDowngrade:                    (*Spec).Downgrade,
+	recipe.ActRelease:               on(recipe.Spec[Kind].Release, true),
+	recipe.ActCancel:                on(recipe.Spec[Kind].Cancel, true),
+	recipe.ActLearnExpiry:           on(recipe.Spec[Kind].LearnExpiry, true),
+	recipe.ActPauseClient:           (*Spec).PauseClient,
+	recipe.ActResumeClient:          on(recipe.Spec[Kind].ResumeClient, false),
+	ActDowngradeByReleaseAcquire:    (*Spec).DowngradeByReleaseAcquire,
+	ActListChildrenPredecessor:      (*Spec).ListChildrenPredecessor,
+	ActGrantOnAnyHeadGone:           (*Spec).GrantOnAnyHeadGone,
+	ActDowngradeReplyLost:           (*Spec).DowngradeReplyLost,
+	ActDowngradeReplyLostKeepsWrite: (*Spec).DowngradeReplyLostKeepsWrite,
 }
 
 // clientNext is ClientNext(c) of each module, in the order it lists the
@@ -52,7 +57,10 @@ var clientActions = [numActions]clientAction{
 var clientNext = map[Variant][]uint8{
 	Base: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
 		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
-		ActDowngrade, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+		ActDowngrade, ActDowngradeReplyLost, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	DowngradeLost: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActDowngrade, ActDowngradeReplyLostKeepsWrite, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 	DowngradeReleaseAcquire: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
 		recipe.ActListChildren, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant,
 		ActDowngradeByReleaseAcquire, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},

@@ -74,6 +74,7 @@ func TestMutantsCaught(t *testing.T) {
 		{sharedlock.DowngradeReleaseAcquire, sharedlock.Constants{Constants: proptest.Small(0, false, false), WithDowngrade: true}, "WriterExclusion"},
 		{sharedlock.ReaderWatchesPredecessor, sharedlock.Constants{Constants: proptest.Small(0, false, false)}, "ReadersNotBlockedByReaders"},
 		{sharedlock.WriterShortcut, sharedlock.Constants{Constants: proptest.Small(0, false, false), WithDowngrade: true}, "WriterExclusion"},
+		{sharedlock.DowngradeLost, sharedlock.Constants{Constants: proptest.Small(2, true, false), WithDowngrade: true}, "WriterExclusion"},
 		{sharedlock.Base, sharedlock.Constants{Constants: proptest.Small(0, false, false)}, "ReadersShare"},
 	} {
 		t.Run(tc.variant.Module()+"/"+tc.prop, func(t *testing.T) {

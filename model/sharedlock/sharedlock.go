@@ -46,6 +46,9 @@ const (
 	// WriterShortcut is SharedLockWriterShortcut: a writer takes the
 	// deletion of a write node that was its only blocker as its grant.
 	WriterShortcut
+	// DowngradeLost is SharedLockDowngradeLost: a Downgrade whose
+	// outcome is unknown leaves a write lease.
+	DowngradeLost
 )
 
 // Module returns the TLA+ module the variant mirrors.
@@ -57,6 +60,8 @@ func (v Variant) Module() string {
 		return "SharedLockReaderWatchesPredecessor"
 	case WriterShortcut:
 		return "SharedLockWriterShortcut"
+	case DowngradeLost:
+		return "SharedLockDowngradeLost"
 	}
 	return "SharedLock"
 }
@@ -73,7 +78,7 @@ func New(k Constants, v Variant) (*Spec, error) {
 	if err := k.Check("sharedlock"); err != nil {
 		return nil, err
 	}
-	if v < Base || v > WriterShortcut {
+	if v < Base || v > DowngradeLost {
 		return nil, fmt.Errorf("sharedlock: unknown variant %d", v)
 	}
 	sp := &Spec{Constants: k, Variant: v}

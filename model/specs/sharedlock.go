@@ -22,6 +22,7 @@ var sharedLockSpecs = map[string]struct {
 	"RASpec":   {sharedlock.DowngradeReleaseAcquire, false},
 	"RWPSpec":  {sharedlock.ReaderWatchesPredecessor, false},
 	"WSSpec":   {sharedlock.WriterShortcut, false},
+	"DLSpec":   {sharedlock.DowngradeLost, false},
 }
 
 func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
@@ -35,7 +36,7 @@ func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
 	}
 	switch module {
 	case "SharedLock", "SharedLockDowngradeReleaseAcquire", "SharedLockReaderWatchesPredecessor",
-		"SharedLockWriterShortcut":
+		"SharedLockWriterShortcut", "SharedLockDowngradeLost":
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}

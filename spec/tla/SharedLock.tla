@@ -320,6 +320,26 @@ Downgrade(c) ==
     /\ kind' = [kind EXCEPT ![c] = "read"]
     /\ UNCHANGED <<pc, sess, reqNo, node, target, soleBlocker, token, paused, faults>>
 
+(* Downgrade's reply is lost and its context ends before the client has   *)
+(* read the read node to learn the outcome (impl/zklock: Lease.downgrade's  *)
+(* retry loop): the multi was applied.  (When it was not, the write node    *)
+(* stays where it was and only blocks more.)  The client gave up exclusive  *)
+(* access when it called Downgrade, so from here on its lease is a read     *)
+(* lease, whatever the outcome: the rule this spec checks.  impl/zklock     *)
+(* still keeps a write lease there, the SharedLockDowngradeLost mutant,    *)
+(* which fails WriterExclusion.  A fault.                                   *)
+DowngradeReplyLost(c) ==
+    /\ WithDowngrade
+    /\ WithReplyLoss
+    /\ ~paused[c]
+    /\ Holding(c, "write")
+    /\ Live(c)
+    /\ Fault
+    /\ LET own == ZK!NodeAt(node[c])
+       IN  ZK!Multi({own}, LAMBDA z : {[own EXCEPT !.kind = "read", !.czxid = z]})
+    /\ kind' = [kind EXCEPT ![c] = "read"]
+    /\ UNCHANGED <<pc, sess, reqNo, node, target, soleBlocker, token, paused>>
+
 (* Ending a request (see PredecessorLock!EndRequest): with AsyncDelete   *)
 (* the client goes idle at once and the delete of the request's nodes is  *)
 (* pending until DeleteLands or the session's expiry.                      *)
@@ -411,6 +431,7 @@ ClientNext(c) ==
     \/ IgnoreNotification(c)
     \/ Grant(c)
     \/ Downgrade(c)
+    \/ DowngradeReplyLost(c)
     \/ Release(c)
     \/ Cancel(c)
     \/ LearnExpiry(c)
