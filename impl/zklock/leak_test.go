@@ -73,15 +73,7 @@ func TestNoLeaks(t *testing.T) {
 			t.Errorf("nodes left under %s after every session closed: %v", p, left)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		t.Fatalf("%d goroutines before, %d after closing everything:\n%s", before, after, relevant(string(buf)))
-	}
+	goroutinesSettle(t, before, "closing everything")
 }
 
 // An Unlock that cannot reach the server before its context ends goes on
@@ -149,6 +141,22 @@ func TestCloseStopsEveryGoroutine(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Fatalf("%d goroutines of the session still running after Close returned:\n%s", len(left), strings.Join(left, "\n\n"))
+	}
+}
+
+// goroutinesSettle fails the test unless the number of goroutines comes back
+// to at most before within 10 s (goroutines that were told to stop take a
+// moment to return); what is the moment, for the message.
+func goroutinesSettle(t *testing.T, before int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Fatalf("%d goroutines before, %d after %s:\n%s", before, after, what, relevant(string(buf)))
 	}
 }
 

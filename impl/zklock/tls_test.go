@@ -65,15 +65,7 @@ func TestTLSEveryLockKind(t *testing.T) {
 			t.Fatalf("session ended: %v", err)
 		}
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		t.Fatalf("%d goroutines before, %d after closing the TLS sessions:\n%s", before, after, relevant(string(buf)))
-	}
+	goroutinesSettle(t, before, "closing the TLS sessions")
 }
 
 // tlsMutex: Lock, TryLock refused, a waiter granted on Unlock, Guard.
@@ -185,15 +177,7 @@ func TestTLSMismatchFailsFast(t *testing.T) {
 			t.Log(err)
 		})
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		t.Fatalf("%d goroutines before, %d after the failed sessions:\n%s", before, after, relevant(string(buf)))
-	}
+	goroutinesSettle(t, before, "the failed sessions")
 }
 
 // The control of the protocol checks above: a server that merely closes
