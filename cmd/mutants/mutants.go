@@ -265,6 +265,14 @@ var mutants = []mutant{
 		Killers: []string{"TestRWDowngrade"},
 	},
 	{
+		Name:    "downgrade-unknown-keeps-write",
+		Why:     "a Downgrade whose outcome is unknown (reply lost, context ended) leaves the lease saying write, while the multi may have happened and readers queued behind may be granted (SharedLockDowngradeLost)",
+		File:    "impl/zklock/downgrade.go",
+		Find:    `		l.alt, l.kind = to, ModeRead`,
+		Replace: `		l.alt = to`,
+		Killers: []string{"TestDowngradeOutcomeUnknown"},
+	},
+	{
 		Name:    "lockall-unsorted",
 		Why:     "LockAll locks in the order given: two callers locking {a,b} and {b,a} can each hold one and wait for the other",
 		File:    "impl/zklock/multilock.go",

@@ -21,11 +21,13 @@ import (
 // ErrNotWriteLease. If Unlock is called while the multi is under way, the
 // Unlock deletes whichever node the multi leaves and Downgrade returns
 // ErrNotHeld (matching ErrReleased). If Downgrade fails with its outcome
-// unknown (ctx ended while the multi was in flight), the lease stays a write
-// lease, and a read node the multi may still make is not forgotten: Guard
-// adopts it if the write node is gone, and Unlock deletes it. Since the
-// multi may have happened, readers queued behind may then be granted: treat
-// such a lease as a read lease (its Mode still says write; see README).
+// unknown (ctx ended while the multi was in flight), the lease is a read
+// lease from then on (Mode says so): the multi may have happened, and
+// readers queued behind may be granted, so exclusive access ended when
+// Downgrade was called. The read node the multi may have made is not
+// forgotten: Guard adopts it if the write node is gone, and Unlock deletes
+// it. If the multi did not happen, the write node stays until Unlock; it
+// only keeps more clients waiting.
 func (l *Lease) Downgrade(ctx context.Context) error {
 	if l == nil {
 		return fmt.Errorf("%w: nil lease", ErrInvalidArgument)
@@ -75,8 +77,11 @@ func (l *Lease) readNodeFor(from string) (string, error) {
 }
 
 // settle ends the downgrading state. When the multi happened the lease now
-// holds the read node; when it may yet happen, the read node is kept as the
-// lease's alternative. An Unlock that came meanwhile takes it from here.
+// holds the read node. When it may have happened or may yet happen, the
+// read node is kept as the lease's alternative and the lease is a read
+// lease: readers behind may be granted (SharedLock!DowngradeReplyLost; the
+// mutant SharedLockDowngradeLost, which keeps the write lease, breaks
+// WriterExclusion). An Unlock that came meanwhile takes it from here.
 func (l *Lease) settle(to string, done bool, err error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -84,7 +89,7 @@ func (l *Lease) settle(to string, done bool, err error) error {
 	case done:
 		l.node, l.alt, l.version, l.kind = to, "", 0, ModeRead
 	case to != "":
-		l.alt = to
+		l.alt, l.kind = to, ModeRead
 	}
 	if l.st == stateDowngrading {
 		l.st = stateHolding

@@ -216,8 +216,10 @@ func cleanups() int {
 }
 
 // A Downgrade whose multi the server applied but whose reply was lost, and
-// whose context then ended before it could find out, leaves a lease that
-// still holds (Guard adopts the read node) and an Unlock that leaves nothing.
+// whose context then ended before it could find out, leaves a read lease at
+// once (SharedLock!DowngradeReplyLost: a reader queued behind is granted
+// beside it), a lease that still holds (Guard adopts the read node) and an
+// Unlock that leaves nothing.
 func TestDowngradeOutcomeUnknown(t *testing.T) {
 	c := newClient(t, "c")
 	skipTraceCheck(t, "a Downgrade adopted by Guard is not traced")
@@ -242,10 +244,25 @@ func TestDowngradeOutcomeUnknown(t *testing.T) {
 		c.net.BlackholeUntilHealed()
 		cancel()
 		err = <-derr
-		c.net.Heal()
 		if err != nil {
 			unknown++
+			// The multi happened: a reader queued behind may be granted
+			// now, so the lease must not say write any more.
+			if m := lease.Mode(); m != ModeRead {
+				t.Fatalf("run %d: Downgrade returned %v with its outcome unknown; Mode %s, want read", i, err, m)
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("run %d: Downgrade = %v, want context.Canceled", i, err)
+			}
+			rc := newClient(t, "reader")
+			rrw, _ := NewRWMutex(rc.Session, lock)
+			rl, err := rrw.RLock(ctx)
+			if err != nil {
+				t.Fatalf("run %d: a reader behind the downgraded lease: %v", i, err)
+			}
+			rl.Unlock(ctx)
 		}
+		c.net.Heal()
 		var gerr error
 		for {
 			// A Guard sent on the healing connection may see it close.
@@ -268,4 +285,7 @@ func TestDowngradeOutcomeUnknown(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 5 Downgrades ended with their outcome unknown", unknown)
+	if unknown == 0 {
+		t.Fatal("no Downgrade ended with its outcome unknown: the test checked nothing it is for")
+	}
 }

@@ -140,8 +140,9 @@ func (sp *Spec) Downgrade(s *State, c int, t *State) model.Guard {
 
 // DowngradeReplyLost: Downgrade's reply is lost and its context ends before
 // the client learns the outcome; the multi was applied. The lease is a read
-// lease from then on, whatever the outcome (the rule the spec checks;
-// impl/zklock still keeps a write lease, mutant DowngradeLost). A fault.
+// lease from then on, whatever the outcome (the rule the spec checks and
+// impl/zklock follows; keeping the write lease is mutant DowngradeLost). A
+// fault.
 // Spec: SharedLock!DowngradeReplyLost.
 func (sp *Spec) DowngradeReplyLost(s *State, c int, t *State) model.Guard {
 	return sp.downgradeLost(s, c, t, true)

@@ -82,8 +82,9 @@ func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
 }
 
 // DowngradeReplyLostKeepsWrite (mutant DowngradeLost): DowngradeReplyLost
-// with the client's kind left as it was: the write lease impl/zklock keeps
-// today when Downgrade's outcome is unknown. Replaces DowngradeReplyLost.
+// with the client's kind left as it was: the write lease impl/zklock kept
+// when Downgrade's outcome was unknown, before the fix (code mutant
+// downgrade-unknown-keeps-write). Replaces DowngradeReplyLost.
 // Spec: SharedLockDowngradeLost!DowngradeReplyLostKeepsWrite.
 func (sp *Spec) DowngradeReplyLostKeepsWrite(s *State, c int, t *State) model.Guard {
 	return sp.downgradeLost(s, c, t, false)

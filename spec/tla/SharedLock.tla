@@ -325,9 +325,9 @@ Downgrade(c) ==
 (* retry loop): the multi was applied.  (When it was not, the write node    *)
 (* stays where it was and only blocks more.)  The client gave up exclusive  *)
 (* access when it called Downgrade, so from here on its lease is a read     *)
-(* lease, whatever the outcome: the rule this spec checks.  impl/zklock     *)
-(* still keeps a write lease there, the SharedLockDowngradeLost mutant,    *)
-(* which fails WriterExclusion.  A fault.                                   *)
+(* lease, whatever the outcome: the rule this spec checks and impl/zklock  *)
+(* follows (Lease.settle).  Keeping the write lease is the mutant           *)
+(* SharedLockDowngradeLost, which fails WriterExclusion.  A fault.          *)
 DowngradeReplyLost(c) ==
     /\ WithDowngrade
     /\ WithReplyLoss

@@ -1,7 +1,7 @@
 ----------------------- MODULE SharedLockDowngradeLost -----------------------
 (***************************************************************************)
-(* MUTANT (must fail WriterExclusion): the rule impl/zklock follows today  *)
-(* when Downgrade's outcome is unknown.  The multi's reply is lost and the *)
+(* MUTANT (must fail WriterExclusion): the rule impl/zklock followed until *)
+(* it was fixed, when Downgrade's outcome is unknown.  The reply is lost and the *)
 (* context ends before the client learns whether it was applied; the lease *)
 (* stays a write lease.  When the multi was applied, the write node is     *)
 (* gone and a read node holds its place: a reader queued behind it wakes,  *)
