@@ -120,6 +120,7 @@ const (
 	Unlocking           // MultiLease.Unlock
 )
 
+// String is the spec's name of the program counter.
 func (p PC) String() string {
 	return [...]string{"idle", "locking", "holding", "releasing", "unlocking"}[p]
 }
