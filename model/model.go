@@ -9,6 +9,7 @@
 //	model/recipe      the client side both lock specs share: variables, actions, properties
 //	model/predlock    PredecessorLock (impl/zklock Mutex) and its mutants
 //	model/sharedlock  SharedLock (impl/zklock RWMutex) and its mutants
+//	model/lockall     LockAll (impl/zklock LockAll over two locks) and its controls
 //	model/explore     explicit-state explorer: breadth-first search over
 //	                  fingerprinted states (parallel, or in TLC's order),
 //	                  invariants, action properties, liveness under weak fairness

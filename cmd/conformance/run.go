@@ -210,6 +210,8 @@ func compare(r *row, inst specs.Instance) {
 		bad("TLC's counterexample violates %q in the model, not %q", prop, tlcProp)
 	case temporal:
 		r.replay = "fair lasso, violates " + prop
+	case rec.Verdict == tlc.Deadlock:
+		r.replay = "replays, deadlocks"
 	default:
 		r.replay = "replays, violates " + prop
 	}

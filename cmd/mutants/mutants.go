@@ -284,9 +284,29 @@ var mutants = []mutant{
 		Name:    "lockall-keeps-partial",
 		Why:     "LockAll returns the error of the lock it could not take and keeps the ones it took before",
 		File:    "impl/zklock/multilock.go",
-		Find:    `				held[i].Unlock(rctx) // a failed delete goes on in the background`,
-		Replace: `				_ = rctx`,
+		Find:    `		held[i].Unlock(rctx) // a failed delete goes on in the background`,
+		Replace: `		_ = rctx`,
 		Killers: []string{"TestLockAll"},
+	},
+	{
+		Name:    "lockall-ignores-lost-part",
+		Why:     "a part LockAll took that ends (its session lost) does not end the wait for the next part: LockAll waits on, holding the later locks for a set already broken (LockAll.tla, the rule \"ignored\")",
+		File:    "impl/zklock/multilock.go",
+		Find:    `			lease.onDone(stop)`,
+		Replace: `			_ = stop`,
+		Killers: []string{"TestLockAllPartLostWhileWaiting"},
+	},
+	{
+		Name: "lockall-no-final-check",
+		Why:  "LockAll returns a MultiLease without checking its parts after the last grant: a part that ended as the last was granted is handed over already lost (LockAll.tla, the rule \"watched\")",
+		File: "impl/zklock/multilock.go",
+		Find: `	if lost := firstEnded(held); lost != nil {
+		releaseAll(ctx, held)
+		return nil, fmt.Errorf("zklock: lock all: %w", lost)
+	}
+	return newMultiLease(held), nil`,
+		Replace: `	return newMultiLease(held), nil`,
+		Killers: []string{"TestLockAllPartEndsAtLastGrant"},
 	},
 	{
 		Name: "stranger-is-contender",

@@ -22,6 +22,13 @@ type Locker interface {
 // it took, in reverse. ctx bounds the whole call. A nil locker, one with
 // no path (a nil *Mutex or *RWMutex) and a path given twice are refused
 // with ErrInvalidArgument.
+//
+// The lockers may belong to different sessions. A part taken that ends
+// (its session lost) while LockAll waits for a later part ends the wait,
+// and every part is checked once the last is granted: LockAll then
+// releases them all and returns that part's error (matching ErrLockLost),
+// never a MultiLease with a part already ended
+// (spec/tla/LockAll.tla, AllOrNothing).
 func LockAll(ctx context.Context, lockers ...Locker) (*MultiLease, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
@@ -39,20 +46,57 @@ func LockAll(ctx context.Context, lockers ...Locker) (*MultiLease, error) {
 		seen[lk.Path()] = true
 	}
 	sort.Slice(ordered, func(i, j int) bool { return ordered[i].Path() < ordered[j].Path() })
+	// A part that ends cancels the wait for the next one (the rule
+	// "checked" of LockAll.tla; waiting on would hold the later locks for
+	// a set already broken).
+	wait, stop := context.WithCancel(ctx)
+	defer stop()
 	var held []*Lease
 	for _, lk := range ordered {
-		lease, err := lk.Lock(ctx)
+		lease, err := lk.Lock(wait)
 		if err != nil {
-			rctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cancelGrace)
-			defer stop()
-			for i := len(held) - 1; i >= 0; i-- {
-				held[i].Unlock(rctx) // a failed delete goes on in the background
+			if lost := firstEnded(held); lost != nil && ctx.Err() == nil {
+				err = lost // the wait ended because a part taken ended
 			}
+			releaseAll(ctx, held)
 			return nil, fmt.Errorf("zklock: lock all: %w", err)
 		}
 		held = append(held, lease)
+		if lease != nil {
+			lease.onDone(stop)
+		}
+	}
+	// A part may have ended as the last one was granted, before the wait
+	// could notice (LockAll.tla: without this check, the rule "watched").
+	if lost := firstEnded(held); lost != nil {
+		releaseAll(ctx, held)
+		return nil, fmt.Errorf("zklock: lock all: %w", lost)
 	}
 	return newMultiLease(held), nil
+}
+
+// firstEnded returns the error of the first lease in held that has ended
+// (its path and reason), nil if every one holds.
+func firstEnded(held []*Lease) error {
+	for _, l := range held {
+		if l == nil {
+			continue
+		}
+		if err := l.Err(); err != nil {
+			return fmt.Errorf("%s: %w", l.lock, err)
+		}
+	}
+	return nil
+}
+
+// releaseAll unlocks held in reverse, each delete given cancelGrace past
+// ctx; a delete that fails goes on in the background.
+func releaseAll(ctx context.Context, held []*Lease) {
+	rctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cancelGrace)
+	defer stop()
+	for i := len(held) - 1; i >= 0; i-- {
+		held[i].Unlock(rctx) // a failed delete goes on in the background
+	}
 }
 
 // MultiLease is the set of leases LockAll took, in lock-path order.

@@ -138,3 +138,93 @@ func (o *orderLocker) Lock(context.Context) (*Lease, error) {
 }
 
 func (o *orderLocker) Path() string { return o.path }
+
+// lockAllAsync runs LockAll on its own goroutine.
+type lockAllCall struct {
+	ml   *MultiLease
+	err  error
+	done chan struct{}
+}
+
+func lockAllAsync(ctx context.Context, lockers ...Locker) *lockAllCall {
+	p := &lockAllCall{done: make(chan struct{})}
+	go func() {
+		p.ml, p.err = LockAll(ctx, lockers...)
+		close(p.done)
+	}()
+	return p
+}
+
+// The parts of a LockAll may live in different sessions. When the session
+// of a part it took ends while it waits for a later part, LockAll stops
+// waiting, releases what it took and says which part was lost
+// (spec/tla/LockAll.tla: the rule "ignored", which kept waiting and could
+// return a MultiLease with that part ended, fails AllOrNothing).
+func TestLockAllPartLostWhileWaiting(t *testing.T) {
+	base := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	blocker := newClient(t, "blocker")
+	mbBlock, _ := NewMutex(blocker.Session, base+"/b")
+	held, err := mbBlock.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock(ctx)
+	ca, cb := newClient(t, "part-a"), newClient(t, "part-b")
+	ma, _ := NewMutex(ca.Session, base+"/a")
+	mb, _ := NewMutex(cb.Session, base+"/b")
+	// The deadline only bounds the wait of a LockAll that does not notice
+	// (it would wait for b as long as the blocker holds it, then return
+	// the deadline's error).
+	callCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	call := lockAllAsync(callCtx, mb, ma)
+	a := admin(t)
+	eventually(t, "LockAll holding a and waiting for b", 30*time.Second, func() bool {
+		return len(nodes(t, a, base+"/a")) == 1 && len(nodes(t, a, base+"/b")) == 2
+	})
+	ca.Close() // a's lease ends with its session
+	<-call.done
+	if call.ml != nil || !errors.Is(call.err, ErrLockLost) || !errors.Is(call.err, ErrClosed) {
+		t.Fatalf("LockAll after a's session closed = %v, %v; want a's loss (ErrLockLost, ErrClosed)", call.ml, call.err)
+	}
+	eventually(t, "LockAll's node for b gone, the blocker's kept", 10*time.Second, func() bool {
+		return len(nodes(t, a, base+"/a")) == 0 && len(nodes(t, a, base+"/b")) == 1
+	})
+	if held.Err() != nil {
+		t.Fatalf("the blocker's lease ended: %v", held.Err())
+	}
+}
+
+// endsBefore is a Locker that runs before, then takes its lock ignoring
+// the end of LockAll's context: it makes the race in which a part taken
+// earlier ends just as the last part is granted.
+type endsBefore struct {
+	Locker
+	before func()
+}
+
+func (e endsBefore) Lock(ctx context.Context) (*Lease, error) {
+	e.before()
+	return e.Locker.Lock(context.WithoutCancel(ctx))
+}
+
+// A part that ends while the last part is granted: LockAll checks every
+// part after the last grant, releases them all and fails
+// (spec/tla/LockAll.tla: the rule "watched", without that check, fails
+// AllOrNothing).
+func TestLockAllPartEndsAtLastGrant(t *testing.T) {
+	base := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	ca, cb := newClient(t, "part-a"), newClient(t, "part-b")
+	ma, _ := NewMutex(ca.Session, base+"/a")
+	mb, _ := NewMutex(cb.Session, base+"/b")
+	ml, err := LockAll(ctx, endsBefore{Locker: mb, before: func() { ca.Close() }}, ma)
+	if ml != nil || !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrClosed) {
+		t.Fatalf("LockAll with a's session closed before b's grant = %v, %v; want a's loss (ErrLockLost, ErrClosed)", ml, err)
+	}
+	a := admin(t)
+	eventually(t, "both parts released", 10*time.Second, func() bool {
+		return len(nodes(t, a, base+"/a")) == 0 && len(nodes(t, a, base+"/b")) == 0
+	})
+}

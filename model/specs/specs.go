@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/internal/tlccfg"
+	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/recipe"
 )
@@ -29,8 +30,10 @@ type Instance interface {
 	// model: for a finite trace the first invariant the last state
 	// violates, else the first action property the last step violates; for
 	// a lasso the temporal property it violates under the spec's fairness
-	// (explore.CheckLasso). It returns an error if the trace is not a run of
-	// the model or violates nothing.
+	// (explore.CheckLasso); "" for a finite trace that ends in a deadlock
+	// (a state without successors, when the config checks deadlocks). It
+	// returns an error if the trace is not a run of the model or violates
+	// nothing.
 	MatchTLC(actions []string, states []map[string]string, loop int, stutters bool) (string, error)
 }
 
@@ -76,6 +79,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadSharedLock(module, m)
 	case module == "SessionTiming":
 		return loadSessionTiming(module, m)
+	case module == "LockAll":
+		return loadLockAll(module, m)
 	}
 	return nil, fmt.Errorf("specs: no model of module %s", module)
 }
@@ -149,6 +154,13 @@ func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, lo
 			if !a.Holds(&steps[len(steps)-2].State, last) {
 				return a.Name, nil
 			}
+		}
+	}
+	if in.spec.CheckDeadlock {
+		succ := 0
+		in.spec.Next(last, func(model.Label, *S) { succ++ })
+		if succ == 0 {
+			return "", nil // a deadlock, which TLC reports without a property
 		}
 	}
 	return "", fmt.Errorf("the trace replays in the model but its end violates no property of the config")
