@@ -258,4 +258,3 @@ func idle(t *State, c int) {
 	t.State.State.Idle(c)
 	t.Tenure = cow.With(t.Tenure, c, 0)
 }
-
