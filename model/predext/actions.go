@@ -21,7 +21,7 @@ func holding(s *State, c int) model.Guard {
 // GuardedWrite: Lease.Guard's multi [check(own node), the caller's ops] on
 // the lease's session (impl/zklock/lease.go). The server applies it as one
 // transaction only if c's own node stands, which it does exactly while the
-// session that made it is live: guarded becomes c's tenure. Otherwise
+// session that made it is live: Lands(c). Otherwise
 // nothing lands and the lease ends with ErrLockLost: on an expired session
 // the call fails with SESSIONEXPIRED, which ends the session (the step of
 // LearnExpiry); a missing node on a live session ends the lease alone
@@ -34,8 +34,7 @@ func (sp *Spec) GuardedWrite(s *State, c int, t *State) model.Guard {
 	live := s.LiveC(c)
 	switch {
 	case live && s.OwnNodeExists(c):
-		*t = *s
-		t.Guarded = s.Tenure[c]
+		lands(s, c, t)
 	case live:
 		*t = *s
 		idle(t, c)
@@ -52,9 +51,15 @@ func (sp *Spec) UnguardedWrite(s *State, c int, t *State) model.Guard {
 	if g := holding(s, c); g != model.Enabled {
 		return g
 	}
-	*t = *s
-	t.Guarded = s.Tenure[c]
+	lands(s, c, t)
 	return model.Enabled
+}
+
+// lands is Lands(c): c's write to the guarded node lands; the tenure is
+// c's and the version moves on.
+func lands(s *State, c int, t *State) {
+	*t = *s
+	t.Guarded, t.Version = s.Tenure[c], 1-s.Version
 }
 
 // CancelInFlight: the request's context ends with its create sent and not

@@ -83,11 +83,12 @@ func flightLess(a, b Flight) bool {
 }
 
 // State is one state of the module: PredecessorLock's variables and the
-// module's own (guarded in the Guard modules, flight in the others; the
-// other stays zero).
+// module's own (guarded, [tenure |-> Guarded, version |-> Version], in the
+// Guard modules, flight in the others; the other stays zero).
 type State struct {
 	predlock.State
 	Guarded int      // tenure of the last guarded write the server applied
+	Version int      // parity of the guarded node's data version: every write flips it
 	Flight  []Flight // creates of cancelled requests in flight, sorted by flightLess
 }
 
@@ -117,7 +118,7 @@ func (sp *Spec) Init() State { return State{State: sp.Spec.Init()} }
 // are.
 func (s *State) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
-	b = v(v(s.State.AppendEncoding(b), int64(s.Guarded)), int64(len(s.Flight)))
+	b = v(v(v(s.State.AppendEncoding(b), int64(s.Guarded)), int64(s.Version)), int64(len(s.Flight)))
 	for _, f := range s.Flight {
 		b = v(v(v(v(b, int64(f.Sess.C)), int64(f.Sess.K)), int64(f.Uuid.C)), int64(f.Uuid.R))
 		b = append(b, boolByte(f.Waited))
@@ -137,7 +138,8 @@ func boolByte(x bool) byte {
 func (sp *Spec) TLA(s *State) []tla.Binding {
 	bs := sp.Spec.TLA(&s.State)
 	if sp.Module.guards() {
-		return append(bs, tla.Binding{Name: "guarded", Value: tla.Int(s.Guarded)})
+		return append(bs, tla.Binding{Name: "guarded", Value: tla.Record{
+			{Name: "tenure", Value: tla.Int(s.Guarded)}, {Name: "version", Value: tla.Int(s.Version)}}})
 	}
 	p := zk.Printer[zk.NoKind]{Clients: sp.Clients}
 	set := tla.Set{}
@@ -187,7 +189,7 @@ func (sp *Spec) LabelString(l model.Label) string {
 // module's variables unchanged, but for the flights of sessions no longer
 // live (FBase: flight' = {f \in flight : f.s \in live'}).
 func (sp *Spec) lifted(s *State, u *predlock.State, t *State) {
-	t.State, t.Guarded, t.Flight = *u, s.Guarded, s.Flight
+	t.State, t.Guarded, t.Version, t.Flight = *u, s.Guarded, s.Version, s.Flight
 	if len(s.Flight) > 0 {
 		t.Flight = cow.Filter(s.Flight, func(f Flight) bool { return u.IsLive(f.Sess) })
 	}

@@ -17,7 +17,7 @@ func insertPending(ps []zk.Pending, p zk.Pending) []zk.Pending {
 // TypeOK is GTypeOK or FTypeOK: PredecessorLock's TypeOK, guarded a
 // natural number, each flight of a session and a uuid within the bounds.
 func (sp *Spec) TypeOK(s *State) bool {
-	if !sp.Spec.TypeOK(&s.State) || s.Guarded < 0 {
+	if !sp.Spec.TypeOK(&s.State) || s.Guarded < 0 || s.Version < 0 || s.Version > 1 {
 		return false
 	}
 	for _, f := range s.Flight {
@@ -30,11 +30,12 @@ func (sp *Spec) TypeOK(s *State) bool {
 }
 
 // GuardedExclusion (action property, PredecessorLockGuard): a step that
-// changes the guarded resource writes a tenure newer than the last guarded
-// write's, and no other client holds with its node standing: every holder
-// whose node exists has the written tenure.
+// changes the guarded resource (every write that lands: the version moves)
+// writes a tenure at least as new as the last guarded write's, and no
+// other client holds with its node standing: every holder whose node
+// exists has the written tenure.
 func (sp *Spec) GuardedExclusion(s, t *State) bool {
-	if t.Guarded == s.Guarded {
+	if t.Guarded == s.Guarded && t.Version == s.Version {
 		return true
 	}
 	if t.Guarded < s.Guarded {

@@ -10,20 +10,28 @@
 (* the server, not where it is decided, so a pause between deciding and    *)
 (* sending cannot let a stale write through.                               *)
 (*                                                                         *)
-(* `guarded` is the guarded resource: the tenure of the last guarded write *)
-(* the server applied (0: none yet).  GuardedExclusion is what a user of   *)
-(* Guard relies on.  PredecessorLockGuardUnchecked is the must-fail        *)
-(* control: the same write without the check.                              *)
+(* `guarded` is the guarded resource, a node the holders write: the tenure *)
+(* of the last guarded write the server applied (0: none yet) and the      *)
+(* parity of the node's data version (every applied setData moves the      *)
+(* version on, so every write changes the variable and GuardedExclusion    *)
+(* sees each one, a rewrite by the same tenure included; only the change   *)
+(* matters, so the parity keeps the state space finite).                    *)
+(* GuardedExclusion is what a user of Guard relies on.                     *)
+(* PredecessorLockGuardUnchecked is the must-fail control: the same write  *)
+(* without the check.                                                      *)
 (***************************************************************************)
 EXTENDS PredecessorLock
 
-VARIABLE guarded    \* tenure of the last guarded write the server applied
+VARIABLE guarded    \* [tenure, version]: the last guarded write applied, the version parity
 
 gVars == <<vars, guarded>>
 
-GInit == Init /\ guarded = 0
+GInit == Init /\ guarded = [tenure |-> 0, version |-> 0]
 
-GTypeOK == TypeOK /\ guarded \in Nat
+(* A write to the guarded node by client c lands. *)
+Lands(c) == guarded' = [tenure |-> tenure[c], version |-> 1 - guarded.version]
+
+GTypeOK == TypeOK /\ guarded \in [tenure : Nat, version : 0..1]
 
 (* Lease.Guard: a multi [check(own node, version), the caller's ops] sent  *)
 (* on the lease's session by a holder, paused and resumed or not, its      *)
@@ -40,7 +48,7 @@ GuardedWrite(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ IF Live(c) /\ OwnNodeExists(c)
-       THEN /\ guarded' = tenure[c]
+       THEN /\ Lands(c)
             /\ UNCHANGED vars
        ELSE /\ UNCHANGED guarded
             /\ IF Live(c)
@@ -58,13 +66,13 @@ GNext ==
 
 GSpec == GInit /\ [][GNext]_gVars
 
-(* What users of Guard rely on: a guarded write that lands comes from a    *)
-(* tenure at least as new as every guarded write before it (never an older *)
-(* lease's write after a newer one's), and while no other client holds     *)
+(* What users of Guard rely on: every guarded write that lands comes from *)
+(* a tenure at least as new as the last one before it (never an older     *)
+(* lease's write after a newer one's), and while no other client holds    *)
 (* with its node standing.  Checked on every step that changes the         *)
-(* resource (a rewrite by the same tenure changes nothing).                *)
+(* resource, so on every write that lands.                                 *)
 GuardedExclusion ==
-    [][/\ guarded' > guarded
-       /\ \A d \in Clients : (pc[d] = "hold" /\ OwnNodeExists(d)) => tenure[d] = guarded']_guarded
+    [][/\ guarded'.tenure >= guarded.tenure
+       /\ \A d \in Clients : (pc[d] = "hold" /\ OwnNodeExists(d)) => tenure[d] = guarded'.tenure]_guarded
 
 =============================================================================

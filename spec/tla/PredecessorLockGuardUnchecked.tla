@@ -15,7 +15,7 @@ EXTENDS PredecessorLockGuard
 UnguardedWrite(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
-    /\ guarded' = tenure[c]
+    /\ Lands(c)
     /\ UNCHANGED vars
 
 UNext ==
