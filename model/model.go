@@ -8,6 +8,7 @@
 //	model/zk          ZooKeeper, the server both lock specs call (spec/tla/ZooKeeper.tla)
 //	model/recipe      the client side both lock specs share: variables, actions, properties
 //	model/predlock    PredecessorLock (impl/zklock Mutex) and its mutants
+//	model/predext     PredecessorLock extended with a variable: Guard, CancelInFlight
 //	model/sharedlock  SharedLock (impl/zklock RWMutex) and its mutants
 //	model/lockall     LockAll (impl/zklock LockAll over two locks) and its controls
 //	model/explore     explicit-state explorer: breadth-first search over

@@ -185,6 +185,19 @@ var mutants = []mutant{
 		Killers: []string{"TestCancelWhileWaiting"},
 	},
 	{
+		Name: "cancel-skips-inflight-create",
+		Why:  "a Lock cancelled with its create in flight does not wait for the create's outcome: the clean-up lists the children at once, finds no node of its uuid (the create has not landed yet) and ends, and the late node stays until the session ends (spec/tla PredecessorLockCancelNoWait)",
+		File: "impl/zklock/contender.go",
+		Find: `	if c.inflight != nil {
+		// The result is taken from the channel only once`,
+		Replace: `	if c.inflight != nil {
+		c.inflight, c.ambiguous = nil, true
+	}
+	if c.inflight != nil {
+		// The result is taken from the channel only once`,
+		Killers: []string{"TestCancelledCreateInFlightNoOrphan"},
+	},
+	{
 		Name:    "find-own-node-by-session",
 		Why:     "after a lost create reply, take any lock node our session owns for the one the create made, not the one carrying this request's uuid: a second Lock of the session adopts the first one's node",
 		File:    "impl/zklock/contender.go",

@@ -156,6 +156,36 @@ func TestCancelledFailedCreateNoLeak(t *testing.T) {
 	}
 }
 
+// A Lock cancelled while its create is in flight, whose create then
+// succeeds (the server applies it after the caller's context ended), leaves
+// no node behind: the clean-up waits for the create's outcome and deletes
+// the node it made (spec/tla PredecessorLockCancelInFlight; its control,
+// PredecessorLockCancelNoWait, is a clean-up that does not wait).
+func TestCancelledCreateInFlightNoOrphan(t *testing.T) {
+	a := admin(t)
+	lock := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	s, err := NewSession(ctx, ensembletest.Require(t), WithSessionTimeout(longTimeout), timing())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// One acquisition first creates the lock's parents, so every create
+	// below succeeds.
+	m, err := NewMutex(s, lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cancelFailedCreates(t, a, lock)
+}
+
 func cancelFailedCreates(t *testing.T, a *ensembletest.Client, lock string) {
 	// The tracer cancels each Lock as it starts, so the create is always
 	// in flight when the cancellation is seen.
