@@ -97,6 +97,7 @@ func TestMutantsCaught(t *testing.T) {
 	}{
 		{predlock.HerdParent, predlock.Constants{Constants: proptest.Small(0, false, false)}, "NoHerd"},
 		{predlock.NotifyIsGrant, predlock.Constants{Constants: proptest.Small(0, false, true)}, "MutualExclusion"},
+		{predlock.StaleEvent, predlock.Constants{Constants: proptest.Small(0, false, true)}, "MutualExclusion"},
 		{predlock.BlindRetry, predlock.Constants{Constants: proptest.Small(2, true, true)}, "NoOrphans"},
 		{predlock.SeqToken, predlock.Constants{Constants: proptest.Small(0, false, false)}, "TokensIncrease"},
 	} {
