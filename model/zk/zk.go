@@ -140,7 +140,7 @@ type Server[K Kind] struct {
 	Live    []Session // the sessions the server has, sorted
 	Watches []Watch[K]
 	Inbox   [][]Watch[K] // per client: delivered, unconsumed events (FIFO), each the watch that fired
-	Pending []Pending // deletes sent, not yet landed, sorted by PendingLess
+	Pending []Pending    // deletes sent, not yet landed, sorted by PendingLess
 }
 
 // Init is the server's initial state for n clients (Init): no children,
