@@ -86,7 +86,8 @@ func TestRandomWalksLong(t *testing.T) {
 	proptest.Long(t, keepsInvariants, &taken, predlock.ActionNames[:predlock.ActListChildrenWatchParent])
 }
 
-// TestMutantsCaught is the positive control: each mutant's random walks,
+// TestMutantsCaught is the positive control (StaleEvent's is
+// TestStaleEventCaught: random walks rarely line its run up): each mutant's random walks,
 // with constants a little larger than its TLC config's, violate the
 // property its config expects, and rapid shrinks the walk to a short one.
 func TestMutantsCaught(t *testing.T) {
@@ -97,7 +98,6 @@ func TestMutantsCaught(t *testing.T) {
 	}{
 		{predlock.HerdParent, predlock.Constants{Constants: proptest.Small(0, false, false)}, "NoHerd"},
 		{predlock.NotifyIsGrant, predlock.Constants{Constants: proptest.Small(0, false, true)}, "MutualExclusion"},
-		{predlock.StaleEvent, predlock.Constants{Constants: proptest.Small(0, false, true)}, "MutualExclusion"},
 		{predlock.BlindRetry, predlock.Constants{Constants: proptest.Small(2, true, true)}, "NoOrphans"},
 		{predlock.SeqToken, predlock.Constants{Constants: proptest.Small(0, false, false)}, "TokensIncrease"},
 	} {
