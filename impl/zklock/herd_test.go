@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +32,10 @@ func TestNoHerd(t *testing.T) {
 	}
 	waiters := make([]*client, n)
 	granted := make(chan int, n)
+	// Every release is counted: the last waiter's own node is watched
+	// too, and its release may still be on its way when it is granted.
+	var released sync.WaitGroup
+	released.Add(n)
 	for i := range waiters {
 		c := newClient(t, fmt.Sprintf("w%d", i))
 		waiters[i] = c
@@ -40,10 +45,12 @@ func TestNoHerd(t *testing.T) {
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)
 				granted <- -1
+				released.Done()
 				return
 			}
 			granted <- i
 			lease.Unlock(context.Background())
+			released.Done()
 		}()
 		c.trace.waitFor(t, c.name+" queued", time.Minute, waiting)
 	}
@@ -66,6 +73,7 @@ func TestNoHerd(t *testing.T) {
 			t.Fatalf("waiter %d never acquired", want)
 		}
 	}
+	released.Wait()
 	// A waiter that may take the hand-off in one notification also
 	// watches its own node, so its own release later notifies it once
 	// more: not a wake-up. A waiter that watched the node two ahead is
