@@ -305,6 +305,9 @@ func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
 // listing that chose it (soleBlocker; for a writer of the read/write lock,
 // a read node).
 func (m *eventMatch[S]) GrantOnHeadGone() ([]succ[S], string) {
+	if prev := m.se.lt.prevTarget[m.c][m.nd.pos[m.c]]; m.ev.Target != "" && prev != m.ev.Target {
+		return nil, fmt.Sprintf("the client takes the notification of %s as its grant, but chose %q at its last listing", m.ev.Target, prev)
+	}
 	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
 		if m.pc == "wait" && strings.Contains(why, "inbox") {

@@ -213,7 +213,9 @@ Logged(c) ==
          [] e.action = "PredecessorGone" ->
               Lock!PredecessorGone(c) /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "GrantOnHeadGone" ->
-              Lock!GrantOnHeadGone(c) /\ UNCHANGED <<seqHigh, tokenHigh>>
+              \* the notification of the node the last listing chose
+              /\ e.target \in {<<>>, e.chosen}
+              /\ Lock!GrantOnHeadGone(c) /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "Grant" ->
               Lock!Grant(c) /\ TokenInOrder(e) /\ UNCHANGED seqHigh
          [] e.action = "Release" ->
