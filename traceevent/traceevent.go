@@ -27,9 +27,10 @@ const (
 	CreateReplyLost  Action = "CreateReplyLost"  // the create's outcome is unknown
 	FindOwnNode      Action = "FindOwnNode"      // after a lost reply: look for the node the create may have made
 	ListChildren     Action = "ListChildren"     // list the queue and decide: grant, wait or missing
+	WatchSecond      Action = "WatchSecond"      // set a watch on the node two ahead of ours (PredecessorLock only)
 	WatchPredecessor Action = "WatchPredecessor" // set a watch on the node waited for
-	PredecessorGone  Action = "PredecessorGone"  // the watch fired: list again
-	GrantOnHeadGone  Action = "GrantOnHeadGone"  // the watch fired on the only node before ours: grant without listing
+	PredecessorGone  Action = "PredecessorGone"  // a watch fired (its node is the target): list again
+	GrantOnHeadGone  Action = "GrantOnHeadGone"  // the watch on the only node before ours fired: grant without listing
 	Grant            Action = "Grant"            // the lease is handed out
 	Release          Action = "Release"          // the lease's node is deleted (Unlock)
 	Cancel           Action = "Cancel"           // an acquisition gives up and deletes its node
@@ -49,11 +50,11 @@ const DeleteLands Action = "DeleteLands"
 // list them.
 func Actions() []Action {
 	return []Action{RequestLock, CreateOk, CreateReplyLost, FindOwnNode, ListChildren,
-		WatchPredecessor, PredecessorGone, GrantOnHeadGone, Grant, Release, Cancel, Downgrade, LearnExpiry}
+		WatchSecond, WatchPredecessor, PredecessorGone, GrantOnHeadGone, Grant, Release, Cancel, Downgrade, LearnExpiry}
 }
 
 // Result is what a step observed, for the actions whose outcome the
-// client reads: ListChildren, WatchPredecessor, FindOwnNode and
+// client reads: ListChildren, WatchSecond, WatchPredecessor, FindOwnNode and
 // LearnExpiry. Other steps carry none ("").
 type Result string
 

@@ -58,6 +58,15 @@ var mutants = []mutant{
 		Killers: []string{"TestCancelWhileWaiting"},
 	},
 	{
+		Name: "shortcut-on-second",
+		Why:  "take the event of the watch on the node two ahead as the grant, instead of listing again: a waiter whose predecessor holds is granted beside it when the node before that goes",
+		File: "impl/zklock/contender.go",
+		Find: `			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: second})`,
+		Replace: `			c.trace(TraceEvent{Action: traceevent.GrantOnHeadGone, Target: second})
+			return c.grant(ctx)`,
+		Killers: []string{"TestHandOffInOneNotification"},
+	},
+	{
 		Name: "writer-shortcut-across-downgrade",
 		Why:  "a writer takes the deletion of the write node that was its only predecessor as its grant: a Downgrade deletes that node and leaves a read node in its place, and the writer holds beside the downgraded reader",
 		File: "impl/zklock/kind.go",

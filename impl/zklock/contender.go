@@ -97,8 +97,17 @@ type contender struct {
 	pzxid     int64                   // the lock path's pzxid the last listing saw
 	deleted   string                  // the node removeOwnNodes deleted, if one
 	own       <-chan zk.Event         // a watch on our own node, while we may take the hand-off
+	pred      *armedWatch             // the watch on the node we wait for, while it has not fired
 	ownAt     uint64                  // the session's attach count when own was armed
 	ambiguous bool                    // a create may have happened that we never saw
+}
+
+// armedWatch is a watch set on a node of the queue whose event has not
+// been taken yet: a re-listing that chooses the same node to wait for
+// reuses it instead of setting another.
+type armedWatch struct {
+	name string
+	ch   <-chan zk.Event
 }
 
 // trace reports a step of the acquisition: its lock, request, kind and
@@ -145,11 +154,12 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 			return nil, ErrLocked
 		}
 		last := handOff(q, me, c.kind)
+		second := twoAhead(q, me, c.kind)
 		var ownArmed <-chan result[bool]
 		if last {
 			ownArmed = c.watchOwn()
 		}
-		fired, err := c.watch(ctx, wait.name)
+		fired, secondFired, err := c.watchBoth(ctx, wait.name, second)
 		if err == nil && ownArmed != nil {
 			last, err = await(ctx, c.l.s, ownArmed)
 		}
@@ -161,15 +171,24 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 		}
 		select {
 		case ev := <-fired:
+			c.pred = nil // spent
 			// The deletion of the only node that blocked us is our grant:
 			// no listing (one round trip) after the notification. Any
 			// other wake-up (a data change, a watch removed, a session
-			// event) lists again.
+			// event) lists again. The event is the one of the node we wait
+			// for (its own channel), never an older watch's.
 			if ev.Type == zk.EventNodeDeleted && last && c.ownIntact() {
 				c.trace(TraceEvent{Action: traceevent.GrantOnHeadGone, Target: wait.name})
 				return c.grant(ctx)
 			}
 			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: wait.name})
+		case <-secondFired:
+			// The node two ahead went, typically while the node we wait
+			// for holds: list again now, off the critical path, so that
+			// this listing shows that node alone before ours and its
+			// deletion is then our grant. Its watch stays armed for the
+			// next round (c.pred).
+			c.trace(TraceEvent{Action: traceevent.PredecessorGone, Target: second})
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.l.s.done:
@@ -397,29 +416,84 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	return lease, nil
 }
 
-// watch sets a watch on the node we wait for, reading it with getData:
-// exists would leave a watch behind on a node that is already gone
-// (WatchPredecessor). A nil channel means: list again.
-func (c *contender) watch(ctx context.Context, target string) (<-chan zk.Event, error) {
-	s := c.l.s
+// twoAhead is the node two ahead of an exclusive contender at position i
+// (the one before its predecessor), "" when there is none or the lock is a
+// read/write lock (its waiters watch one node each).
+func twoAhead(q []child, i int, k Mode) string {
+	if k != ModeExclusive || i < 2 {
+		return ""
+	}
+	return q[i-2].name
+}
+
+// getW reads a node with a watch: getData, since exists would leave a
+// watch behind on a node that is already gone.
+func (c *contender) getW(target string) func() (<-chan zk.Event, error) {
 	node := joinPath(c.l.path, target)
-	sent := s.now()
-	fired, err := do(ctx, s, func() (<-chan zk.Event, error) {
-		_, _, ch, err := s.conn.GetW(node)
+	return func() (<-chan zk.Event, error) {
+		_, _, ch, err := c.l.s.conn.GetW(node)
 		return ch, err
-	})
+	}
+}
+
+// watchBoth sets the watches of a wait: on the node two ahead (second, if
+// any: WatchSecond) and on the node we wait for (WatchPredecessor), the
+// two getData calls in flight together, so the second costs no round trip
+// of its own. A nil fired means: list again. A watch on the node we wait
+// for that an earlier listing of this acquisition set and that has not
+// fired is reused: the listing just made shows that node, so it was
+// deleted after it, if at all, and the armed watch tells us.
+// go-zookeeper cannot remove a watch: one we stop waiting on (a second
+// that went, a node no longer chosen) fires into a channel nobody reads,
+// once, when its node goes; its node was gone before the listing that
+// dropped it, since a client sees an event before the data after it.
+func (c *contender) watchBoth(ctx context.Context, target, second string) (fired, secondFired <-chan zk.Event, err error) {
+	s := c.l.s
+	sent := s.now()
+	var secondRes <-chan result[<-chan zk.Event]
+	if second != "" {
+		if secondRes, err = start(s, c.getW(second)); err != nil {
+			return nil, nil, err
+		}
+	}
+	reuse := c.pred != nil && c.pred.name == target
+	if !reuse {
+		c.pred = nil
+		fired, err = do(ctx, s, c.getW(target))
+	}
+	if secondRes != nil {
+		ch, serr := await(ctx, s, secondRes)
+		if transient(serr) {
+			ch, serr = retry(ctx, s, c.getW(second))
+		}
+		switch {
+		case serr == nil:
+			secondFired = ch
+			c.trace(TraceEvent{Action: traceevent.WatchSecond, Target: second, Result: traceevent.ResultExists, Start: sent.at, ZxidLow: sent.zxid})
+		case errors.Is(serr, zk.ErrNoNode):
+			c.trace(TraceEvent{Action: traceevent.WatchSecond, Target: second, Result: traceevent.ResultGone, Start: sent.at, ZxidLow: sent.zxid})
+		default:
+			return nil, nil, serr
+		}
+	}
+	if reuse {
+		// Armed since an earlier listing, and this listing saw the node.
+		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultExists, Start: c.listed.at, ZxidLow: c.listed.zxid})
+		return c.pred.ch, secondFired, nil
+	}
 	switch {
 	case err == nil:
+		c.pred = &armedWatch{name: target, ch: fired}
 		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultExists, Start: sent.at, ZxidLow: sent.zxid})
-		return fired, nil
+		return fired, secondFired, nil
 	case errors.Is(err, zk.ErrNoNode):
 		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultGone, Start: sent.at, ZxidLow: sent.zxid})
-		return nil, nil
+		return nil, nil, nil
 	case transient(err):
 		var b backoff
-		return nil, b.wait(ctx, s)
+		return nil, nil, b.wait(ctx, s)
 	}
-	return nil, err
+	return nil, nil, err
 }
 
 // cancel ends a failed acquisition (Cancel), deleting whatever node it may

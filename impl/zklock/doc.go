@@ -26,9 +26,13 @@
 // Apache Curator names them, `_c_<uuid>-lock-<seq>` (read/write:
 // `_c_<uuid>-__READ__<seq>`, `_c_<uuid>-__WRIT__<seq>`), so Go and Java
 // processes can contend on one path. The queue is ordered by sequence
-// number. A waiter watches only the node it waits for (its predecessor; for
-// a reader the last writer ahead), with getData, and after every wake-up
-// lists the queue again and checks that its own node is still there. A lost
+// number. A waiter watches the node it waits for (its predecessor; for a
+// reader the last writer ahead), with getData; a Mutex waiter with two or
+// more nodes ahead also watches the node two ahead, whose deletion makes it
+// list again while its predecessor holds. After a wake-up it lists the queue
+// again and checks that its own node is still there, except when the node it
+// waits for was alone ahead of it at the last listing: that node's deletion
+// is the grant, in one notification. A lost
 // create reply is resolved by finding the node by its uuid, owned by our
 // session, before creating again. An acquisition that fails or whose
 // context ends deletes its node. Missing parents are created as container

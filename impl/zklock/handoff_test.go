@@ -48,7 +48,11 @@ func handOffTo(t *testing.T, who *client, p *pending, want ...traceevent.Action)
 // The one-notification hand-off: a waiter whose watched node
 // was the only node ahead of its own at its listing takes that node's
 // deletion as its grant, with no listing after the notification; the
-// waiter behind it, which had two nodes ahead, lists again.
+// waiter behind it, which had two nodes ahead and watched both, lists
+// again when the first goes (while the second holds, off the hand-off's
+// path) and is then handed the lock in one notification too. The code
+// mutant shortcut-on-second (the event of the node two ahead taken as the
+// grant) fails here: the third is granted beside the second.
 func TestHandOffInOneNotification(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 2*time.Minute)
@@ -71,13 +75,23 @@ func TestHandOffInOneNotification(t *testing.T) {
 	if second.Token() <= held.Token() {
 		t.Fatalf("token %d after %d", second.Token(), held.Token())
 	}
-	if pb.returned() {
-		t.Fatalf("the third waiter returned (%v) while the second holds", pb.err)
+	// The third watched the holder's node too (two ahead of its own): its
+	// deletion wakes it, and it lists again while the second holds. Wait
+	// for that wake-up, whatever it is, then look at what it was.
+	b.trace.waitFor(t, "third woken by the release", time.Minute, func(ev TraceEvent) bool {
+		return ev.Action == traceevent.PredecessorGone || ev.Action == traceevent.GrantOnHeadGone
+	})
+	if got := after(b.trace.all(), waiting); len(got) == 0 || got[0] != traceevent.PredecessorGone {
+		t.Fatalf("the third, woken by the deletion of the node two ahead, did %v, want PredecessorGone; trace:\n%s", got, b.trace.dump())
 	}
 	if err := second.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	third := handOffTo(t, b, pb, traceevent.PredecessorGone, traceevent.ListChildren, traceevent.Grant)
+	// Its listing after that wake-up showed the second alone ahead of it:
+	// the second's deletion is its grant in one notification (the watch
+	// on it was armed at its first wait and is reused).
+	third := handOffTo(t, b, pb, traceevent.PredecessorGone, traceevent.ListChildren, traceevent.WatchPredecessor,
+		traceevent.GrantOnHeadGone, traceevent.Grant)
 	third.Unlock(ctx)
 }
 

@@ -154,7 +154,8 @@ func checkCreateZxids(evs []trace.Event) error {
 // czxid (the token), a listing's the zxid of the last change it saw, and
 // a delete's the next change a listing sees. b, alone behind a, is
 // granted on a's deletion without a listing; c, with two nodes ahead of it,
-// lists again after b's release.
+// lists again after a's release (it watched a's node as the node two
+// ahead) and is granted on b's deletion without a listing.
 func TestTraceZxids(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
@@ -203,6 +204,17 @@ func TestTraceZxids(t *testing.T) {
 	aCreate, bCreate := zxid(a, traceevent.CreateOk, ""), zxid(b, traceevent.CreateOk, "")
 	cCreate := zxid(c3, traceevent.CreateOk, "")
 	aRelease, bRelease, cRelease := zxid(a, traceevent.Release, ""), zxid(b, traceevent.Release, ""), zxid(c3, traceevent.Release, "")
+	// c watched a's node too (two ahead of its own): it listed again when
+	// a went, while b held, and b's release was then its grant.
+	var relisted int64
+	for _, ev := range c3.trace.all() {
+		if ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultWait {
+			relisted = ev.Zxid
+		}
+	}
+	if c3.trace.count(action(traceevent.GrantOnHeadGone)) != 1 {
+		t.Errorf("c was not handed the lock in one notification; trace:\n%s", c3.trace.dump())
+	}
 	for _, c := range []struct {
 		what      string
 		got, want int64
@@ -213,7 +225,7 @@ func TestTraceZxids(t *testing.T) {
 		{"a's granting listing", zxid(a, traceevent.ListChildren, traceevent.ResultGrant), aCreate},
 		{"b's waiting listing", zxid(b, traceevent.ListChildren, traceevent.ResultWait), bCreate},
 		{"c's waiting listing", zxid(c3, traceevent.ListChildren, traceevent.ResultWait), cCreate},
-		{"c's granting listing", zxid(c3, traceevent.ListChildren, traceevent.ResultGrant), bRelease},
+		{"c's listing after a's release", relisted, aRelease},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: zxid %d, want %d", c.what, c.got, c.want)

@@ -76,21 +76,40 @@ func (sp *Spec) FindOwnNode(s *State, c int, t *State) model.Guard {
 
 // ListChildren: getChildren(<lock>) without a watch, sorted by suffix. No
 // node before ours: the lock is ours (go on to Grant). Otherwise choose the
-// node immediately before ours. Spec: PredecessorLock!ListChildren
-// (ZooKeeper recipes, "Locks" steps 2-4: no watch on the listing, so no
-// herd effect).
+// node immediately before ours, and with two or more before ours also the
+// one before that (second), watched first (WatchSecond). Spec:
+// PredecessorLock!ListChildren (ZooKeeper recipes, "Locks" steps 2-4: no
+// watch on the listing, so no herd effect).
 func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	if g := s.Ready(c, recipe.PCList); g != model.Enabled {
 		return g
 	}
-	before, count := NoNode, 0
-	for _, n := range s.Nodes {
+	before, second, count := NoNode, NoNode, 0
+	for _, n := range s.Nodes { // sorted by seq
 		if n.Seq < s.Node[c] {
 			count++
-			before = max(before, n.Seq)
+			second, before = before, n.Seq
 		}
 	}
-	s.Listed(c, &t.State, name(before), count)
+	s.Listed(c, &t.State, name(before), count, second)
+	return keep(s, t, model.Enabled)
+}
+
+// WatchSecond: getData(<second>, watch=true), sent pipelined just before
+// the predecessor's getData, so applied first, in a step of its own. The
+// node exists: the watch is armed (a watch set is a set: watching it again
+// for the same request adds nothing). NoNode: nothing is watched there.
+// Either way the client goes on to its predecessor. Spec:
+// PredecessorLock!WatchSecond.
+func (sp *Spec) WatchSecond(s *State, c int, t *State) model.Guard {
+	if g := s.Ready(c, recipe.PCSecond); g != model.Enabled {
+		return g
+	}
+	*t = *s
+	if x := name(s.Second[c]); s.NodeExists(x) {
+		s.SetWatch(&t.Server, x, s.UuidOf(c))
+	}
+	t.PC = cow.With(s.PC, c, recipe.PCWatch)
 	return keep(s, t, model.Enabled)
 }
 
@@ -101,8 +120,10 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 }
 
 // GrantOnHeadGone: the hand-off in one notification. The client consumes
-// the NodeDeleted event of its current request's watch on a node that was
-// the only one before ours at the listing that chose it (soleBlocker), and
+// the NodeDeleted event of its current request's watch on its target (not
+// an older watch of the request: its second, or an earlier target), a
+// node that was the only one before ours at the listing that chose it
+// (soleBlocker), and
 // goes straight to Grant without listing again: sequence numbers only grow,
 // so nothing created since sorts before ours, and the node that was alone
 // before ours is gone. Grant then takes the token known since the node

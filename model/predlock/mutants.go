@@ -41,6 +41,18 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 	return keep(s, t, model.Enabled)
 }
 
+// GrantOnAnyEvent (mutant StaleEvent): GrantOnHeadGone without the check
+// that the event is for the target: any event of the current request,
+// taken while the last listing showed one node before ours, is the grant.
+// Replaces GrantOnHeadGone. Spec: PredecessorLockStaleEvent!GrantOnAnyEvent.
+func (sp *Spec) GrantOnAnyEvent(s *State, c int, t *State) model.Guard {
+	if g := s.AnyHeadGone(c); g != model.Enabled {
+		return g
+	}
+	s.Consume(c, &t.State, recipe.PCGrant)
+	return keep(s, t, model.Enabled)
+}
+
 // CreateReplyLostRetry (mutant BlindRetry): the create succeeds, its reply
 // is lost, and the client simply creates again (pc stays "create").
 // Replaces CreateReplyLost and FindOwnNode. Spec:

@@ -3,6 +3,8 @@ package predlock
 import (
 	"slices"
 
+	"github.com/zklock/zklock/traceevent"
+
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
@@ -20,11 +22,13 @@ const (
 	ActDropDelete
 	ActGrantSeqToken
 	ActRecreateParent
+	ActWatchSecond
+	ActGrantOnAnyEvent
 	numActions
 )
 
 // ActionNames are the spec's names of the actions, by index.
-var ActionNames = recipe.Names("Write", "ListChildrenWatchParent", "PredecessorGoneIsGrant", "CreateReplyLostRetry", "CancelKnown", "DropDelete", "GrantSeqToken", "RecreateParent")
+var ActionNames = recipe.Names("Write", "ListChildrenWatchParent", "PredecessorGoneIsGrant", "CreateReplyLostRetry", "CancelKnown", "DropDelete", "GrantSeqToken", "RecreateParent", traceevent.WatchSecond, "GrantOnAnyEvent")
 
 // clientAction is the signature of the actions with a client parameter.
 type clientAction = func(sp *Spec, s *State, c int, t *State) model.Guard
@@ -51,29 +55,34 @@ var clientActions = [numActions]clientAction{
 	ActCreateReplyLostRetry:      (*Spec).CreateReplyLostRetry,
 	ActCancelKnown:               (*Spec).CancelKnown,
 	ActGrantSeqToken:             (*Spec).GrantSeqToken,
+	ActWatchSecond:               (*Spec).WatchSecond,
+	ActGrantOnAnyEvent:           (*Spec).GrantOnAnyEvent,
 }
 
 // ClientNext is the disjunction of the client actions of each module, in
 // the order the module lists them (TLC generates successors in that order).
 var clientNext = map[Variant][]uint8{
 	Base: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
-		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActWatchSecond, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
 		ActWrite, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 	HerdParent: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
 		ActListChildrenWatchParent, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
 		recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 	NotifyIsGrant: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
-		recipe.ActWatchPredecessor, ActPredecessorGoneIsGrant, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
+		ActWatchSecond, recipe.ActWatchPredecessor, ActPredecessorGoneIsGrant, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
 		recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 	BlindRetry: {recipe.ActRequestLock, recipe.ActCreateOk, ActCreateReplyLostRetry, recipe.ActListChildren,
-		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
+		ActWatchSecond, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, ActWrite,
 		recipe.ActRelease, ActCancelKnown, recipe.ActLearnExpiry},
 	DropDelete: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
-		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
+		ActWatchSecond, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant,
 		ActWrite, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 	SeqToken: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
-		recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, ActGrantSeqToken, ActWrite,
+		ActWatchSecond, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActIgnoreNotification, ActGrantSeqToken, ActWrite,
 		recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
+	StaleEvent: {recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren,
+		ActWatchSecond, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, ActGrantOnAnyEvent, recipe.ActIgnoreNotification,
+		recipe.ActGrant, ActWrite, recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry},
 }
 
 // ParentReset adds an environment action to the base client steps;
@@ -87,12 +96,12 @@ func init() {
 // request that FairSpec makes weakly fair. Requesting, cancelling and
 // writing are the user's choice.
 var progress = map[Variant][]uint8{
-	Base: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, recipe.ActWatchPredecessor,
+	Base: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, ActWatchSecond, recipe.ActWatchPredecessor,
 		recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease,
 		recipe.ActLearnExpiry},
-	BlindRetry: {recipe.ActCreateOk, ActCreateReplyLostRetry, recipe.ActListChildren, recipe.ActWatchPredecessor,
+	BlindRetry: {recipe.ActCreateOk, ActCreateReplyLostRetry, recipe.ActListChildren, ActWatchSecond, recipe.ActWatchPredecessor,
 		recipe.ActPredecessorGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease, recipe.ActLearnExpiry},
-	DropDelete: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, recipe.ActWatchPredecessor,
+	DropDelete: {recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode, recipe.ActListChildren, ActWatchSecond, recipe.ActWatchPredecessor,
 		recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, recipe.ActRelease,
 		recipe.ActLearnExpiry},
 }

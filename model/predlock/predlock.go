@@ -1,8 +1,8 @@
 // Package predlock is the Go mirror of spec/tla/PredecessorLock.tla, the
 // exclusive, herd-free ZooKeeper lock of impl/zklock's Mutex, and of its
 // variants: the mutants PredecessorLockHerdParent,
-// PredecessorLockNotifyIsGrant, PredecessorLockBlindRetry and
-// PredecessorLockSeqToken, and PredecessorLockParentReset (the parent
+// PredecessorLockNotifyIsGrant, PredecessorLockStaleEvent,
+// PredecessorLockBlindRetry and PredecessorLockSeqToken, and PredecessorLockParentReset (the parent
 // deleted and re-created).
 //
 // Every variable of the spec is a field of State, every action a method
@@ -110,6 +110,9 @@ const (
 	// SeqTokenNoReset is PredecessorLockSeqToken!SeqNoResetSpec: the
 	// sequence number as the token, the parent never re-created.
 	SeqTokenNoReset
+	// StaleEvent is PredecessorLockStaleEvent: the hand-off taken on any
+	// event of the current request, whichever node it is for.
+	StaleEvent
 )
 
 // Module returns the TLA+ module the variant mirrors.
@@ -127,6 +130,8 @@ func (v Variant) Module() string {
 		return "PredecessorLockParentReset"
 	case SeqToken, SeqTokenNoReset:
 		return "PredecessorLockSeqToken"
+	case StaleEvent:
+		return "PredecessorLockStaleEvent"
 	}
 	return "PredecessorLock"
 }
@@ -144,7 +149,7 @@ func New(k Constants, v Variant) (*Spec, error) {
 		return nil, err
 	}
 	switch {
-	case v < Base || v > SeqTokenNoReset:
+	case v < Base || v > StaleEvent:
 		return nil, fmt.Errorf("predlock: unknown variant %d", v)
 	case (v == SeqToken || v == SeqTokenNoReset) && k.GrantRule != GrantReread:
 		return nil, fmt.Errorf("predlock: %s assumes GrantRule = \"reread\"", v.Module())

@@ -44,9 +44,52 @@ func (sp *Spec) NaiveExclusion(s *State) bool {
 	return holders <= 1
 }
 
-// NoHerd: a node is watched by at most one waiting client, for its current
-// request.
-func (sp *Spec) NoHerd(s *State) bool { return s.State.NoHerd(nil) }
+// NoHerd: a node is watched, for their current requests, by at most one
+// waiting client other than as its second (as its predecessor; in the herd
+// mutant, the parent) and by at most one as its second: at most two in all.
+// A waiter with an event of its current request not yet taken (Woken) is
+// not counted: it will list again.
+func (sp *Spec) NoHerd(s *State) bool {
+	for i, w := range s.Watches {
+		if i > 0 && s.Watches[i-1].Node == w.Node {
+			continue
+		}
+		pred, second := 0, 0
+		for c := range s.PC {
+			if s.PC[c] != recipe.PCWait || woken(s, c) || !hasWatch(s, Watch{Node: w.Node, Req: s.UuidOf(c)}) {
+				continue
+			}
+			if w.Node.Seq == s.Second[c] {
+				second++
+			} else {
+				pred++
+			}
+		}
+		if pred > 1 || second > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// woken is Woken(c): an event of c's current request is in its inbox.
+func woken(s *State, c int) bool {
+	for _, e := range s.Inbox[c] {
+		if e.Req == s.UuidOf(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWatch(s *State, w Watch) bool {
+	for _, x := range s.Watches {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
 
 // GrantsInSequenceOrder: a holder whose node exists has the first node;
 // since seqs only grow, grants follow sequence order.

@@ -86,7 +86,8 @@ func TestRandomWalksLong(t *testing.T) {
 	proptest.Long(t, keepsInvariants, &taken, predlock.ActionNames[:predlock.ActListChildrenWatchParent])
 }
 
-// TestMutantsCaught is the positive control: each mutant's random walks,
+// TestMutantsCaught is the positive control (StaleEvent's is
+// TestStaleEventCaught: random walks rarely line its run up): each mutant's random walks,
 // with constants a little larger than its TLC config's, violate the
 // property its config expects, and rapid shrinks the walk to a short one.
 func TestMutantsCaught(t *testing.T) {

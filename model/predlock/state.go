@@ -62,7 +62,7 @@ type State struct {
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
 var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox",
-	"pc", "sess", "reqNo", "node", "target", "soleBlocker", "token", "tenure", "paused",
+	"pc", "sess", "reqNo", "node", "target", "second", "soleBlocker", "token", "tenure", "paused",
 	"faults", "grants", "lastToken", "resHigh", "resTenure", "pending"}
 
 // Init is the initial state (spec: Init).

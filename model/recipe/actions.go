@@ -22,11 +22,11 @@ const (
 	GFault     model.Guard = `Fault (faults < MaxFaults)`
 	GNoChoose  model.Guard = `NodeAt(node[c]) is defined`
 	GHasEvent  model.Guard = `inbox[c] # <<>>`
-	GHeadIsOwn model.Guard = `Head(inbox[c]) = Uuid(c)`
+	GHeadIsOwn model.Guard = `NextEvent(c).req = Uuid(c)`
 )
 
 var pcIs = [...]model.Guard{`pc[c] = "idle"`, `pc[c] = "create"`, `pc[c] = "find"`, `pc[c] = "list"`,
-	`pc[c] = "watch"`, `pc[c] = "wait"`, `pc[c] = "grant"`, `pc[c] = "hold"`}
+	`pc[c] = "second"`, `pc[c] = "watch"`, `pc[c] = "wait"`, `pc[c] = "grant"`, `pc[c] = "hold"`}
 
 // PCIs is the guard pc[c] = p.
 func PCIs(p PC) model.Guard { return pcIs[p] }
@@ -151,14 +151,21 @@ func (sp Spec[K]) FindOwnNode(s *State[K], c int, t *State[K]) model.Guard {
 
 // Listed is the effect of ListChildren once c has listed (the guard is
 // Ready(c, PCList)): no blocker (count 0): go on to Grant; otherwise
-// watch last, the blocker chosen, which was the only one if count is 1.
-func (s *State[K]) Listed(c int, t *State[K], last zk.Name[K], count int) {
+// watch last, the blocker chosen, which was the only one if count is 1,
+// and, when second is not NoNode (PredecessorLock with two or more
+// nodes before ours), first the node two ahead (WatchSecond).
+func (s *State[K]) Listed(c int, t *State[K], last zk.Name[K], count int, second int) {
 	*t = *s
 	if count == 0 {
 		t.PC = cow.With(s.PC, c, PCGrant)
 		return
 	}
-	t.PC = cow.With(s.PC, c, PCWatch)
+	if second != zk.NoNode {
+		t.PC = cow.With(s.PC, c, PCSecond)
+		t.SetSecond(c, second)
+	} else {
+		t.PC = cow.With(s.PC, c, PCWatch)
+	}
 	t.Target = cow.With(s.Target, c, last)
 	t.SetSoleBlocker(c, count == 1)
 }
@@ -181,20 +188,21 @@ func (sp Spec[K]) WatchPredecessor(s *State[K], c int, t *State[K]) model.Guard 
 	}
 	t.PC = cow.With(s.PC, c, PCList)
 	t.Target = cow.With(s.Target, c, NoTarget[K]())
+	t.SetSecond(c, zk.NoNode)
 	t.SetSoleBlocker(c, false)
 	return model.Enabled
 }
 
 // Notified is the guard of the steps that consume a NodeDeleted event of
-// the current request's watch: ~paused[c], an event is queued, it is for
-// Uuid(c), and c waits.
+// one of the current request's watches: ~paused[c], an event is queued,
+// it is for Uuid(c), and c waits.
 func (s *State[K]) Notified(c int) model.Guard {
 	switch {
 	case s.Paused[c]:
 		return GNotPaused
 	case !s.HasEvent(c):
 		return GHasEvent
-	case s.NextEvent(c) != s.UuidOf(c):
+	case s.NextEvent(c).Req != s.UuidOf(c):
 		return GHeadIsOwn
 	case s.PC[c] != PCWait:
 		return pcIs[PCWait]
@@ -203,8 +211,24 @@ func (s *State[K]) Notified(c int) model.Guard {
 }
 
 // HeadGone is the guard of GrantOnHeadGone as far as both specs write it:
-// Notified(c) and soleBlocker[c].
+// Notified(c), the event is for the target itself (not for an older
+// watch of the request, such as its second), and soleBlocker[c].
 func (s *State[K]) HeadGone(c int) model.Guard {
+	if g := s.Notified(c); g != model.Enabled {
+		return g
+	}
+	if s.NextEvent(c).Node != s.Target[c] {
+		return `NextEvent(c).node = target[c]`
+	}
+	if !s.SoleBlocker[c] {
+		return `soleBlocker[c]`
+	}
+	return model.Enabled
+}
+
+// AnyHeadGone is HeadGone without the check of which node the event is
+// for (the mutant PredecessorLockStaleEvent).
+func (s *State[K]) AnyHeadGone(c int) model.Guard {
 	if g := s.Notified(c); g != model.Enabled {
 		return g
 	}
@@ -222,6 +246,7 @@ func (s *State[K]) Consume(c int, t *State[K], pc PC) {
 	s.Server.TakeEvent(&t.Server, c)
 	t.PC = cow.With(s.PC, c, pc)
 	t.Target = cow.With(s.Target, c, NoTarget[K]())
+	t.SetSecond(c, zk.NoNode)
 	t.SetSoleBlocker(c, false)
 }
 
@@ -245,8 +270,8 @@ func (sp Spec[K]) IgnoreNotification(s *State[K], c int, t *State[K]) model.Guar
 		return GNotPaused
 	case !s.HasEvent(c):
 		return GHasEvent
-	case s.NextEvent(c) == s.UuidOf(c) && s.PC[c] == PCWait:
-		return `~(Head(inbox[c]) = Uuid(c) /\ pc[c] = "wait")`
+	case s.NextEvent(c).Req == s.UuidOf(c) && s.PC[c] == PCWait:
+		return `~(NextEvent(c).req = Uuid(c) /\ pc[c] = "wait")`
 	}
 	*t = *s
 	s.Server.TakeEvent(&t.Server, c)

@@ -31,13 +31,14 @@ const (
 	PCCreate           // about to create its lock node
 	PCFind             // create's reply was lost: must find its node by uuid
 	PCList             // about to list the children
+	PCSecond           // chose target and second, about to getData+watch second (PredecessorLock only)
 	PCWatch            // chose a node to watch (target), about to getData+watch it
 	PCWait             // watch armed, waiting for a notification
 	PCGrant            // nothing blocks it: about to hold
 	PCHold             // believes it holds the lock
 )
 
-var pcNames = [...]string{"idle", "create", "find", "list", "watch", "wait", "grant", "hold"}
+var pcNames = [...]string{"idle", "create", "find", "list", "second", "watch", "wait", "grant", "hold"}
 
 // String returns the spec's name of the control state ("idle", ...).
 func (p PC) String() string {
@@ -50,7 +51,7 @@ func (p PC) String() string {
 // Acquiring reports whether p is in Acquiring (every value but "idle" and "hold").
 func (p PC) Acquiring() bool { return p != PCIdle && p != PCHold }
 
-// KnowsNode reports whether p is in KnowsNode ("list", "watch", "wait", "grant", "hold").
+// KnowsNode reports whether p is in KnowsNode ("list", "second", "watch", "wait", "grant", "hold").
 func (p PC) KnowsNode() bool { return p >= PCList }
 
 // Unbounded is the value of MaxSeq, MaxFaults or MaxRequests that stands
@@ -124,6 +125,10 @@ type State[K zk.Kind] struct {
 	ReqNo  []int        // number of the current (or last) request
 	Node   []int        // seq of the own node, NoNode while unknown
 	Target []zk.Name[K] // name of the node watched or about to be, NoTarget if none
+	// Second is the seq of the node two ahead that c also watches, NoNode
+	// if none (PredecessorLock's second; SharedLock has no such variable
+	// and leaves it NoNode).
+	Second []int
 	// SoleBlocker: Target was the only node that blocked ours at the
 	// listing that chose it (spec: soleBlocker).
 	SoleBlocker []bool
@@ -146,6 +151,7 @@ func Init[K zk.Kind](n int) State[K] {
 		ReqNo:       make([]int, n),
 		Node:        make([]int, n),
 		Target:      make([]zk.Name[K], n),
+		Second:      make([]int, n),
 		SoleBlocker: make([]bool, n),
 		Token:       make([]int, n),
 		Paused:      make([]bool, n),
@@ -154,6 +160,7 @@ func Init[K zk.Kind](n int) State[K] {
 		s.Sess[c] = 1
 		s.Node[c] = zk.NoNode
 		s.Target[c] = NoTarget[K]()
+		s.Second[c] = zk.NoNode
 	}
 	return s
 }
@@ -185,8 +192,17 @@ func (t *State[K]) Idle(c int) {
 	t.PC = cow.With(t.PC, c, PCIdle)
 	t.Node = cow.With(t.Node, c, zk.NoNode)
 	t.Target = cow.With(t.Target, c, NoTarget[K]())
+	t.SetSecond(c, zk.NoNode)
 	t.SetSoleBlocker(c, false)
 	t.Token = cow.With(t.Token, c, 0)
+}
+
+// SetSecond sets second[c] in t, copying the slice only when the value
+// changes (it is NoNode almost everywhere).
+func (t *State[K]) SetSecond(c int, v int) {
+	if t.Second[c] != v {
+		t.Second = cow.With(t.Second, c, v)
+	}
 }
 
 // SetSoleBlocker sets soleBlocker[c] in t, copying the slice only when
@@ -205,7 +221,7 @@ func (s *State[K]) AppendEncoding(b []byte) []byte {
 	b = s.Server.AppendEncoding(b)
 	for c := range s.PC {
 		b = append(b, byte(s.PC[c]), boolByte(s.SoleBlocker[c]), boolByte(s.Paused[c]))
-		b = v(v(v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c])), int64(s.Target[c].Seq)), int64(s.Token[c]))
+		b = v(v(v(v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c])), int64(s.Target[c].Seq)), int64(s.Second[c])), int64(s.Token[c]))
 	}
 	return v(b, int64(s.Faults))
 }
@@ -223,7 +239,7 @@ func (s *State[K]) TypeOK(k *Constants) bool {
 	b := k.Bounds()
 	n := k.N()
 	if !s.Server.TypeOK(b) || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n ||
-		len(s.Target) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Paused) != n {
+		len(s.Target) != n || len(s.Second) != n || len(s.SoleBlocker) != n || len(s.Token) != n || len(s.Paused) != n {
 		return false
 	}
 	for c := range n {
@@ -231,7 +247,7 @@ func (s *State[K]) TypeOK(k *Constants) bool {
 		if s.PC[c] > PCHold || s.Sess[c] < 1 || s.Sess[c] > k.MaxFaults+1 ||
 			s.ReqNo[c] < 0 || s.ReqNo[c] > k.MaxRequests ||
 			!(b.Seq(s.Node[c]) || s.Node[c] == zk.NoNode) ||
-			!(b.Seq(tg.Seq) || tg == NoTarget[K]()) || s.Token[c] < 0 {
+			!(b.Seq(tg.Seq) || tg == NoTarget[K]()) || !(b.Seq(s.Second[c]) || s.Second[c] == zk.NoNode) || s.Token[c] < 0 {
 			return false
 		}
 	}
@@ -252,6 +268,8 @@ func (s *State[K]) Binding(p zk.Printer[K], name string) (tla.Value, bool) {
 		return p.Ints(s.Node), true
 	case "target":
 		return p.PerClient(func(c int) tla.Value { return p.Name(s.Target[c]) }), true
+	case "second":
+		return p.Ints(s.Second), true
 	case "soleBlocker":
 		return p.Bools(s.SoleBlocker), true
 	case "token":

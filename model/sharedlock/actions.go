@@ -69,10 +69,10 @@ func (sp *Spec) ListChildren(s *State, c int, t *State) model.Guard {
 	}
 	blockers := s.Blockers(c)
 	if len(blockers) == 0 {
-		s.Listed(c, &t.State, NoTarget, 0)
+		s.Listed(c, &t.State, NoTarget, 0, NoNode)
 		return kindKept(s, t, model.Enabled)
 	}
-	s.Listed(c, &t.State, blockers[len(blockers)-1].Name(), len(blockers))
+	s.Listed(c, &t.State, blockers[len(blockers)-1].Name(), len(blockers), NoNode)
 	return kindKept(s, t, model.Enabled)
 }
 

@@ -93,6 +93,11 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	for _, w := range s.Watches {
 		b = append(b, byte(w.Node.Kind))
 	}
+	for _, q := range s.Inbox {
+		for _, w := range q {
+			b = append(b, byte(w.Node.Kind))
+		}
+	}
 	for c := range s.Kind {
 		b = append(b, byte(s.Target[c].Kind), byte(s.Kind[c]))
 	}

@@ -28,6 +28,7 @@ var predLockSpecs = map[string]struct {
 	"ResetSpec":      {predlock.ParentReset, false},
 	"SeqSpec":        {predlock.SeqToken, false},
 	"SeqNoResetSpec": {predlock.SeqTokenNoReset, false},
+	"StaleSpec":      {predlock.StaleEvent, false},
 }
 
 func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
@@ -41,7 +42,7 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 	}
 	switch module {
 	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry",
-		"PredecessorLockDropDelete", "PredecessorLockParentReset", "PredecessorLockSeqToken":
+		"PredecessorLockDropDelete", "PredecessorLockParentReset", "PredecessorLockSeqToken", "PredecessorLockStaleEvent":
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}

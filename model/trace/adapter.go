@@ -51,6 +51,9 @@ type adapter[S any] interface {
 	nodes(s *S) []obsNode
 	// target returns the node c chose to watch, if it exists.
 	target(s *S, c int) (obsNode, bool)
+	// second returns the node two ahead c chose to watch too, if it
+	// exists (PredecessorLock; SharedLock has none).
+	second(s *S, c int) (obsNode, bool)
 	sessions(s *S) []liveSession
 	// pendingDelete reports whether the delete of request <<c, r>> is
 	// pending (sent, not yet landed).
@@ -113,6 +116,13 @@ func (a predAdapter) nodes(s *predlock.State) []obsNode {
 func (a predAdapter) target(s *predlock.State, c int) (obsNode, bool) {
 	n, ok := s.NodeAt(s.Target[c].Seq)
 	if !ok || s.Target[c] == predlock.NoTarget {
+		return obsNode{}, false
+	}
+	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}, true
+}
+func (a predAdapter) second(s *predlock.State, c int) (obsNode, bool) {
+	n, ok := s.NodeAt(s.Second[c])
+	if !ok || s.Second[c] == predlock.NoNode {
 		return obsNode{}, false
 	}
 	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}, true
@@ -191,6 +201,7 @@ func (a sharedAdapter) target(s *sharedlock.State, c int) (obsNode, bool) {
 	n, _ := s.NodeAt(tg.Seq)
 	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: n.Kind.String(), owner: n.Owner.C, ownerK: n.Owner.K}, true
 }
+func (a sharedAdapter) second(*sharedlock.State, int) (obsNode, bool) { return obsNode{}, false }
 func (a sharedAdapter) sessions(s *sharedlock.State) []liveSession {
 	out := make([]liveSession, 0, len(s.Live))
 	for _, x := range s.Live {

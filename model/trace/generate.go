@@ -117,9 +117,17 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 	var steps []genStep
 	var zx zxClock
 	k := int64(0)
+	// The name of every node created so far, by seq: an event names the
+	// node whose watch fired, which is gone by then.
+	nodeNames := map[int]string{}
 	walk.Walk(sp.Next, sp.Init(), opt.Steps, chooser[predlock.State](weightsFor(len(predlock.ActionNames), rng), rng),
 		func(from *predlock.State, l model.Label, to *predlock.State) bool {
 			k++
+			for _, n := range to.Nodes {
+				if _, ok := nodeNames[n.Seq]; !ok {
+					nodeNames[n.Seq] = node(to, n.Seq)
+				}
+			}
 			wrote := !slices.Equal(from.Nodes, to.Nodes)
 			zx.tick(wrote, !slices.Equal(from.Live, to.Live))
 			c := int(l.Client)
@@ -130,7 +138,9 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 				ev.Request = genUuid(c, to.ReqNo[c])
 			case recipe.ActCreateOk:
 				ev.Node = node(to, to.Node[c])
-			case recipe.ActCreateReplyLost, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone, recipe.ActCancel:
+			case recipe.ActCreateReplyLost, recipe.ActCancel:
+			case recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone:
+				ev.Target = nodeNames[from.NextEvent(c).Node.Seq]
 			case recipe.ActFindOwnNode:
 				if to.PC[c] == recipe.PCList {
 					ev.Result, ev.Target, ev.Node = traceevent.ResultFound, node(to, to.Node[c]), node(to, to.Node[c])
@@ -143,6 +153,12 @@ func walkPred(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep, e
 					ev.Result = traceevent.ResultGrant
 				} else {
 					ev.Result, ev.Target = traceevent.ResultWait, node(from, to.Target[c].Seq)
+				}
+			case predlock.ActWatchSecond:
+				ev.Node, ev.Target = node(from, from.Node[c]), nodeNames[from.Second[c]]
+				ev.Result = traceevent.ResultGone
+				if _, ok := from.NodeAt(from.Second[c]); ok {
+					ev.Result = traceevent.ResultExists
 				}
 			case recipe.ActWatchPredecessor:
 				ev.Node = node(from, from.Node[c])
@@ -260,7 +276,7 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 // a zxid (a lost reply carries none).
 var zxidBounded = map[traceevent.Action]bool{
 	traceevent.CreateOk: true, traceevent.FindOwnNode: true, traceevent.ListChildren: true, traceevent.WatchPredecessor: true,
-	traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
+	traceevent.WatchSecond: true, traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
 }
 
 // timeEvents gives every event a start and an end around the instant its

@@ -27,6 +27,8 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.FindOwnNode()
 	case traceevent.ListChildren:
 		return m.ListChildren()
+	case traceevent.WatchSecond:
+		return m.WatchSecond()
 	case traceevent.WatchPredecessor:
 		return m.WatchPredecessor()
 	case traceevent.LearnExpiry:
@@ -203,7 +205,7 @@ func (m *eventMatch[S]) ListChildren() ([]succ[S], string) {
 	switch got := a.pc(&t, m.c); {
 	case ev.Result == traceevent.ResultGrant && got == "grant":
 		return m.one(t, m.nd.maxSeq, m.label+" -> grant")
-	case ev.Result == traceevent.ResultWait && got == "watch":
+	case ev.Result == traceevent.ResultWait && (got == "watch" || got == "second"):
 		tg, _ := a.target(&t, m.c)
 		if w := m.se.lt.nameOf(tg); !m.se.lt.sameNode(ev.Target, tg) {
 			return nil, fmt.Sprintf("the client waits for %s, the model for %s", ev.Target, w)
@@ -234,6 +236,32 @@ func (m *eventMatch[S]) WatchPredecessor() ([]succ[S], string) {
 	case ev.Result == traceevent.ResultGone && got == "list":
 		return m.one(t, m.nd.maxSeq, m.label+" -> NoNode, list again")
 	case got == "wait":
+		return nil, fmt.Sprintf("the client found %s gone; in the model it exists", ev.Target)
+	default:
+		return nil, fmt.Sprintf("the client set a watch on %s; in the model it is gone", ev.Target)
+	}
+}
+
+// WatchSecond: the client watches the node two ahead of its own that its
+// last listing showed (the model's second, PredecessorLock only), and
+// finds it where the model has it (armed) or gone (nothing watched);
+// either way the client goes on to its predecessor.
+func (m *eventMatch[S]) WatchSecond() ([]succ[S], string) {
+	ev := m.ev
+	sec, ok := m.se.a.second(m.s, m.c)
+	if ok && !m.se.lt.sameNode(ev.Target, sec) {
+		return nil, fmt.Sprintf("the client watches %s as its second; in the model its second is %s", ev.Target, m.se.lt.nameOf(sec))
+	}
+	t, why := m.do("WatchSecond", 0)
+	if why != "" {
+		return nil, why
+	}
+	switch {
+	case ev.Result == traceevent.ResultExists && ok:
+		return m.one(t, m.nd.maxSeq, m.label+" -> watch armed")
+	case ev.Result == traceevent.ResultGone && !ok:
+		return m.one(t, m.nd.maxSeq, m.label+" -> NoNode, nothing watched")
+	case ok:
 		return nil, fmt.Sprintf("the client found %s gone; in the model it exists", ev.Target)
 	default:
 		return nil, fmt.Sprintf("the client set a watch on %s; in the model it is gone", ev.Target)
@@ -271,10 +299,15 @@ func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
 	return m.one(t, m.nd.maxSeq, m.label)
 }
 
-// GrantOnHeadGone: the model's step, which needs the notification and a
-// watched node that was the only blocker at the listing that chose it
-// (soleBlocker; for a writer of the read/write lock, a read node).
+// GrantOnHeadGone: the model's step, which needs the notification of the
+// target itself (not of an older watch of the request: its second, or an
+// earlier target) and a watched node that was the only blocker at the
+// listing that chose it (soleBlocker; for a writer of the read/write lock,
+// a read node).
 func (m *eventMatch[S]) GrantOnHeadGone() ([]succ[S], string) {
+	if prev := m.se.lt.prevTarget[m.c][m.nd.pos[m.c]]; m.ev.Target != "" && prev != m.ev.Target {
+		return nil, fmt.Sprintf("the client takes the notification of %s as its grant, but chose %q at its last listing", m.ev.Target, prev)
+	}
 	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
 		if m.pc == "wait" && strings.Contains(why, "inbox") {

@@ -174,7 +174,7 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // search tries them in every order the times allow.
 var eager = map[traceevent.Action]bool{
 	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.GrantOnHeadGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
-	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.ListChildren: true,
+	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
 }
 
 // endsWithoutDelete reports whether ev is a Release or Cancel whose
@@ -315,8 +315,25 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 				d.creates = append(d.creates, o)
 			}
 		}
-	case traceevent.WatchPredecessor, traceevent.PredecessorGone, traceevent.GrantOnHeadGone:
+	case traceevent.WatchPredecessor:
 		if n, ok := se.a.target(s, c); ok {
+			se.addNodeGone(s, n, d)
+		}
+	case traceevent.WatchSecond:
+		if n, ok := se.a.second(s, c); ok {
+			se.addNodeGone(s, n, d)
+		}
+	case traceevent.PredecessorGone, traceevent.GrantOnHeadGone:
+		// The event names the node whose watch fired: the target, the
+		// second, or an earlier target of the request.
+		named := false
+		for _, n := range se.a.nodes(s) {
+			if ev.Target != "" && se.lt.sameNode(ev.Target, n) {
+				se.addNodeGone(s, n, d)
+				named = true
+			}
+		}
+		if n, ok := se.a.target(s, c); ok && !named {
 			se.addNodeGone(s, n, d)
 		}
 	case traceevent.LearnExpiry:

@@ -178,7 +178,7 @@ func (lt *lockTrace) tlaEvent(c, i int) string {
 		}
 	}
 	chosen := "<<>>"
-	if e.Action == traceevent.WatchPredecessor {
+	if e.Action == traceevent.WatchPredecessor || e.Action == traceevent.GrantOnHeadGone {
 		chosen = lt.tlaNode(lt.prevTarget[c][i])
 	}
 	learns := [...]string{never: "never", ifNodes: "ifNodes", always: "always"}[lt.learnsExpiry[c][i]]

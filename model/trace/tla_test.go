@@ -15,7 +15,7 @@ func TestTLARendersTraces(t *testing.T) {
 		file, extends, node string
 		events              int
 	}{
-		{"mutex_correct.jsonl", "PredecessorLockTrace", `node |-> <<"c1", 1>>`, 24},
+		{"mutex_correct.jsonl", "PredecessorLockTrace", `node |-> <<"c1", 1>>`, 25},
 		{"rw_correct.jsonl", "SharedLockTrace", `node |-> <<<<"c3", 1>>, "write">>`, 27},
 	} {
 		mods, err := TLA(readFile(t, tc.file), "x-y", true)

@@ -485,7 +485,7 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 			if e.Result == traceevent.ResultWait {
 				target = e.Target
 			}
-		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor,
+		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor, traceevent.WatchSecond,
 			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade:
 		default:
 			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)

@@ -79,11 +79,20 @@ func TestControls(t *testing.T) {
 		// behind a read node take it.
 		{file: "mutex_grant_on_head_gone.jsonl", verdict: Valid},
 		{file: "rw_grant_on_head_gone.jsonl", verdict: Valid},
+		// The node two ahead: c3 watches c1's node and c2's; c1's release
+		// makes c3 list again while c2 holds, and c2's release is then c3's
+		// grant in one notification.
+		{file: "mutex_second_relists.jsonl", verdict: Valid},
 		// Its controls: the shortcut taken when the watched node was not
 		// the only one before ours (c2 cancels while c1 holds), and by a
 		// writer whose watched write node was downgraded.
 		{"mutex_shortcut_not_head.jsonl", Invalid, "c3", traceevent.GrantOnHeadGone, "soleBlocker[c3]"},
 		{"rw_writer_shortcut_across_downgrade.jsonl", Invalid, "c2", traceevent.GrantOnHeadGone, `target[c2][2] = "read"`},
+		// And the stale event: c4 watched c2 (two ahead) and c3; both
+		// cancel; c2's event makes it list again ([c1, c4]); c3's event,
+		// for a node no longer its target, is taken as the grant while c1
+		// holds.
+		{"mutex_stale_event_grant.jsonl", Invalid, "c4", traceevent.GrantOnHeadGone, "chose"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})

@@ -28,8 +28,8 @@ func (s *Server[K]) AppendEncoding(b []byte) []byte {
 	}
 	for _, q := range s.Inbox {
 		b = binary.AppendUvarint(b, uint64(len(q)))
-		for _, u := range q {
-			b = v(v(b, int64(u.C)), int64(u.R))
+		for _, w := range q {
+			b = v(v(v(b, int64(w.Node.Seq)), int64(w.Req.C)), int64(w.Req.R))
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Pending)))
@@ -82,8 +82,8 @@ func (s *Server[K]) TypeOK(k Bounds) bool {
 		}
 	}
 	for _, q := range s.Inbox {
-		for _, u := range q {
-			if !k.Uuid(u) {
+		for _, w := range q {
+			if !(k.Seq(w.Node.Seq) || w.Node.Seq == ParentSeq) || !k.Uuid(w.Req) {
 				return false
 			}
 		}
@@ -142,6 +142,12 @@ func (p Printer[K]) Bools(xs []bool) tla.Value {
 	return p.PerClient(func(c int) tla.Value { return tla.Bool(xs[c]) })
 }
 
+// Watch is a watch record [node, req] (an armed watch, or a fired one in
+// an inbox).
+func (p Printer[K]) Watch(w Watch[K]) tla.Value {
+	return tla.Record{{Name: "node", Value: p.Name(w.Node)}, {Name: "req", Value: p.Uuid(w.Req)}}
+}
+
 func (p Printer[K]) node(n Node[K]) tla.Value {
 	r := tla.Record{{Name: "seq", Value: tla.Int(n.Seq)}}
 	if p.Kind != nil {
@@ -171,13 +177,13 @@ func (p Printer[K]) Binding(s *Server[K], name string) (tla.Value, bool) {
 		}
 	case "watches":
 		for _, w := range s.Watches {
-			set = append(set, tla.Record{{Name: "node", Value: p.Name(w.Node)}, {Name: "req", Value: p.Uuid(w.Req)}})
+			set = append(set, p.Watch(w))
 		}
 	case "inbox":
 		return p.PerClient(func(c int) tla.Value {
 			q := tla.Tuple{}
-			for _, u := range s.Inbox[c] {
-				q = append(q, p.Uuid(u))
+			for _, w := range s.Inbox[c] {
+				q = append(q, p.Watch(w))
 			}
 			return q
 		}), true

@@ -139,14 +139,14 @@ type Server[K Kind] struct {
 	Zxid    int       // zxid of the last write transaction
 	Live    []Session // the sessions the server has, sorted
 	Watches []Watch[K]
-	Inbox   [][]Uuid  // per client: delivered, unconsumed events (FIFO)
-	Pending []Pending // deletes sent, not yet landed, sorted by PendingLess
+	Inbox   [][]Watch[K] // per client: delivered, unconsumed events (FIFO), each the watch that fired
+	Pending []Pending    // deletes sent, not yet landed, sorted by PendingLess
 }
 
 // Init is the server's initial state for n clients (Init): no children,
 // the counter at 0, every client connected with its first session.
 func Init[K Kind](n int) Server[K] {
-	s := Server[K]{Inbox: make([][]Uuid, n), Live: make([]Session, n)}
+	s := Server[K]{Inbox: make([][]Watch[K], n), Live: make([]Session, n)}
 	for c := range n {
 		s.Live[c] = Session{c, 1}
 	}
@@ -183,9 +183,10 @@ func (s *Server[K]) IsLive(x Session) bool {
 // HasEvent reports whether client c has an undelivered event (HasEvent(c)).
 func (s *Server[K]) HasEvent(c int) bool { return len(s.Inbox[c]) > 0 }
 
-// NextEvent is the head of client c's events (NextEvent(c)); HasEvent(c)
+// NextEvent is the head of client c's events (NextEvent(c)), the record
+// of the watch that fired: the name it is for and its request; HasEvent(c)
 // must hold.
-func (s *Server[K]) NextEvent(c int) Uuid { return s.Inbox[c][0] }
+func (s *Server[K]) NextEvent(c int) Watch[K] { return s.Inbox[c][0] }
 
 // PendingOf returns the pending delete of request u, if there is one (the
 // CHOOSE of DeleteLands(u): a request has at most one).
@@ -223,8 +224,8 @@ func (s *Server[K]) NodesOf(u Uuid) []Node[K] {
 // removes the nodes del and adds the nodes add, starting from the watch
 // set ws. Watches on a removed node's name, and child watches on Parent if
 // any child was added or removed (Triggered), fire: they leave the watch
-// set and, for each client, the uuids of its fired watches are appended to
-// its inbox in increasing request number (SortReqs). It writes t's nodes,
+// set and, for each client, its fired watches are appended to its inbox in
+// increasing request number, then name (SortWatches). It writes t's nodes,
 // watches and inbox.
 func (s *Server[K]) Txn(t *Server[K], del, add []Node[K], ws []Watch[K]) {
 	changed := len(del)+len(add) > 0
@@ -241,10 +242,10 @@ func (s *Server[K]) Txn(t *Server[K], del, add []Node[K], ws []Watch[K]) {
 	}
 	t.Watches = cow.Filter(ws, func(w Watch[K]) bool { return !triggered(w) })
 	if len(t.Watches) != len(ws) {
-		var fired []Uuid
+		var fired []Watch[K]
 		for _, w := range ws {
 			if triggered(w) {
-				fired = append(fired, w.Req)
+				fired = append(fired, w)
 			}
 		}
 		t.Inbox = appendEvents(s.Inbox, fired)
@@ -268,21 +269,34 @@ func (s *Server[K]) Txn(t *Server[K], del, add []Node[K], ws []Watch[K]) {
 	t.Nodes = nodes
 }
 
-// appendEvents appends, for each client d, the set of fired uuids of d's
-// requests to inbox[d] in increasing request number (SortReqs of a set:
-// each uuid once).
-func appendEvents(inbox [][]Uuid, fired []Uuid) [][]Uuid {
-	sort.Slice(fired, func(i, j int) bool { return UuidLess(fired[i], fired[j]) })
-	out := make([][]Uuid, len(inbox))
+// appendEvents appends, for each client d, the set of d's fired watches to
+// inbox[d] in increasing request number, then name (SortWatches of a set:
+// each watch once).
+func appendEvents[K Kind](inbox [][]Watch[K], fired []Watch[K]) [][]Watch[K] {
+	sort.Slice(fired, func(i, j int) bool { return eventLess(fired[i], fired[j]) })
+	out := make([][]Watch[K], len(inbox))
 	copy(out, inbox)
-	for i, u := range fired {
-		if i > 0 && fired[i-1] == u {
+	for i, w := range fired {
+		if i > 0 && fired[i-1] == w {
 			continue
 		}
-		if len(out[u.C]) == len(inbox[u.C]) {
-			out[u.C] = cow.Append(inbox[u.C])
+		c := w.Req.C
+		if len(out[c]) == len(inbox[c]) {
+			out[c] = cow.Append(inbox[c])
 		}
-		out[u.C] = append(out[u.C], u)
+		out[c] = append(out[c], w)
 	}
 	return out
+}
+
+// eventLess is the order of one transaction's events (WatchBefore):
+// by request, then by name (seq, then kind: NameLess).
+func eventLess[K Kind](a, b Watch[K]) bool {
+	if a.Req != b.Req {
+		return UuidLess(a.Req, b.Req)
+	}
+	if a.Node.Seq != b.Node.Seq {
+		return a.Node.Seq < b.Node.Seq
+	}
+	return a.Node.Kind.Rank() < b.Node.Kind.Rank()
 }

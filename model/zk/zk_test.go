@@ -38,10 +38,10 @@ func TestTxnFiresWatches(t *testing.T) {
 	if len(next.Watches) != 2 {
 		t.Errorf("watches left %v, want the one on another kind and the one on b", next.Watches)
 	}
-	if got := next.Inbox[1]; len(got) != 2 || got[0] != (Uuid{1, 1}) || got[1] != (Uuid{1, 2}) {
+	if got := next.Inbox[1]; len(got) != 2 || got[0] != (Watch[kind]{a.Name(), Uuid{1, 1}}) || got[1] != (Watch[kind]{a.Name(), Uuid{1, 2}}) {
 		t.Errorf("inbox of client 1 %v, want [<<1, 1>> <<1, 2>>]", got)
 	}
-	if got := next.Inbox[0]; len(got) != 1 || got[0] != (Uuid{0, 3}) {
+	if got := next.Inbox[0]; len(got) != 1 || got[0] != (Watch[kind]{Parent[kind](), Uuid{0, 3}}) {
 		t.Errorf("inbox of client 0 %v, want [<<0, 3>>] (the child watch)", got)
 	}
 	if len(s.Inbox[0])+len(s.Inbox[1]) != 0 || len(s.Watches) != 5 || len(s.Nodes) != 2 {

@@ -9,7 +9,12 @@
 (* (getData with a watch: read and watch-set are one atomic server step).  *)
 (* After a notification it lists the children again, unless the node it    *)
 (* watched was the only one before its own at the listing that chose it:   *)
-(* then that node's deletion is the grant (GrantOnHeadGone).               *)
+(* then that node's deletion is the grant (GrantOnHeadGone).  A waiter     *)
+(* with two or more nodes before its own also watches the node two ahead   *)
+(* (WatchSecond): its deletion makes the waiter list again while its       *)
+(* predecessor typically still holds, so that the predecessor's deletion   *)
+(* is then the grant in one notification.  Each event names the node it   *)
+(* is for; only the event of the current target may be the grant.         *)
 (*                                                                         *)
 (* The spec models the ZooKeeper side (nodes, sessions, one-shot watches,  *)
 (* per-client FIFO notification delivery, a monotonic zxid: ZooKeeper.tla, *)
@@ -76,13 +81,15 @@ VARIABLES
     zxid,       \* zxid of the last write transaction (create, delete, closeSession)
     live,       \* sessions the server considers live: <<client, k>>
     watches,    \* armed one-shot watches: [node, req] (node = watched seq or Parent)
-    inbox,      \* per-client FIFO of delivered, unconsumed notifications (request uuids)
+    inbox,      \* per-client FIFO of delivered, unconsumed notifications ([node, req])
     \* ---- clients ----
     pc,         \* the client's control state, see PCs
     sess,       \* k of the client's current session <<c, k>>
     reqNo,      \* number of the client's current (or last) request: uuid <<c, reqNo>>
     node,       \* seq of the client's own node, NoNode while unknown
     target,     \* seq of the node the client watches or is about to watch, NoNode if none
+    second,     \* seq of the node two ahead (the largest before target) the client also
+                \* watches, NoNode if the listing showed fewer than two nodes before ours
     soleBlocker,\* target was the only node before ours at the listing that chose it
     token,      \* fencing token (czxid of the own node): with GrantRule "reread" read at
                 \* Grant, otherwise known with the node; 0 when idle
@@ -98,7 +105,7 @@ VARIABLES
     pending     \* <<session, uuid>>: the delete of that request's nodes is on its way
 
 zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
-clientVars == <<pc, sess, reqNo, node, target, soleBlocker, token, tenure, paused>>
+clientVars == <<pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused>>
 histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
 vars       == <<zkVars, clientVars, histVars, pending>>
 
@@ -112,6 +119,7 @@ PCs == {"idle",   \* no request
         "create", \* about to create its lock node
         "find",   \* create's reply was lost: must find its node by uuid
         "list",   \* about to list the children
+        "second", \* chose target and second, about to getData+watch second
         "watch",  \* chose a node to watch (target), about to getData+watch it
         "wait",   \* watch armed, waiting for a notification
         "grant",  \* its node is first: about to read it and hold
@@ -121,12 +129,14 @@ PCs == {"idle",   \* no request
 \* to the next one only after a fault (an expiry or its loss timer).
 Sessions == Clients \X (1..MaxFaults + 1)
 
-Acquiring == {"create", "find", "list", "watch", "wait", "grant"}
-KnowsNode == {"list", "watch", "wait", "grant", "hold"}
+Acquiring == {"create", "find", "list", "second", "watch", "wait", "grant"}
+KnowsNode == {"list", "second", "watch", "wait", "grant", "hold"}
 
 \* The ZooKeeper side (ZooKeeper.tla): a node's name, what a watch is set
 \* on, is its sequence number; a child watch is set on Parent.
+\* Names are ordered as numbers (the order of one transaction's events).
 Name(n) == n.seq
+NameLess(a, b) == a < b
 ZK == INSTANCE ZooKeeper
 
 Sess(c) == <<c, sess[c]>>        \* the session the client currently uses
@@ -180,6 +190,7 @@ Idle(c) ==
     /\ pc' = [pc EXCEPT ![c] = "idle"]
     /\ node' = [node EXCEPT ![c] = NoNode]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ second' = [second EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ token' = [token EXCEPT ![c] = 0]
     /\ tenure' = [tenure EXCEPT ![c] = 0]
@@ -197,6 +208,7 @@ TypeOK ==
     /\ reqNo \in [Clients -> 0..MaxRequests]
     /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
     /\ target \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ second \in [Clients -> 0..MaxSeq \cup {NoNode}]
     /\ soleBlocker \in [Clients -> BOOLEAN]
     /\ token \in [Clients -> Nat]
     /\ tenure \in [Clients -> Nat]
@@ -211,6 +223,7 @@ Init ==
     /\ reqNo = [c \in Clients |-> 0]
     /\ node = [c \in Clients |-> NoNode]
     /\ target = [c \in Clients |-> NoNode]
+    /\ second = [c \in Clients |-> NoNode]
     /\ soleBlocker = [c \in Clients |-> FALSE]
     /\ token = [c \in Clients |-> 0]
     /\ tenure = [c \in Clients |-> 0]
@@ -240,7 +253,7 @@ RequestLock(c) ==
     /\ reqNo[c] < MaxRequests
     /\ pc' = [pc EXCEPT ![c] = "create"]
     /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
-    /\ UNCHANGED <<zkVars, sess, node, target, soleBlocker, token, tenure, paused, histVars, pending>>
+    /\ UNCHANGED <<zkVars, sess, node, target, second, soleBlocker, token, tenure, paused, histVars, pending>>
 
 (* create(`<lock>/_c_<uuid>-lock-`, EPHEMERAL_SEQUENTIAL), reply received: *)
 (* the server appends the next sequence number; the client knows its node. *)
@@ -253,7 +266,7 @@ CreateOk(c) ==
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ node' = [node EXCEPT ![c] = nextSeq]
     /\ token' = KnownToken(c, zxid + 1)
-    /\ UNCHANGED <<sess, reqNo, target, soleBlocker, tenure, paused, histVars>>
+    /\ UNCHANGED <<sess, reqNo, target, second, soleBlocker, tenure, paused, histVars>>
 
 (* The same create succeeds on the server but the connection drops before  *)
 (* the reply (ConnectionLoss): the node exists, the client does not know   *)
@@ -267,7 +280,7 @@ CreateReplyLost(c) ==
     /\ Fault
     /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = "find"]
-    /\ UNCHANGED <<sess, reqNo, node, target, soleBlocker, token, tenure, paused,
+    /\ UNCHANGED <<sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
                    grants, lastToken, resHigh, resTenure>>
 
 (* After reconnecting: getChildren, look for a node whose name carries this *)
@@ -289,12 +302,14 @@ FindOwnNode(c) ==
                     /\ token' = KnownToken(c, n.czxid)
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
                 /\ UNCHANGED <<node, token>>
-    /\ UNCHANGED <<zkVars, sess, reqNo, target, soleBlocker, tenure, paused, histVars, pending>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, target, second, soleBlocker, tenure, paused, histVars, pending>>
 
 (* getChildren(<lock>) without a watch; sort by sequence suffix.  No node   *)
 (* before ours: the lock is ours (go on to Grant).  Otherwise choose the    *)
 (* node immediately before ours.  Locks steps 2-4 (no watch on the         *)
-(* listing: each node is watched by one client only, no herd effect).      *)
+(* listing: each node is watched by one client only as its predecessor, no *)
+(* herd effect).  With two or more nodes before ours, also the one before  *)
+(* that (second), to watch first (WatchSecond).                            *)
 ListChildren(c) ==
     /\ ~paused[c]
     /\ pc[c] = "list"
@@ -302,11 +317,35 @@ ListChildren(c) ==
     /\ LET before == {n \in nodes : n.seq < node[c]}
        IN  IF before = {}
            THEN /\ pc' = [pc EXCEPT ![c] = "grant"]
-                /\ UNCHANGED <<target, soleBlocker>>
-           ELSE /\ pc' = [pc EXCEPT ![c] = "watch"]
-                /\ target' = [target EXCEPT ![c] = Max(Seqs(before))]
-                /\ soleBlocker' = [soleBlocker EXCEPT ![c] = Cardinality(before) = 1]
+                /\ UNCHANGED <<target, second, soleBlocker>>
+           ELSE LET p == Max(Seqs(before))
+                    two == Cardinality(before) >= 2
+                IN  /\ pc' = [pc EXCEPT ![c] = IF two THEN "second" ELSE "watch"]
+                    /\ target' = [target EXCEPT ![c] = p]
+                    /\ second' = [second EXCEPT ![c] =
+                                      IF two THEN Max(Seqs(before) \ {p}) ELSE NoNode]
+                    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = ~two]
     /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars, pending>>
+
+(* getData(<second>, watch=true), sent pipelined just before the getData   *)
+(* of the predecessor (WatchPredecessor), so the server applies it first,  *)
+(* in a step of its own.  The node exists: the watch is armed.  NoNode:    *)
+(* nothing is watched there, and the client goes on to its predecessor     *)
+(* all the same (impl/zklock does not wait for this reply to send that     *)
+(* one).  Watching a node already watched for this request (a re-listing   *)
+(* chose it again) adds nothing: the watches are a set.  When the second   *)
+(* goes, its event makes the client list again (PredecessorGone), usually  *)
+(* while its predecessor holds: that listing shows the predecessor alone   *)
+(* before ours, so its deletion is then the grant (GrantOnHeadGone).       *)
+WatchSecond(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "second"
+    /\ Live(c)
+    /\ IF ZK!NodeExists(second[c])
+       THEN ZK!SetWatch(second[c], Uuid(c))
+       ELSE UNCHANGED <<zkVars, pending>>
+    /\ pc' = [pc EXCEPT ![c] = "watch"]
+    /\ UNCHANGED <<sess, reqNo, node, target, second, soleBlocker, token, tenure, paused, histVars>>
 
 (* getData(<predecessor>, watch=true): ZooKeeper reads the node and arms   *)
 (* the watch in one step, so a deletion between the listing and the watch  *)
@@ -320,27 +359,31 @@ WatchPredecessor(c) ==
     /\ IF ZK!NodeExists(target[c])
        THEN /\ ZK!SetWatch(target[c], Uuid(c))
             /\ pc' = [pc EXCEPT ![c] = "wait"]
-            /\ UNCHANGED <<target, soleBlocker>>
+            /\ UNCHANGED <<target, second, soleBlocker>>
        ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
             /\ target' = [target EXCEPT ![c] = NoNode]
+            /\ second' = [second EXCEPT ![c] = NoNode]
             /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
             /\ UNCHANGED <<zkVars, pending>>
     /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
-(* The client consumes the head of its inbox: a NodeDeleted event for the  *)
-(* watch of its current request.  It does not conclude it holds: it lists  *)
-(* the children again.  Locks step 5 ("before going to step 2").  Also     *)
+(* The client consumes the head of its inbox: a NodeDeleted event for a    *)
+(* watch of its current request (its predecessor, its second, or a node a  *)
+(* listing of this request chose before).  It does not conclude it holds:  *)
+(* it lists the children again.  Locks step 5 ("before going to step 2").  *)
+(* Also                                                                    *)
 (* enabled where GrantOnHeadGone is: the spec has no data changes, removed *)
 (* watches or session events, the other wake-ups after which impl/zklock   *)
 (* lists again, and this step stands for them.                             *)
 PredecessorGone(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ZK!NextEvent(c) = Uuid(c)
+    /\ ZK!NextEvent(c).req = Uuid(c)
     /\ pc[c] = "wait"
     /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "list"]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ second' = [second EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
@@ -360,17 +403,24 @@ PredecessorGone(c) ==
 (* node that was not alone before ours) takes PredecessorGone and lists    *)
 (* again: a node before the watched one may still be there.  Without the   *)
 (* soleBlocker conjunct this is PredecessorLockNotifyIsGrant's             *)
-(* PredecessorGoneIsGrant, which fails MutualExclusion.                    *)
+(* PredecessorGoneIsGrant, which fails MutualExclusion.  The event must be *)
+(* for the target itself: a request may have an older watch armed (its     *)
+(* second, or a predecessor an earlier listing chose) whose event comes    *)
+(* after a re-listing chose another target; taken as the grant, it would   *)
+(* grant while that target holds (PredecessorLockStaleEvent fails          *)
+(* MutualExclusion so).                                                    *)
 (***************************************************************************)
 GrantOnHeadGone(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ZK!NextEvent(c) = Uuid(c)
+    /\ ZK!NextEvent(c).req = Uuid(c)
+    /\ ZK!NextEvent(c).node = target[c]
     /\ pc[c] = "wait"
     /\ soleBlocker[c]
     /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ second' = [second EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
@@ -380,7 +430,7 @@ GrantOnHeadGone(c) ==
 IgnoreNotification(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ~(ZK!NextEvent(c) = Uuid(c) /\ pc[c] = "wait")
+    /\ ~(ZK!NextEvent(c).req = Uuid(c) /\ pc[c] = "wait")
     /\ ZK!TakeEvent(c)
     /\ UNCHANGED <<clientVars, histVars>>
 
@@ -412,7 +462,7 @@ Grant(c) ==
     /\ grants' = grants + 1
     /\ tenure' = [tenure EXCEPT ![c] = grants + 1]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
-    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, soleBlocker, paused, faults, resHigh,
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, second, soleBlocker, paused, faults, resHigh,
                    resTenure, pending>>
 
 (* The critical section writes to an outside resource, presenting the      *)
@@ -550,14 +600,14 @@ PauseClient(c) ==
     /\ IF GrantRule = "reread" THEN pc[c] = "hold" ELSE pc[c] # "idle"
     /\ Fault
     /\ paused' = [paused EXCEPT ![c] = TRUE]
-    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure,
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, second, soleBlocker, token, tenure,
                    grants, lastToken, resHigh, resTenure, pending>>
 
 (* The pause ends; the client still believes whatever it believed.         *)
 ResumeClient(c) ==
     /\ paused[c]
     /\ paused' = [paused EXCEPT ![c] = FALSE]
-    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, soleBlocker, token, tenure, histVars, pending>>
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, histVars, pending>>
 
 -----------------------------------------------------------------------------
 ClientNext(c) ==
@@ -566,6 +616,7 @@ ClientNext(c) ==
     \/ CreateReplyLost(c)
     \/ FindOwnNode(c)
     \/ ListChildren(c)
+    \/ WatchSecond(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
     \/ GrantOnHeadGone(c)
@@ -594,7 +645,7 @@ Spec == Init /\ [][Next]_vars
 (***************************************************************************)
 Progress(c) ==
     \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
-    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
+    \/ WatchSecond(c) \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
     \/ IgnoreNotification(c) \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
 
 Fairness ==
@@ -620,11 +671,20 @@ MutualExclusion ==
 NaiveExclusion ==
     \A c, d \in Clients : (c # d /\ pc[c] = "hold") => pc[d] # "hold"
 
-\* A node is watched by at most one waiting client (for its current request).
+\* No herd: a node is watched, for their current requests, by at most one
+\* waiting client other than as its second (as its predecessor; in the
+\* herd mutant, the parent), and by at most one as its second: by at most
+\* two waiters in all, its successor and its successor's successor.  A
+\* waiter with an event of its current request not yet taken is not
+\* counted: it is woken already and will list again (its other watch may
+\* still be armed on a node a newer waiter now watches as its second).
+Woken(c) == \E i \in DOMAIN inbox[c] : inbox[c][i].req = Uuid(c)
+Watchers(t) == {c \in Clients : pc[c] = "wait" /\ ~Woken(c)
+                                /\ [node |-> t, req |-> Uuid(c)] \in watches}
 NoHerd ==
     \A t \in {w.node : w \in watches} :
-        Cardinality({c \in Clients :
-                        pc[c] = "wait" /\ [node |-> t, req |-> Uuid(c)] \in watches}) <= 1
+        /\ Cardinality({c \in Watchers(t) : t # second[c]}) <= 1
+        /\ Cardinality({c \in Watchers(t) : t = second[c]}) <= 1
 
 \* Every node of a session a client still uses belongs to its running
 \* request or has its delete pending.  (Nodes of abandoned sessions go when

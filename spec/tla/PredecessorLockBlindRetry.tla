@@ -39,6 +39,7 @@ BlindClientNext(c) ==
     \/ CreateOk(c)
     \/ CreateReplyLostRetry(c)
     \/ ListChildren(c)
+    \/ WatchSecond(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
     \/ IgnoreNotification(c)
@@ -55,7 +56,7 @@ BlindSpec == Init /\ [][(\E c \in Clients : BlindClientNext(c)) \/ EnvNext]_vars
 (* lock (StarvationFree fails).                                            *)
 BlindProgress(c) ==
     \/ CreateOk(c) \/ CreateReplyLostRetry(c) \/ ListChildren(c)
-    \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
+    \/ WatchSecond(c) \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ IgnoreNotification(c)
     \/ Grant(c) \/ Release(c) \/ LearnExpiry(c)
 
 BlindFairSpec ==

@@ -24,7 +24,7 @@ ListChildrenWatchParent(c) ==
                 /\ UNCHANGED <<zkVars, pending>>
            ELSE /\ pc' = [pc EXCEPT ![c] = "wait"]
                 /\ ZK!SetWatch(Parent, Uuid(c))
-    /\ UNCHANGED <<sess, reqNo, node, target, soleBlocker, token, tenure, paused, histVars>>
+    /\ UNCHANGED <<sess, reqNo, node, target, second, soleBlocker, token, tenure, paused, histVars>>
 
 HerdClientNext(c) ==
     \/ RequestLock(c)

@@ -48,21 +48,23 @@ FirstWhileGranted ==
             \A n \in nodes : node[c] <= n.seq
 
 \* The shape of one client's local state (control state p, request r, own
-\* node n, target t, inbox ib, paused z) and of its sessions (session k,
+\* node n, target t, second s2, inbox ib, paused z) and of its sessions (session k,
 \* live sessions).  Not needed for MutualExclusion: it excludes unreachable
 \* states, which keeps the bounded start small.
-LocalShape(c, p, r, n, t, ib, z) ==
+LocalShape(c, p, r, n, t, s2, ib, z) ==
     /\ p # "idle" => r >= 1
     /\ (p \in KnowsNode) = (n # NoNode)
-    /\ (p \in {"watch", "wait"}) = (t # NoNode)
-    /\ p \in {"watch", "wait"} => t < n
-    /\ \A i \in 1..Len(ib) : ib[i][1] = c /\ ib[i][2] <= r
+    /\ (p \in {"second", "watch", "wait"}) = (t # NoNode)
+    /\ p \in {"second", "watch", "wait"} => t < n
+    /\ s2 # NoNode => p \in {"second", "watch", "wait"} /\ s2 < t
+    /\ p = "second" => s2 # NoNode
+    /\ \A i \in 1..Len(ib) : ib[i].req[1] = c /\ ib[i].req[2] <= r
     /\ z => WithPause /\ IF GrantRule = "reread" THEN p = "hold" ELSE p # "idle"
     /\ p = "find" => WithReplyLoss
 
 Shape ==
     \A c \in Clients :
-        /\ LocalShape(c, pc[c], reqNo[c], node[c], target[c], inbox[c], paused[c])
+        /\ LocalShape(c, pc[c], reqNo[c], node[c], target[c], second[c], inbox[c], paused[c])
         /\ \A k \in 1..MaxFaults + 1 : <<c, k>> \in live => k <= sess[c]
 
 \* Faults spent so far pay for every session left behind, every current
@@ -78,8 +80,9 @@ Budget ==
 \* deletion of the watched node when that node was the only one before
 \* ours: soleBlocker is set only while watching or waiting, and only when
 \* no other node is before ours; and a notification of the current request
-\* waiting in the inbox (of a request still going on) says the client
-\* waits and the watched node is gone.
+\* waiting in the inbox (of a request still going on) says the node it
+\* names is gone (it may be the target, the second, or a node an earlier
+\* listing of the request chose: only the target's may be the grant).
 SoleBlockerSound ==
     \A c \in Clients :
         /\ soleBlocker[c] => pc[c] \in {"watch", "wait"}
@@ -91,9 +94,9 @@ TargetsBelowCounter == \A c \in Clients : target[c] # NoNode => target[c] < next
 
 NotifiedMeansGone ==
     \A c \in Clients : \A i \in 1..Len(inbox[c]) :
-        (pc[c] # "idle" /\ inbox[c][i] = Uuid(c)) =>
-            /\ pc[c] = "wait"
-            /\ \A n \in nodes : n.seq # target[c]
+        (pc[c] # "idle" /\ inbox[c][i].req = Uuid(c)) =>
+            /\ inbox[c][i].node < nextSeq
+            /\ \A n \in nodes : n.seq # inbox[c][i].node
 
 IndInv ==
     /\ TypeOK
@@ -140,14 +143,16 @@ WeakIndInv ==
 (***************************************************************************)
 Uuids == Clients \X (1..MaxRequests)
 Seq0 == 0..MaxSeq - 1 \cup {NoNode}
-Locals == [pc : PCs, reqNo : 0..MaxRequests, node : Seq0, target : Seq0,
-           inbox : {<<>>} \cup {<<u>> : u \in Uuids}, paused : BOOLEAN]
+Locals == [pc : PCs, reqNo : 0..MaxRequests, node : Seq0, target : Seq0, second : Seq0,
+           inbox : {<<>>} \cup {<<[node |-> t, req |-> u]>> : t \in 0..MaxSeq - 1, u \in Uuids},
+           paused : BOOLEAN]
 \* Every assignment of local states of the right shape to the clients
 \* (a constant: TLC computes it once).
 ShapedLocals ==
     {l \in [Clients -> {x \in Locals : \E c \in Clients :
-                            LocalShape(c, x.pc, x.reqNo, x.node, x.target, x.inbox, x.paused)}] :
-        \A c \in Clients : LocalShape(c, l[c].pc, l[c].reqNo, l[c].node, l[c].target, l[c].inbox, l[c].paused)}
+                            LocalShape(c, x.pc, x.reqNo, x.node, x.target, x.second, x.inbox, x.paused)}] :
+        \A c \in Clients : LocalShape(c, l[c].pc, l[c].reqNo, l[c].node, l[c].target, l[c].second,
+                                       l[c].inbox, l[c].paused)}
 
 \* The server's side first (few combinations), then each client's local
 \* state from the local states of the right shape, then the invariant's
@@ -167,6 +172,7 @@ BoundedStart(strong) ==
           /\ reqNo = [c \in Clients |-> l[c].reqNo]
           /\ node = [c \in Clients |-> l[c].node]
           /\ target = [c \in Clients |-> l[c].target]
+          /\ second = [c \in Clients |-> l[c].second]
           /\ inbox = [c \in Clients |-> l[c].inbox]
           /\ paused = [c \in Clients |-> l[c].paused]
     /\ soleBlocker \in [Clients -> BOOLEAN]

@@ -18,11 +18,12 @@ EXTENDS PredecessorLock
 PredecessorGoneIsGrant(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ZK!NextEvent(c) = Uuid(c)
+    /\ ZK!NextEvent(c).req = Uuid(c)
     /\ pc[c] = "wait"
     /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "grant"]
     /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ second' = [second EXCEPT ![c] = NoNode]
     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars>>
 
@@ -32,6 +33,7 @@ NotifyClientNext(c) ==
     \/ CreateReplyLost(c)
     \/ FindOwnNode(c)
     \/ ListChildren(c)
+    \/ WatchSecond(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGoneIsGrant(c)
     \/ IgnoreNotification(c)

@@ -27,7 +27,7 @@ GrantSeqToken(c) ==
     /\ grants' = grants + 1
     /\ tenure' = [tenure EXCEPT ![c] = grants + 1]
     /\ pc' = [pc EXCEPT ![c] = "hold"]
-    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, soleBlocker, paused, faults, resHigh,
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, target, second, soleBlocker, paused, faults, resHigh,
                    resTenure, pending>>
 
 SeqClientNext(c) ==
@@ -36,6 +36,7 @@ SeqClientNext(c) ==
     \/ CreateReplyLost(c)
     \/ FindOwnNode(c)
     \/ ListChildren(c)
+    \/ WatchSecond(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
     \/ IgnoreNotification(c)

@@ -70,7 +70,7 @@ CONSTANTS
 
 VARIABLES
     nodes, nextSeq, zxid, live, watches, inbox,
-    pc, sess, reqNo, node, target, soleBlocker, token, tenure, paused,
+    pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
     faults, grants, lastToken, resHigh, resTenure, pending
 
 VARIABLES
@@ -79,7 +79,7 @@ VARIABLES
     tokenHigh   \* the highest token a matched Grant showed (0: none)
 
 specVars == <<nodes, nextSeq, zxid, live, watches, inbox,
-              pc, sess, reqNo, node, target, soleBlocker, token, tenure, paused,
+              pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
               faults, grants, lastToken, resHigh, resTenure, pending>>
 traceVars == <<l, seqHigh, tokenHigh>>
 
@@ -150,7 +150,7 @@ MatchListChildren(c, e) ==
          [] e.result = "grant" ->
               /\ Lock!ListChildren(c) /\ pc'[c] = "grant" /\ UNCHANGED seqHigh
          [] e.result = "wait" ->
-              /\ Lock!ListChildren(c) /\ pc'[c] = "watch" /\ UNCHANGED seqHigh
+              /\ Lock!ListChildren(c) /\ pc'[c] \in {"second", "watch"} /\ UNCHANGED seqHigh
               /\ Lock!ZK!NodeAt(target'[c]).uuid = e.target
          [] OTHER -> FALSE
 
@@ -197,6 +197,13 @@ Logged(c) ==
               pc[c] = "create" /\ Nothing /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "ListChildren" ->
               MatchListChildren(c, e)
+         [] e.action = "WatchSecond" ->
+              \* the node two ahead the last listing showed, found or gone
+              /\ Lock!WatchSecond(c)
+              /\ IF e.result = "exists"
+                 THEN Lock!ZK!NodeExists(second[c]) /\ Lock!ZK!NodeAt(second[c]).uuid = e.target
+                 ELSE e.result = "gone" /\ ~Lock!ZK!NodeExists(second[c])
+              /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "WatchPredecessor" ->
               /\ e.target = e.chosen
               /\ Lock!WatchPredecessor(c)
@@ -206,7 +213,9 @@ Logged(c) ==
          [] e.action = "PredecessorGone" ->
               Lock!PredecessorGone(c) /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "GrantOnHeadGone" ->
-              Lock!GrantOnHeadGone(c) /\ UNCHANGED <<seqHigh, tokenHigh>>
+              \* the notification of the node the last listing chose
+              /\ e.target \in {<<>>, e.chosen}
+              /\ Lock!GrantOnHeadGone(c) /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "Grant" ->
               Lock!Grant(c) /\ TokenInOrder(e) /\ UNCHANGED seqHigh
          [] e.action = "Release" ->
@@ -241,8 +250,16 @@ GoneFor(c) ==
     LET e == Ev(c) IN
     CASE e.action = "ListChildren" ->
            {n.uuid : n \in nodes} \ Range(e.children)
-      [] e.action \in {"WatchPredecessor", "PredecessorGone", "GrantOnHeadGone"} ->
+      [] e.action = "WatchPredecessor" ->
            IF target[c] \in Lock!Seqs(nodes) THEN {Lock!ZK!NodeAt(target[c]).uuid} ELSE {}
+      [] e.action = "WatchSecond" ->
+           IF second[c] \in Lock!Seqs(nodes) THEN {Lock!ZK!NodeAt(second[c]).uuid} ELSE {}
+      [] e.action \in {"PredecessorGone", "GrantOnHeadGone"} ->
+           \* the node whose watch fired, as the event names it (the target,
+           \* the second, or an earlier target of the request)
+           IF e.target # <<>>
+           THEN {n.uuid : n \in {m \in nodes : m.uuid = e.target}}
+           ELSE IF target[c] \in Lock!Seqs(nodes) THEN {Lock!ZK!NodeAt(target[c]).uuid} ELSE {}
       [] e.action \in {"CreateOk", "CreateReplyLost"} ->
            \* a sequence number that goes back: the lock path was made anew,
            \* which needs an empty queue
@@ -323,7 +340,7 @@ TraceInit ==
 (* far fewer states.  Without LogReduce, TLC explores every interleaving.  *)
 (***************************************************************************)
 Eager == {"RequestLock", "PredecessorGone", "GrantOnHeadGone", "Grant", "LearnExpiry",
-          "FindOwnNode", "WatchPredecessor", "ListChildren"}
+          "FindOwnNode", "WatchSecond", "WatchPredecessor", "ListChildren"}
 
 \* A Release or Cancel whose delete the client never saw land writes only
 \* its client's variables and the pending deletes.
@@ -350,7 +367,7 @@ TraceSpec == TraceInit /\ [][TraceNext]_<<specVars, traceVars>>
 \* the spec's).  States equal in all else are explored once.
 TraceView ==
     <<{[n EXCEPT !.czxid = 0] : n \in nodes}, nextSeq, live, watches, inbox,
-      pc, sess, reqNo, node, target, soleBlocker, paused, faults, pending, traceVars>>
+      pc, sess, reqNo, node, target, second, soleBlocker, paused, faults, pending, traceVars>>
 
 \* Violated when every event is matched: the trace is accepted.
 TraceUnmatched == \E c \in LogClients : ~Done(c)

@@ -87,6 +87,10 @@ Uuid(c) == <<c, reqNo[c]>>
 \* step 2: no watch on the listing), so no watch ever has it.
 Name(n) == <<n.seq, n.kind>>
 Parent == <<-2, "parent">>
+\* Names are ordered by seq, then kind (the order of one transaction's
+\* events; only Downgrade makes two names with one seq).
+KindRank(k) == CASE k = "read" -> 1 [] k = "write" -> 2 [] OTHER -> 0
+NameLess(a, b) == a[1] < b[1] \/ (a[1] = b[1] /\ KindRank(a[2]) < KindRank(b[2]))
 ZK == INSTANCE ZooKeeper
 
 Live(c) == ZK!IsLive(Sess(c))
@@ -247,7 +251,7 @@ WatchPredecessor(c) ==
 PredecessorGone(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ZK!NextEvent(c) = Uuid(c)
+    /\ ZK!NextEvent(c).req = Uuid(c)
     /\ pc[c] = "wait"
     /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "list"]
@@ -272,7 +276,8 @@ PredecessorGone(c) ==
 GrantOnHeadGone(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ZK!NextEvent(c) = Uuid(c)
+    /\ ZK!NextEvent(c).req = Uuid(c)
+    /\ ZK!NextEvent(c).node = target[c]
     /\ pc[c] = "wait"
     /\ soleBlocker[c]
     /\ kind[c] = "read" \/ target[c][2] = "read"
@@ -287,7 +292,7 @@ GrantOnHeadGone(c) ==
 IgnoreNotification(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ~(ZK!NextEvent(c) = Uuid(c) /\ pc[c] = "wait")
+    /\ ~(ZK!NextEvent(c).req = Uuid(c) /\ pc[c] = "wait")
     /\ ZK!TakeEvent(c)
     /\ UNCHANGED <<clientVars, faults>>
 

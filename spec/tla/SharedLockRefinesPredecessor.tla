@@ -62,6 +62,9 @@ PL == INSTANCE PredecessorLock WITH
                        n \in nodes},
         watches   <- {[node |-> w.node[1], req |-> w.req] : w \in watches},
         target    <- [c \in Clients |-> target[c][1]],
+        second    <- [c \in Clients |-> -1],
+        inbox     <- [c \in Clients |-> [i \in DOMAIN inbox[c] |->
+                         [node |-> inbox[c][i].node[1], req |-> inbox[c][i].req]]],
         resHigh   <- 0,
         resTenure <- 0,
         Fencing   <- TRUE,

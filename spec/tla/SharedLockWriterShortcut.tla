@@ -14,7 +14,7 @@ EXTENDS SharedLock
 GrantOnAnyHeadGone(c) ==
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
-    /\ ZK!NextEvent(c) = Uuid(c)
+    /\ ZK!NextEvent(c).req = Uuid(c)
     /\ pc[c] = "wait"
     /\ soleBlocker[c]
     /\ ZK!TakeEvent(c)

@@ -17,8 +17,11 @@
 (*   watches   armed one-shot watches [node |-> name, req |-> uuid]: the   *)
 (*             name a watch was set on (a node's Name, or Parent for a     *)
 (*             child watch) and the request that set it                    *)
-(*   inbox     per client, the FIFO of delivered, unconsumed watch events  *)
-(*             (the uuid of the request whose watch fired)                 *)
+(*   inbox     per client, the FIFO of delivered, unconsumed watch events: *)
+(*             each the record of the watch that fired, [node, req] (a     *)
+(*             real event carries the path it is for, and a request may    *)
+(*             have two watches armed: its predecessor and the node two    *)
+(*             ahead, so the client must know which one fired)             *)
 (*   pending   deletes sent but not landed, <<session, uuid>>: the client  *)
 (*             library's background delete of one request's nodes, on its  *)
 (*             way to the server (the network's side of the server)        *)
@@ -58,7 +61,7 @@
 (* Operators:                                                              *)
 (*   Init, TypeOK(NodeRecs, NodeNames, Sessions, Uuids)                    *)
 (*   reads:  Names(S), NodeExists(name), NodeAt(seq), IsLive(s),           *)
-(*           SortReqs(S), HasEvent(c), NextEvent(c)                        *)
+(*           SortWatches(S), HasEvent(c), NextEvent(c)                        *)
 (*   parts of a step:  Triggered(del, add, ws), FireWatches(del, add, ws), *)
 (*           Txn(del, add, ws)                                             *)
 (*   steps (each says what becomes of all seven server variables):         *)
@@ -84,6 +87,7 @@ CONSTANTS
     Clients,    \* the client processes: a uuid <<c, r>> and a session <<c, k>> name one
     MaxSeq,     \* bound on the parent's sequence counter: creates stop at nextSeq = MaxSeq
     Name(_),    \* a node record's name, what a watch on it is set on
+    NameLess(_, _), \* a total order on names: events of one transaction are queued in it
     Parent      \* the name of the lock's parent: the target of a child watch
 
 VARIABLES nodes, nextSeq, zxid, live, watches, inbox, pending
@@ -108,7 +112,7 @@ TypeOK(NodeRecs, NodeNames, Sessions, Uuids) ==
     /\ zxid \in Nat
     /\ live \subseteq Sessions
     /\ watches \subseteq [node : NodeNames, req : Uuids]
-    /\ inbox \in [Clients -> Seq(Uuids)]
+    /\ inbox \in [Clients -> Seq([node : NodeNames, req : Uuids])]
     /\ pending \subseteq Sessions \X Uuids
 
 -----------------------------------------------------------------------------
@@ -131,12 +135,16 @@ NodeAt(seq) == CHOOSE n \in nodes : n.seq = seq
 IsLive(s) == s \in live
 
 (* Events for one client fired in one transaction are queued in request    *)
-(* order (a set has no order; any fixed order will do).                    *)
-RECURSIVE SortReqs(_)
-SortReqs(S) ==
+(* order, and one request's in the order of their names (a set has no     *)
+(* order; any fixed order will do).  S is a set of watch records.          *)
+WatchBefore(w, v) ==
+    \/ w.req[2] < v.req[2]
+    \/ w.req[2] = v.req[2] /\ (w.node = v.node \/ NameLess(w.node, v.node))
+RECURSIVE SortWatches(_)
+SortWatches(S) ==
     IF S = {} THEN <<>>
-    ELSE LET m == CHOOSE u \in S : \A v \in S : u[2] <= v[2]
-         IN  <<m>> \o SortReqs(S \ {m})
+    ELSE LET m == CHOOSE w \in S : \A v \in S : WatchBefore(w, v)
+         IN  <<m>> \o SortWatches(S \ {m})
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -146,7 +154,9 @@ SortReqs(S) ==
 (* triggers: those on a removed node's name (NodeDeleted), and child       *)
 (* watches on the parent if any child was added or removed                 *)
 (* (NodeChildrenChanged).  A triggered watch fires once: it is removed,    *)
-(* and its event is appended to the FIFO inbox of the client that set it   *)
+(* and its event (the watch record itself: the name it is for and the     *)
+(* request that set it) is appended to the FIFO inbox of the client that   *)
+(* set it                                                                  *)
 (* (Programmer's Guide, "ZooKeeper Watches": one-time triggers, delivered  *)
 (* in order).  A watch carries no session: it always belongs to its        *)
 (* client's current session (the client specs drop a session's watches     *)
@@ -159,7 +169,7 @@ FireWatches(del, add, ws) ==
     LET fired == Triggered(del, add, ws)
     IN  /\ watches' = ws \ fired
         /\ inbox' = [d \in Clients |->
-                        inbox[d] \o SortReqs({w.req : w \in {x \in fired : x.req[1] = d}})]
+                        inbox[d] \o SortWatches({x \in fired : x.req[1] = d})]
 
 Txn(del, add, ws) ==
     /\ nodes' = (nodes \ del) \cup add
@@ -200,12 +210,16 @@ Multi(del, Add(_)) ==
 (* watch flag, name = Parent): the read and the watch-set are one server   *)
 (* step, so a change after the read cannot be missed (Programmer's Guide,  *)
 (* "ZooKeeper Watches").  The caller checked NodeExists: on NoNode         *)
-(* getData sets no watch.  u is the request the watch is for.              *)
+(* getData sets no watch.  u is the request the watch is for.  The armed   *)
+(* watches are a set: watching a name again for the same request adds      *)
+(* nothing, and the deletion fires it once (the server keeps one watch per *)
+(* path and connection).                                                   *)
 SetWatch(name, u) ==
     /\ watches' = watches \cup {[node |-> name, req |-> u]}
     /\ UNCHANGED <<nodes, nextSeq, zxid, live, inbox, pending>>
 
-(* Client c has an undelivered event, the head of its FIFO, and takes it.  *)
+(* Client c has an undelivered event, the head of its FIFO (a watch record *)
+(* [node, req]), and takes it.                                             *)
 HasEvent(c) == inbox[c] # <<>>
 NextEvent(c) == Head(inbox[c])
 TakeEvent(c) ==
