@@ -70,6 +70,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return nil, fmt.Errorf("specs: %s: the model cannot mirror %s", module, strings.Join(m.Unsupported, ", "))
 	}
 	switch {
+	case module == "PredecessorLockStaleReads":
+		return loadStaleReads(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):
