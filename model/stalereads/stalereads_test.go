@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/specs"
 	"github.com/zklock/zklock/model/stalereads"
 )
 
@@ -89,5 +91,42 @@ func TestStaleWatchDelivers(t *testing.T) {
 	}
 	if g := sp.Step(&u, l(recipe.ActGrant, 1, 0), &v); g != model.Enabled || !sp.P.MutualExclusion(&v.State) {
 		t.Fatalf("Grant: %q, MutualExclusion %v", g, sp.P.MutualExclusion(&v.State))
+	}
+}
+
+// TestExploreControl explores the constants of the NoSessionOrder config
+// with and without the session order: the control violates
+// MutualExclusion with a shortest counterexample of 9 states (TLC's; with
+// the config's invariants: GrantsInSequenceOrder, which it leaves out,
+// fails first, in 7), and with SessionOrder every invariant of the Safety
+// configs holds.
+func TestExploreControl(t *testing.T) {
+	invs := []string{"StaleTypeOK", "MutualExclusion", "NaiveExclusion", "NoHerd", "NoOrphans",
+		"GrantsInSequenceOrder", "KnownNodeExists"}
+	props := []string{"TokensIncrease", "FencedSafety"}
+	for _, order := range []bool{false, true} {
+		sp, err := stalereads.New(predlock.Constants{Constants: recipe.Constants{Clients: []string{"c1", "c2"},
+			MaxRequests: 1, MaxSeq: 2}, Fencing: true, GrantRule: predlock.GrantChecked}, order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := invs
+		if !order {
+			checked = []string{"StaleTypeOK", "MutualExclusion", "NoHerd", "KnownNodeExists"}
+		}
+		es, err := specs.StaleReadsSpec(sp, checked, props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := explore.Check(es, explore.Options{TLCOrder: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !order && (res.Verdict != explore.InvariantViolated || res.Property != "MutualExclusion" || len(res.Trace) != 9):
+			t.Errorf("control: %s %s, %d-state trace; want MutualExclusion violated in 9 states", res.Verdict, res.Property, len(res.Trace))
+		case order && res.Verdict != explore.Pass:
+			t.Errorf("SessionOrder: %s %s; want pass", res.Verdict, res.Property)
+		}
 	}
 }
