@@ -75,6 +75,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 	switch {
 	case isPredExt(module):
 		return loadPredExt(module, m)
+	case module == "PredecessorLockStaleReads":
+		return loadStaleReads(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):
