@@ -49,7 +49,10 @@ func (s *tlcSource) record(ctx context.Context, c config, log io.Writer) (tlc.Re
 		jarName = filepath.Base(s.o.jar)
 	}
 	workers := s.workers(c)
-	if rec, ok := s.records.Get(c.ID()); ok && !s.o.rerun && rec.Matches(cfgHash, specHash, jarName, workers) {
+	// cmd/tlc runs its small passing configs with one worker: their state
+	// counts are those of any worker count (TLC explores the whole graph).
+	if rec, ok := s.records.Get(c.ID()); ok && !s.o.rerun &&
+		(rec.Matches(cfgHash, specHash, jarName, workers) || c.Model.Pass && rec.Matches(cfgHash, specHash, jarName, "1")) {
 		return rec, true, nil
 	}
 	if s.jar == "" {

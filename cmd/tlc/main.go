@@ -41,6 +41,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -51,20 +52,21 @@ import (
 
 // options are the command's flags.
 type options struct {
-	specDir  string
-	cacheDir string
-	results  string
-	compare  string
-	deep     bool
-	filter   string
-	jar      string
-	java     string
-	heap     string
-	workers  string
-	jobs     int
-	selfTest string
-	verbose  bool
-	json     string
+	specDir   string
+	cacheDir  string
+	results   string
+	compare   string
+	deep      bool
+	filter    string
+	jar       string
+	java      string
+	heap      string
+	workers   string
+	jobs      int
+	poolBelow int
+	selfTest  string
+	verbose   bool
+	json      string
 }
 
 func main() {
@@ -80,6 +82,7 @@ func main() {
 	flag.StringVar(&o.heap, "heap", "1g", "JVM heap (-Xmx)")
 	flag.StringVar(&o.workers, "workers", "auto", "TLC -workers for the passing configs")
 	flag.IntVar(&o.jobs, "jobs", 2, "expected-failure configs (one TLC worker each) run this many at a time")
+	flag.IntVar(&o.poolBelow, "pool-below", 100000, "passing configs with fewer distinct states than this in the committed table (-compare, else -results) run like the expected failures: one TLC worker, -jobs at a time (0: none)")
 	flag.StringVar(&o.selfTest, "selftest", "cmd/tlc/testdata/selftest", "folder of the runner's self-test configs (empty: skip)")
 	flag.BoolVar(&o.verbose, "v", false, "stream TLC's output")
 	flag.StringVar(&o.json, "json", "", "machine-readable results file (default <cache>/tlc/results.json; \"off\": none)")
@@ -119,7 +122,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 			return fmt.Errorf("fetching TLC: %w", err)
 		}
 	}
-	r := runner{o: o, jar: jar, log: stdout}
+	r := runner{o: o, jar: jar, log: stdout, small: smallConfigs(o)}
 
 	if o.selfTest != "" && o.filter == "" {
 		fmt.Fprintf(stdout, "self-test: the checks must reject the broken configs in %s\n", o.selfTest)
@@ -220,17 +223,52 @@ func neverTaken(outs []outcome) []string {
 
 // runner runs configs with one TLC jar.
 type runner struct {
-	o   options
-	jar string
-	log io.Writer
+	o     options
+	jar   string
+	log   io.Writer
+	small map[string]bool // passing configs that run in the pool, one worker each
 }
 
+// smallConfigs are the passing configs whose committed distinct-state
+// count is below o.poolBelow. Most configs are small: the JVM's start and
+// TLC's set-up are most of their time, which a second run beside them
+// overlaps, while a big config gains from every core. A config the table
+// does not have yet runs alone. The state counts of a passing config do
+// not depend on the number of workers (TLC explores the whole graph), so
+// the table compares the same either way.
+func smallConfigs(o options) map[string]bool {
+	path := o.compare
+	if path == "" {
+		path = o.results
+	}
+	small := map[string]bool{}
+	doc, err := os.ReadFile(path)
+	if path == "" || o.poolBelow <= 0 || err != nil {
+		return small
+	}
+	rows, err := parseResults(string(doc))
+	if err != nil {
+		return small
+	}
+	for id, row := range rows {
+		n, err := strconv.Atoi(row.distinct)
+		if err == nil && row.expected == "pass" && n < o.poolBelow {
+			small[id] = true
+		}
+	}
+	return small
+}
+
+// oneWorker says whether config c runs with one TLC worker, in the pool.
+func (r runner) oneWorker(c config) bool { return !c.Model.Pass || r.small[c.ID()] }
+
 // runAll runs every config and returns their outcomes in the order given.
-// The expected failures go first, r.o.jobs at a time: each runs with one
-// TLC worker (see check), and most are small enough that the JVM's start
-// is most of their time, which a second one overlaps. The passing configs
-// then run one after another, each with -workers for all the cores. Each
-// config's lines are printed whole when it ends.
+// The expected failures and the small passing configs go first, r.o.jobs
+// at a time: each runs with one TLC worker (see check), and most are small
+// enough that the JVM's start is most of their time, which a second one
+// overlaps. The big passing configs then run one after another, each with
+// -workers for all the cores. Each config's lines are printed whole when
+// it ends.
 func (r runner) runAll(ctx context.Context, cfgs []config) []outcome {
 	outs := make([]outcome, len(cfgs))
 	var (
@@ -239,7 +277,7 @@ func (r runner) runAll(ctx context.Context, cfgs []config) []outcome {
 		sem = make(chan struct{}, max(r.o.jobs, 1))
 	)
 	for i, c := range cfgs {
-		if c.Model.Pass {
+		if !r.oneWorker(c) {
 			continue
 		}
 		wg.Add(1)
@@ -258,7 +296,7 @@ func (r runner) runAll(ctx context.Context, cfgs []config) []outcome {
 	}
 	wg.Wait()
 	for i, c := range cfgs {
-		if c.Model.Pass && ctx.Err() == nil {
+		if !r.oneWorker(c) && ctx.Err() == nil {
 			outs[i] = r.runOne(ctx, c)
 		}
 	}
@@ -302,8 +340,9 @@ func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
 	// An expected-failure config runs with one worker: TLC's breadth-first
 	// search then reports a shortest counterexample and the same state
 	// counts on every run, which the Go model explorer is compared with.
+	// A small passing config runs with one worker to share the cores.
 	workers := r.o.workers
-	if !c.Model.Pass {
+	if r.oneWorker(c) {
 		workers = "1"
 	}
 	start := time.Now()
@@ -413,8 +452,9 @@ func renderTable(outs []outcome, total time.Duration, deep bool) string {
 	if deep {
 		set = "deep set (`make tlc-deep`)"
 	}
-	fmt.Fprintf(&b, "\n%s: %d configs, total wall time %s on %d cores (\"time\" is TLC's own; passing configs run one after another\n"+
-		"with -workers auto, expected failures two at a time with one worker each, so the counterexample is a shortest one).\n",
+	fmt.Fprintf(&b, "\n%s: %d configs, total wall time %s on %d cores (\"time\" is TLC's own; the passing configs of 100,000\n"+
+		"distinct states or more run one after another with -workers auto; the others, and the expected failures, two at a time with\n"+
+		"one worker each, so a counterexample is a shortest one).\n",
 		set, len(outs), fmtDuration(total), runtime.NumCPU())
 	return b.String()
 }

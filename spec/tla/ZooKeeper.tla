@@ -28,9 +28,10 @@
 (*                                                                         *)
 (* WHAT IT ABSTRACTS (spec/tla/README.md, "Where the spec abstracts the    *)
 (* code", says why each is sound and what removing it takes):              *)
-(*   - one server, not an ensemble: no leader and followers, no replica    *)
-(*     that lags, no stale read, no sync; every read sees every write      *)
-(*     committed before it;                                                *)
+(*   - one server, not an ensemble: no leader and followers here; every    *)
+(*     read sees every write committed before it.  Reads answered by a     *)
+(*     server that lags (a prefix of the log, never behind what the client *)
+(*     saw) are checked apart, in PredecessorLockStaleReads;               *)
 (*   - no clocks: a session may expire at any step (the client specs       *)
 (*     restrict when, for the session a client uses);                      *)
 (*   - the lock's parent always exists (RecreateParent, used only by       *)
@@ -43,13 +44,12 @@
 (*   - zxid counts write transactions only; a delete of several nodes      *)
 (*     advances it once per node (DeleteNodes), a multi once (Multi).      *)
 (*                                                                         *)
-(* LATER STEPS (not modeled yet): a leader and followers, each with a      *)
-(* prefix of the committed log; a client connected to one server, reading  *)
-(* from it and writing through the leader; replica lag, sync, and the      *)
-(* session moving to another server (which must have seen the client's     *)
-(* last zxid); the leader expiring a session while the client's follower   *)
-(* is cut off from it; events delivered when the client's server applies   *)
-(* the transaction.                                                        *)
+(* LATER STEPS (not modeled yet): a leader and followers in this module,   *)
+(* each with a prefix of the committed log (PredecessorLockStaleReads      *)
+(* checks stale reads on top of it, with a history of node sets); sync;    *)
+(* the session moving to another server; the leader expiring a session     *)
+(* while the client's follower is cut off from it (SessionTiming checks    *)
+(* the client's loss rule against that, apart from the nodes).             *)
 (*                                                                         *)
 (* NOT HERE, AND WHY.  The clients' steps and beliefs, the fault budget    *)
 (* and the fenced resource (it is not ZooKeeper, and only PredecessorLock  *)
@@ -61,7 +61,7 @@
 (* Operators:                                                              *)
 (*   Init, TypeOK(NodeRecs, NodeNames, Sessions, Uuids)                    *)
 (*   reads:  Names(S), NodeExists(name), NodeAt(seq), IsLive(s),           *)
-(*           SortWatches(S), HasEvent(c), NextEvent(c)                        *)
+(*           SortWatches(S), HasEvent(c), NextEvent(c)                     *)
 (*   parts of a step:  Triggered(del, add, ws), FireWatches(del, add, ws), *)
 (*           Txn(del, add, ws)                                             *)
 (*   steps (each says what becomes of all seven server variables):         *)
@@ -116,7 +116,7 @@ TypeOK(NodeRecs, NodeNames, Sessions, Uuids) ==
     /\ pending \subseteq Sessions \X Uuids
 
 -----------------------------------------------------------------------------
-(* Reads: no step of their own. *)
+(* Reads: no step of their own.                                            *)
 
 Names(S) == {Name(n) : n \in S}
 
@@ -135,7 +135,7 @@ NodeAt(seq) == CHOOSE n \in nodes : n.seq = seq
 IsLive(s) == s \in live
 
 (* Events for one client fired in one transaction are queued in request    *)
-(* order, and one request's in the order of their names (a set has no     *)
+(* order, and one request's in the order of their names (a set has no      *)
 (* order; any fixed order will do).  S is a set of watch records.          *)
 WatchBefore(w, v) ==
     \/ w.req[2] < v.req[2]
@@ -154,7 +154,7 @@ SortWatches(S) ==
 (* triggers: those on a removed node's name (NodeDeleted), and child       *)
 (* watches on the parent if any child was added or removed                 *)
 (* (NodeChildrenChanged).  A triggered watch fires once: it is removed,    *)
-(* and its event (the watch record itself: the name it is for and the     *)
+(* and its event (the watch record itself: the name it is for and the      *)
 (* request that set it) is appended to the FIFO inbox of the client that   *)
 (* set it                                                                  *)
 (* (Programmer's Guide, "ZooKeeper Watches": one-time triggers, delivered  *)
@@ -176,7 +176,7 @@ Txn(del, add, ws) ==
     /\ FireWatches(del, add, ws)
 
 -----------------------------------------------------------------------------
-(* Write steps.  Each says what happens to all seven server variables. *)
+(* Write steps.  Each says what happens to all seven server variables.     *)
 
 (* create(path, EPHEMERAL_SEQUENTIAL): the server appends the parent's     *)
 (* next sequence number to the name and stamps the node with the create's  *)
