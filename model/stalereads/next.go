@@ -54,8 +54,8 @@ func (sp *Spec) log(s, t *State) {
 // Next calls emit with every successor of s in TLC's order: per client,
 // StaleClientNext(c)'s disjuncts in order, a read once per readable
 // snapshot in increasing zxid order; then StaleEnvNext: LExpireSession(x)
-// for each live session, LPauseClient(c) and LResumeClient(c) per client,
-// LDeleteLands(u) per pending delete.
+// for each live session (no pauses, no background deletes: New refuses
+// WithPause and AsyncDelete).
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	try := func(l model.Label) {
@@ -78,13 +78,6 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	}
 	for _, x := range s.Live {
 		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
-	}
-	for c := range sp.P.N() {
-		try(model.Label{Action: recipe.ActPauseClient, Client: int16(c)})
-		try(model.Label{Action: recipe.ActResumeClient, Client: int16(c)})
-	}
-	for _, p := range s.Pending {
-		try(model.Label{Action: recipe.ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)})
 	}
 }
 

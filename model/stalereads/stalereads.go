@@ -55,6 +55,9 @@ type Spec struct {
 // New returns the Spec of PredecessorLockStaleReads with PredecessorLock's
 // constants k and SessionOrder.
 func New(k predlock.Constants, sessionOrder bool) (*Spec, error) {
+	if k.WithPause || k.AsyncDelete {
+		return nil, fmt.Errorf("PredecessorLockStaleReads: WithPause and AsyncDelete must be FALSE (ASSUME)")
+	}
 	p, err := predlock.New(k, predlock.Base)
 	if err != nil {
 		return nil, err
