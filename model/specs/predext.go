@@ -7,7 +7,6 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predext"
-	"github.com/zklock/zklock/model/predlock"
 )
 
 // predExtSpecs maps each specification of the modules that extend
@@ -43,13 +42,8 @@ func loadPredExt(module string, m tlccfg.Model) (Instance, error) {
 	if !ok || which.module.Name() != module {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
-	r := newConstReader(m)
-	k := predlock.Constants{Constants: r.lockConstants(), Fencing: r.bool("Fencing")}
-	rule := r.str("GrantRule")
-	if err := r.done(); err != nil {
-		return nil, err
-	}
-	if k.GrantRule, err = predlock.ParseGrantRule(rule); err != nil {
+	k, err := predLockConstants(newConstReader(m), nil)
+	if err != nil {
 		return nil, err
 	}
 	sp, err := predext.New(k, which.module)

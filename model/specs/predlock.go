@@ -46,13 +46,8 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 	default:
 		return nil, fmt.Errorf("specs: no model of module %s", module)
 	}
-	r := newConstReader(m)
-	k := predlock.Constants{Constants: r.lockConstants(), Fencing: r.bool("Fencing")}
-	rule := r.str("GrantRule")
-	if err := r.done(); err != nil {
-		return nil, err
-	}
-	if k.GrantRule, err = predlock.ParseGrantRule(rule); err != nil {
+	k, err := predLockConstants(newConstReader(m), nil)
+	if err != nil {
 		return nil, err
 	}
 	sp, err := predlock.New(k, which.variant)
@@ -66,6 +61,23 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 	es.Name = module + "!" + specName
 	es.CheckDeadlock = m.CheckDeadlock
 	return &instance[predlock.State]{spec: es, format: sp.Format}, nil
+}
+
+// predLockConstants reads PredecessorLock's constants from r, then, with
+// more (if not nil), the constants a module extending it adds, and checks
+// that nothing is left over.
+func predLockConstants(r *constReader, more func(*constReader)) (predlock.Constants, error) {
+	k := predlock.Constants{Constants: r.lockConstants(), Fencing: r.bool("Fencing")}
+	rule := r.str("GrantRule")
+	if more != nil {
+		more(r)
+	}
+	if err := r.done(); err != nil {
+		return k, err
+	}
+	var err error
+	k.GrantRule, err = predlock.ParseGrantRule(rule)
+	return k, err
 }
 
 // PredLockSpec returns the explorer's view of sp with the named invariants

@@ -20,14 +20,9 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 	if specName != "StaleSpec" {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
-	r := newConstReader(m)
-	k := predlock.Constants{Constants: r.lockConstants(), Fencing: r.bool("Fencing")}
-	rule := r.str("GrantRule")
-	order := r.bool("SessionOrder")
-	if err := r.done(); err != nil {
-		return nil, err
-	}
-	if k.GrantRule, err = predlock.ParseGrantRule(rule); err != nil {
+	var order bool
+	k, err := predLockConstants(newConstReader(m), func(r *constReader) { order = r.bool("SessionOrder") })
+	if err != nil {
 		return nil, err
 	}
 	sp, err := stalereads.New(k, order)
