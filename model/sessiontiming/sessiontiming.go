@@ -12,7 +12,6 @@ package sessiontiming
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"github.com/zklock/zklock/model/tla"
 )
@@ -190,16 +189,7 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 }
 
 // Format prints s as TLC prints a state.
-func (sp *Spec) Format(s *State) string {
-	var b strings.Builder
-	for i, v := range sp.TLA(s) {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(`/\ ` + v.Name + " = " + v.Value.String())
-	}
-	return b.String()
-}
+func (sp *Spec) Format(s *State) string { return tla.FormatState(sp.TLA(s)) }
 
 // TypeOK is the spec's TypeOK.
 func (sp *Spec) TypeOK(s *State) bool {

@@ -64,6 +64,19 @@ type Binding struct {
 	Value Value
 }
 
+// FormatState prints bindings as TLC prints a state: one
+// "/\ variable = value" line per variable, in the order given.
+func FormatState(bs []Binding) string {
+	out := make([]byte, 0, 512)
+	for i, v := range bs {
+		if i > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, `/\ `+v.Name+" = "+v.Value.String()...)
+	}
+	return string(out)
+}
+
 // String implements Value.
 func (v Int) String() string { return strconv.FormatInt(int64(v), 10) }
 

@@ -212,15 +212,5 @@ func Bindings(names []string, value func(name string) (tla.Value, bool)) []tla.B
 	return out
 }
 
-// Format prints bindings as TLC prints a state: one "/\ variable = value"
-// line per variable.
-func Format(bs []tla.Binding) string {
-	out := make([]byte, 0, 512)
-	for i, v := range bs {
-		if i > 0 {
-			out = append(out, '\n')
-		}
-		out = append(out, `/\ `+v.Name+" = "+v.Value.String()...)
-	}
-	return string(out)
-}
+// Format prints bindings as TLC prints a state (tla.FormatState).
+func Format(bs []tla.Binding) string { return tla.FormatState(bs) }
