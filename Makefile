@@ -14,25 +14,35 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep live test vet fmt-check unit integration rapid-programs checker model tlc tlc-deep \
-        conformance results mutants tlatrace tlatrace-deep chaos chaos-short chaos-campaigns chaos-lag soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results specs mutants tlatrace tlatrace-deep chaos chaos-short chaos-campaigns chaos-lag soak chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup vet fmt-check unit fuzz checker model tlc conformance tlatrace live chaos-lag
+verify: setup vet fmt-check unit fuzz checker model live chaos-lag
 
 # live: the stages that run against real ensembles (integration on each
 # server version, the random programs, the chaos package's tests, the
-# mutants), VERIFY_JOBS at a time, each with its own ensemble. They spend
-# most of their time waiting on session timeouts and faults, not computing,
-# so two at once halve their wall time on a 2-core machine; TLC, which does
-# compute, runs before them, alone. Each stage's output is printed whole
-# when it ends (-O). The short campaigns whose verdict does not depend on
-# timing run here too (chaos-campaigns); the follower-lag control, whose
-# fault must outlast a session timeout to the second, runs after, alone
+# mutants, the short campaigns whose verdict does not depend on timing),
+# VERIFY_JOBS at a time, each with its own ensemble. They spend most of
+# their time waiting on session timeouts and faults, not computing, so two
+# at once halve their wall time on a 2-core machine. Beside them, at the
+# lowest CPU priority (nice 19), the spec checks, which do compute (specs:
+# TLC, the model's conformance, TLC on pinned traces): they take the CPU
+# the ensembles leave idle and yield it whenever a server or a test needs
+# it. Each stage's output is printed whole when it ends (-O); the spec
+# checks' when they end. The follower-lag control, whose fault must
+# outlast a session timeout to the second, runs after all of them, alone
 # (chaos-lag).
 VERIFY_JOBS ?= 2
 live:
-	@$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants integration chaos-tests chaos-campaigns
+	@mkdir -p .cache && nice -n 19 $(MAKE) --no-print-directory specs > .cache/specs.log 2>&1 & specs=$$!; \
+	$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants integration chaos-tests chaos-campaigns; rc=$$?; \
+	wait $$specs; src=$$?; echo "== spec checks (make specs, beside the live stages)"; cat .cache/specs.log; \
+	if [ $$rc -ne 0 ] || [ $$src -ne 0 ]; then exit 1; fi
+
+## specs: TLC on every CI config, the model's conformance to it, and TLC
+## on the pinned traces, one after another.
+specs: tlc conformance tlatrace
 
 ## verify-deep: verify, then many more random programs against the ensemble
 ## and TLC on the deep configs.
