@@ -178,6 +178,18 @@ func TestTraceZxids(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// b holds until c has listed again (a's deletion woke it as the node
+	// two ahead): released sooner, b would be gone from that listing and c
+	// granted by it, not by b's deletion.
+	c3.trace.waitUntil(t, "c listed again while b held", time.Minute, func(evs []TraceEvent) bool {
+		n := 0
+		for _, ev := range evs {
+			if ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultWait {
+				n++
+			}
+		}
+		return n >= 2
+	})
 	if err := next.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
