@@ -70,6 +70,11 @@ func TestTokenIsCzxid(t *testing.T) {
 // checkCzxid fails unless lease's token is its node's czxid.
 func checkCzxid(t *testing.T, a *ensembletest.Client, who string, lease *Lease) {
 	t.Helper()
+	// The admin's session may be on a server that has not applied the
+	// create yet: a stale read, not a missing node.
+	if _, err := a.Sync(lease.Node()); err != nil {
+		t.Fatalf("%s: sync %s: %v", who, lease.Node(), err)
+	}
 	ok, st, err := a.Exists(lease.Node())
 	if err != nil || !ok {
 		t.Fatalf("%s: stat %s: %v %v", who, lease.Node(), ok, err)
