@@ -209,15 +209,22 @@ chaos-campaigns:
 	@$(call control,no-acl,$(CHAOS) --no-acl --faults intruder)
 	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
 
+# The follower-lag control needs the holder on a follower when the fault
+# cuts it off, and the random schedule does not always put it there (seen:
+# 2 of 24 faults injected, the rest skipped, not flagged): a second
+# campaign, with another seed, gets a second chance; two misses fail.
 # The browser test renders the reports chaos-campaigns wrote.
 chaos-lag:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/control-follower-lag
 	$(GO) build -o $(CHAOS_TFP) -overlay $$($(GO) run ./cmd/mutants -only trust-follower-pings -overlay .cache/mutants/trust-follower-pings) ./cmd/chaos
-	@echo "control follower-lag: must be flagged, with two holders at once"; \
+	@for try in 1 2; do \
+	  echo "control follower-lag (campaign $$try of at most 2): must be flagged, with two holders at once"; \
+	  rm -rf out/verify/control-follower-lag; \
 	  $(CHAOS_TFP) $(FOLLOWER_LAG) --duration 45s --quiet --out out/verify/control-follower-lag \
 	    --control "the trust-follower-pings mutant: a holder on a cut-off server believes past its expiry"; rc=$$?; \
-	  if [ $$rc -ne 1 ]; then echo "control follower-lag was not flagged (exit $$rc)"; exit 1; fi; \
-	  grep -q 'VIOLATION overlap' out/verify/control-follower-lag/check.txt || { echo "control follower-lag: flagged, but not for two holders at once"; exit 1; }
+	  if [ $$rc -eq 1 ] && grep -q 'VIOLATION overlap' out/verify/control-follower-lag/check.txt; then exit 0; fi; \
+	  echo "control follower-lag: campaign $$try not flagged for two holders at once (exit $$rc)"; \
+	done; exit 1
 	ZKLOCK_REPORT_PASS=$(CURDIR)/out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=$(CURDIR)/out/verify/control-zk-lock/report.html \
 	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./internal/chaos/report
 
