@@ -215,6 +215,11 @@ func (sp *Spec) TypeOK(s *State) bool {
 // lock while the holder still believes it holds it.
 func (sp *Spec) HolderLosesFirst(s *State) bool { return !s.Granted || !sp.HBelieves(s) }
 
+// LossBeforeExpiry is the premise the lock specs take as given: when the
+// leader expires the holder's session, the holder has already stopped
+// believing it holds.
+func (sp *Spec) LossBeforeExpiry(s *State) bool { return !s.Expired || !sp.HBelieves(s) }
+
 // NeverRenewed is the witness expected to be violated: the holder never
 // believes past the deadline its session's creation alone gives it.
 func (sp *Spec) NeverRenewed(s *State) bool { return !sp.HBelieves(s) || s.Now < sp.Timeout-sp.Drift }

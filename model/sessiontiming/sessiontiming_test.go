@@ -18,6 +18,7 @@ func properties(sp *sessiontiming.Spec) []property {
 	return []property{
 		{Name: "TypeOK", Inv: sp.TypeOK},
 		{Name: "HolderLosesFirst", Inv: sp.HolderLosesFirst},
+		{Name: "LossBeforeExpiry", Inv: sp.LossBeforeExpiry},
 	}
 }
 
@@ -124,9 +125,11 @@ func TestNewRejectsBadConstants(t *testing.T) {
 // TestRulesExhaustively explores every state under each rule, with bounds
 // beside the TLC configs' (SyncLimit 2, Timeout 7; under -short SyncLimit
 // 1, Timeout 5): the synced rule with Lag = SyncLimit + 1 keeps
-// HolderLosesFirst and renews the lease (NeverRenewed is violated: the
-// pass is not vacuous); the rule today, today with a margin of SyncLimit +
-// 1, the lagged rule, and the synced rule with Lag = SyncLimit are caught.
+// HolderLosesFirst and LossBeforeExpiry (the lock specs' premise) and
+// renews the lease (NeverRenewed is violated: the pass is not vacuous);
+// the premise fails under the rule today and the lagged rule; the rule
+// today, today with a margin of SyncLimit + 1, the lagged rule, and the
+// synced rule with Lag = SyncLimit are caught.
 func TestRulesExhaustively(t *testing.T) {
 	base := sessiontiming.Constants{Timeout: 7, SyncLimit: 2, Lag: 3, Rule: sessiontiming.Synced,
 		MaxTime: 9, MaxRequests: 2, MaxFaults: 1}
@@ -141,6 +144,9 @@ func TestRulesExhaustively(t *testing.T) {
 	}{
 		{"synced", func(*sessiontiming.Constants) {}, "HolderLosesFirst", explore.Pass},
 		{"synced renews", func(*sessiontiming.Constants) {}, "NeverRenewed", explore.InvariantViolated},
+		{"synced premise", func(*sessiontiming.Constants) {}, "LossBeforeExpiry", explore.Pass},
+		{"today premise", func(k *sessiontiming.Constants) { k.Rule = sessiontiming.Today }, "LossBeforeExpiry", explore.InvariantViolated},
+		{"lagged premise", func(k *sessiontiming.Constants) { k.Rule = sessiontiming.Lagged }, "LossBeforeExpiry", explore.InvariantViolated},
 		{"lag=synclimit", func(k *sessiontiming.Constants) { k.Lag = k.SyncLimit }, "HolderLosesFirst", explore.InvariantViolated},
 		{"lagged", func(k *sessiontiming.Constants) { k.Rule = sessiontiming.Lagged }, "HolderLosesFirst", explore.InvariantViolated},
 		{"today", func(k *sessiontiming.Constants) { k.Rule = sessiontiming.Today }, "HolderLosesFirst", explore.InvariantViolated},

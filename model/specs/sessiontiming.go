@@ -64,6 +64,7 @@ func SessionTimingSpec(sp *sessiontiming.Spec, invariants, properties []string) 
 		"TypeOK":           sp.TypeOK,
 		"HolderLosesFirst": sp.HolderLosesFirst,
 		"NeverRenewed":     sp.NeverRenewed,
+		"LossBeforeExpiry": sp.LossBeforeExpiry,
 	}
 	for _, name := range invariants {
 		f, ok := invs[name]

@@ -243,6 +243,16 @@ Spec == Init /\ [][Next]_vars
 \* Never does C hold the lock while H still believes it holds it.
 HolderLosesFirst == granted => ~HBelieves
 
+\* The premise the lock specs take as given (PredecessorLock's and
+\* SharedLock's ExpireSession: the session a client uses expires only while
+\* the client does not believe it holds, unless its process is paused),
+\* checked here with time: when the leader expires H's session, H has
+\* already stopped believing.  A paused process is late to notice, not to
+\* stop believing: its deadline passes all the same, and the lock specs let
+\* a paused holder's session expire at any time, which allows more.
+\* HolderLosesFirst follows from it, since C may be granted at once.
+LossBeforeExpiry == expired => ~HBelieves
+
 \* A witness, expected to be violated: the holder never believes past the
 \* deadline its session's creation alone gives it.  Its violation shows
 \* that a rule renews the lease at all (that HolderLosesFirst does not
