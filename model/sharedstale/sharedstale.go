@@ -16,6 +16,7 @@
 package sharedstale
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/zklock/zklock/model"
@@ -37,6 +38,10 @@ type State struct {
 	replicas.View[sharedlock.Kind]
 }
 
+// ErrAssume is returned by New for constants the module's ASSUME refuses:
+// pauses and background deletes are not combined with stale reads.
+var ErrAssume = errors.New("WithPause and AsyncDelete must be FALSE (ASSUME)")
+
 // Spec is the state machine with its constants.
 type Spec struct {
 	L *sharedlock.Spec
@@ -49,7 +54,7 @@ type Spec struct {
 // constants k and SessionOrder.
 func New(k sharedlock.Constants, sessionOrder bool) (*Spec, error) {
 	if k.WithPause || k.AsyncDelete {
-		return nil, fmt.Errorf("%s: WithPause and AsyncDelete must be FALSE (ASSUME)", Module)
+		return nil, fmt.Errorf("%s: %w", Module, ErrAssume)
 	}
 	l, err := sharedlock.New(k, sharedlock.Base)
 	if err != nil {

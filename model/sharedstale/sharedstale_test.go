@@ -1,6 +1,7 @@
 package sharedstale_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/zklock/zklock/model"
@@ -200,7 +201,11 @@ func TestExploreControl(t *testing.T) {
 func TestRefusesPauses(t *testing.T) {
 	k := twoClients(false)
 	k.WithPause = true
-	if _, err := sharedstale.New(k, true); err == nil {
-		t.Error("New accepted WithPause")
+	if _, err := sharedstale.New(k, true); !errors.Is(err, sharedstale.ErrAssume) {
+		t.Errorf("New with WithPause: %v; want ErrAssume", err)
+	}
+	k.WithPause, k.AsyncDelete = false, true
+	if _, err := sharedstale.New(k, true); !errors.Is(err, sharedstale.ErrAssume) {
+		t.Errorf("New with AsyncDelete: %v; want ErrAssume", err)
 	}
 }
