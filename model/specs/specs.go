@@ -77,6 +77,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredExt(module, m)
 	case module == "PredecessorLockStaleReads":
 		return loadStaleReads(module, m)
+	case module == "SharedLockStaleReads":
+		return loadSharedStale(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):

@@ -5,6 +5,7 @@ import (
 	"github.com/zklock/zklock/model/internal/cow"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/replicas"
 )
 
 // clientNext is StaleClientNext(c): PredecessorLock's ClientNext in its
@@ -22,7 +23,7 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		if c < 0 || c >= sp.P.N() {
 			return "unknown client"
 		}
-		if !sp.readable(s, c, int(l.Arg)) {
+		if !s.Readable(c, int(l.Arg), sp.SessionOrder) {
 			return `v \in Readable(c)`
 		}
 		return sp.read(s, l.Action, c, int(l.Arg), t)
@@ -30,25 +31,15 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	if g := sp.P.Step(&s.State, l, &t.State); g != model.Enabled {
 		return g
 	}
-	t.Hist, t.Seen = s.Hist, s.Seen
-	sp.log(s, t)
+	s.Log(&s.Server, &t.Server, &t.View)
+	t.Seen = s.Seen
 	switch l.Action {
-	case recipe.ActCreateOk, recipe.ActRelease, recipe.ActCancel: // Replied(c)
-		if t.Zxid != s.Zxid {
-			t.Seen = cow.With(s.Seen, c, t.Zxid)
-		}
+	case recipe.ActCreateOk, recipe.ActRelease, recipe.ActCancel:
+		s.Replied(c, &s.Server, &t.Server, &t.View)
 	case recipe.ActLearnExpiry: // a new connection: seen[c] = 0
-		t.Seen = cow.With(s.Seen, c, 0)
+		s.NewConnection(c, &t.View)
 	}
 	return model.Enabled
-}
-
-// log is Log: a step that advanced zxid logs the nodes it leaves under
-// its last zxid.
-func (sp *Spec) log(s, t *State) {
-	if t.Zxid != s.Zxid {
-		t.Hist = cow.Append(s.Hist, Snapshot{Zxid: t.Zxid, Nodes: t.Nodes})
-	}
 }
 
 // Next calls emit with every successor of s in TLC's order: per client,
@@ -69,10 +60,8 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 				try(model.Label{Action: a, Client: int16(c)})
 				continue
 			}
-			for _, h := range s.Hist {
-				if !sp.SessionOrder || s.Seen[c] <= h.Zxid {
-					try(model.Label{Action: a, Client: int16(c), Arg: int16(h.Zxid)})
-				}
+			for _, v := range s.Readables(c, sp.SessionOrder) {
+				try(model.Label{Action: a, Client: int16(c), Arg: int16(v)})
 			}
 		}
 	}
@@ -84,7 +73,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 // read is a read step of c answered from snapshot v; it raises seen[c]
 // to v and leaves hist alone.
 func (sp *Spec) read(s *State, a uint8, c, v int, t *State) model.Guard {
-	snap, _ := s.snapshot(v)
+	snap, _ := s.At(v)
 	var g model.Guard
 	switch a {
 	case recipe.ActListChildren, recipe.ActFindOwnNode:
@@ -101,43 +90,9 @@ func (sp *Spec) read(s *State, a uint8, c, v int, t *State) model.Guard {
 		g = sp.watchPredecessor(s, c, snap, t)
 	}
 	if g == model.Enabled {
-		t.Hist = s.Hist
-		t.Seen = s.Seen
-		if s.Seen[c] != v {
-			t.Seen = cow.With(s.Seen, c, v)
-		}
+		s.Read(c, v, &t.View)
 	}
 	return g
-}
-
-// existsAt is ExistsAt(v, seq): the snapshot has a node of that seq.
-func existsAt(snap []predlock.Node, seq int) bool {
-	for _, n := range snap {
-		if n.Seq == seq {
-			return true
-		}
-	}
-	return false
-}
-
-// armAt is ArmAt(v, name, c) on t (a copy of s): getData with a watch on
-// a server whose snapshot has the node. The leader still has it: the
-// watch is armed (it fires when the delete commits). The leader deleted
-// it: the server will apply the delete, and the event is delivered at
-// once (the inbox is the FIFO of delivered, unconsumed events), unless
-// the same event is already queued.
-func armAt(s *State, c, seq int, t *State) {
-	w := predlock.Watch{Node: predlock.Name{Seq: seq}, Req: s.UuidOf(c)}
-	if s.HasSeq(seq) {
-		s.SetWatch(&t.Server, w.Node, w.Req)
-		return
-	}
-	for _, e := range s.Inbox[c] {
-		if e == w { // Queued(c, w): one watch per path, fired once
-			return
-		}
-	}
-	t.Inbox = cow.With(s.Inbox, c, cow.Append(s.Inbox[c], w))
 }
 
 // watchSecond is StaleWatchSecond(c) on snapshot snap.
@@ -146,8 +101,8 @@ func (sp *Spec) watchSecond(s *State, c int, snap []predlock.Node, t *State) mod
 		return g
 	}
 	t.State = s.State
-	if existsAt(snap, s.Second[c]) {
-		armAt(s, c, s.Second[c], t)
+	if replicas.ExistsAt(snap, predlock.Name{Seq: s.Second[c]}) {
+		replicas.ArmAt(&s.Server, predlock.Name{Seq: s.Second[c]}, s.UuidOf(c), &t.Server)
 	}
 	t.PC = cow.With(s.PC, c, recipe.PCWatch)
 	return model.Enabled
@@ -160,8 +115,8 @@ func (sp *Spec) watchPredecessor(s *State, c int, snap []predlock.Node, t *State
 		return g
 	}
 	t.State = s.State
-	if existsAt(snap, s.Target[c].Seq) {
-		armAt(s, c, s.Target[c].Seq, t)
+	if replicas.ExistsAt(snap, s.Target[c]) {
+		replicas.ArmAt(&s.Server, s.Target[c], s.UuidOf(c), &t.Server)
 		t.PC = cow.With(s.PC, c, recipe.PCWait)
 		return model.Enabled
 	}

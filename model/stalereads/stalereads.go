@@ -1,8 +1,9 @@
 // Package stalereads is the Go mirror of
 // spec/tla/PredecessorLockStaleReads.tla: PredecessorLock with reads
-// answered by a server that lags behind the leader. Every write step logs
-// the node set it leaves under its zxid (Hist); each client remembers the
-// highest zxid it has seen (Seen); the read steps (ListChildren,
+// answered by a server that lags behind the leader. The ensemble's read
+// view is model/replicas' (spec/tla/ZooKeeperReplicas.tla): every write
+// step logs the node set it leaves under its zxid (Hist); each client
+// remembers the highest zxid it has seen (Seen); the read steps (ListChildren,
 // FindOwnNode, WatchSecond, WatchPredecessor) are answered from any logged
 // snapshot v with Seen[c] <= v (SessionOrder), or from any snapshot at all
 // in the must-fail control.
@@ -15,12 +16,12 @@
 package stalereads
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/replicas"
 	"github.com/zklock/zklock/model/tla"
 	"github.com/zklock/zklock/model/zk"
 	"github.com/zklock/zklock/traceevent"
@@ -29,19 +30,15 @@ import (
 // Module is the TLA+ module this package mirrors.
 const Module = "PredecessorLockStaleReads"
 
-// Snapshot is one entry of hist: the node set after the write step whose
-// last zxid is Zxid.
-type Snapshot struct {
-	Zxid  int
-	Nodes []predlock.Node
-}
+// Snapshot is one entry of hist (replicas.Snapshot of PredecessorLock's
+// nodes).
+type Snapshot = replicas.Snapshot[zk.NoKind]
 
-// State is one state of the spec: PredecessorLock's variables, then hist
-// (sorted by zxid) and seen (by client index).
+// State is one state of the spec: PredecessorLock's variables, then the
+// ensemble's read view, hist and seen (replicas.View).
 type State struct {
 	predlock.State
-	Hist []Snapshot
-	Seen []int
+	replicas.View[zk.NoKind]
 }
 
 // Spec is the state machine with its constants.
@@ -67,7 +64,7 @@ func New(k predlock.Constants, sessionOrder bool) (*Spec, error) {
 
 // Init is StaleInit: PredecessorLock's Init, hist = (0 :> {}), seen 0.
 func (sp *Spec) Init() State {
-	return State{State: sp.P.Init(), Hist: []Snapshot{{Zxid: 0}}, Seen: make([]int, sp.P.N())}
+	return State{State: sp.P.Init(), View: replicas.Init[zk.NoKind](sp.P.N())}
 }
 
 // VarNames are the spec's variables in TLC's order: PredecessorLock's,
@@ -111,88 +108,22 @@ func (sp *Spec) LabelString(l model.Label) string {
 }
 
 // AppendEncoding appends the canonical encoding of s: predlock's, then
-// hist and seen as zig-zag varints, lengths first.
+// the view's (replicas.View.AppendEncoding).
 func (s *State) AppendEncoding(b []byte) []byte {
-	v := binary.AppendVarint
-	b = s.State.AppendEncoding(b)
-	b = v(b, int64(len(s.Hist)))
-	for _, h := range s.Hist {
-		b = v(v(b, int64(h.Zxid)), int64(len(h.Nodes)))
-		for _, n := range h.Nodes {
-			b = v(v(v(v(v(v(b, int64(n.Seq)), int64(n.Owner.C)), int64(n.Owner.K)), int64(n.Uuid.C)), int64(n.Uuid.R)), int64(n.Czxid))
-		}
-	}
-	for _, x := range s.Seen {
-		b = v(b, int64(x))
-	}
-	return b
+	return s.View.AppendEncoding(s.State.AppendEncoding(b))
 }
 
 // TLA returns the state's variables as TLA+ values in VarNames order.
 func (sp *Spec) TLA(s *State) []tla.Binding {
-	out := append(sp.P.TLA(&s.State), tla.Binding{Name: "hist", Value: sp.histValue(s)})
-	seen := make(tla.Func, len(s.Seen))
-	for c, x := range s.Seen {
-		seen[c] = tla.Pair{Key: tla.ModelValue(sp.P.Clients[c]), Value: tla.Int(x)}
-	}
-	return append(out, tla.Binding{Name: "seen", Value: seen})
-}
-
-func (sp *Spec) histValue(s *State) tla.Value {
-	p := zk.Printer[zk.NoKind]{Clients: sp.P.Clients}
-	f := make(tla.Func, len(s.Hist))
-	for i, h := range s.Hist {
-		nodes, _ := p.Binding(&zk.Server[zk.NoKind]{Nodes: h.Nodes}, "nodes")
-		f[i] = tla.Pair{Key: tla.Int(h.Zxid), Value: nodes}
-	}
-	return f
+	return append(sp.P.TLA(&s.State), s.Bindings(zk.Printer[zk.NoKind]{Clients: sp.P.Clients})...)
 }
 
 // Format prints s as TLC prints a state.
 func (sp *Spec) Format(s *State) string { return zk.Format(sp.TLA(s)) }
 
-// StaleTypeOK: PredecessorLock's TypeOK, hist[zxid] = nodes, no snapshot
-// after zxid, seen in 0..zxid.
+// StaleTypeOK: PredecessorLock's TypeOK and the view's
+// (replicas.View.ViewTypeOK: hist[zxid] = nodes, no snapshot after zxid,
+// seen in 0..zxid).
 func (sp *Spec) StaleTypeOK(s *State) bool {
-	if !sp.P.TypeOK(&s.State) || len(s.Hist) == 0 || len(s.Seen) != sp.P.N() {
-		return false
-	}
-	last := s.Hist[len(s.Hist)-1]
-	if last.Zxid != s.Zxid || !sameNodes(last.Nodes, s.Nodes) {
-		return false
-	}
-	for _, x := range s.Seen {
-		if x < 0 || x > s.Zxid {
-			return false
-		}
-	}
-	return true
-}
-
-func sameNodes(a, b []predlock.Node) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// snapshot returns hist[v].
-func (s *State) snapshot(v int) ([]predlock.Node, bool) {
-	for _, h := range s.Hist {
-		if h.Zxid == v {
-			return h.Nodes, true
-		}
-	}
-	return nil, false
-}
-
-// readable reports whether v is in Readable(c).
-func (sp *Spec) readable(s *State, c, v int) bool {
-	_, ok := s.snapshot(v)
-	return ok && (!sp.SessionOrder || s.Seen[c] <= v)
+	return sp.P.TypeOK(&s.State) && s.ViewTypeOK(&s.Server, sp.P.N())
 }

@@ -14,16 +14,13 @@
 (* are seen in order: the server that answers a read has applied every     *)
 (* write this client saw before, its own create included.                  *)
 (*                                                                         *)
-(* This module adds                                                        *)
-(*   hist   the node set after each write transaction: a function from the *)
-(*          zxids of write steps to node sets (hist[zxid] = nodes always); *)
-(*   seen   per client, the highest zxid it has seen (the ZooKeeper        *)
-(*          client's lastZxid): the zxid of its write replies and the      *)
-(*          snapshot its reads were answered from.                         *)
-(* A read of client c is answered from any snapshot v in Readable(c):      *)
-(* seen[c] <= v <= zxid (SessionOrder), and raises seen[c] to v.  The      *)
-(* reads are ListChildren, FindOwnNode, WatchSecond and WatchPredecessor;  *)
-(* every other step is PredecessorLock's, logged (Logged).                 *)
+(* The ensemble's read view is ZooKeeperReplicas (ZR below): hist, the   *)
+(* node set after each write step by zxid, and seen, per client the        *)
+(* highest zxid it has seen.  A read of client c is answered from any      *)
+(* snapshot v in ZR!Readable(c): seen[c] <= v <= zxid (SessionOrder), and  *)
+(* raises seen[c] to v (ZR!Read).  The reads are ListChildren,             *)
+(* FindOwnNode, WatchSecond and WatchPredecessor; every other step is      *)
+(* PredecessorLock's, logged (ZR!Log).                                     *)
 (*                                                                         *)
 (* One snapshot per write STEP, not per zxid: DeleteNodes, DeleteLands and *)
 (* ExpireSession delete several nodes in one step and advance zxid by one  *)
@@ -59,57 +56,42 @@ VARIABLES hist, seen
 staleVars == <<hist, seen>>
 allVars == <<vars, staleVars>>
 
-(* The snapshots a read of c may be answered from: any server whose log    *)
-(* reaches at least what c has seen (SessionOrder), or, in the control,    *)
-(* any snapshot at all.                                                    *)
-Readable(c) == {v \in DOMAIN hist : SessionOrder => seen[c] <= v}
+\* The ensemble's read view (ZooKeeperReplicas): the leader is
+\* PredecessorLock's server.
+ZR == INSTANCE ZooKeeperReplicas
 
 (* PredecessorLock's read steps evaluated on snapshot v: nodes is hist[v], *)
 (* every other variable is the same.  ListChildren and FindOwnNode are     *)
 (* reused unchanged this way (Snap(v)!ListChildren(c)); the watch steps    *)
 (* are written out below, because a watch set on a stale server behaves   *)
-(* differently when the leader already deleted the node.                   *)
+(* differently when the leader already deleted the node (ZR!ArmAt).        *)
 Snap(v) == INSTANCE PredecessorLock WITH nodes <- hist[v]
 
-StaleTypeOK ==
-    /\ TypeOK
-    /\ zxid \in DOMAIN hist /\ hist[zxid] = nodes
-    /\ \A v \in DOMAIN hist : v <= zxid
-    /\ seen \in [Clients -> 0..zxid]
+StaleTypeOK == TypeOK /\ ZR!TypeOK
 
-StaleInit ==
-    /\ Init
-    /\ hist = (0 :> {})
-    /\ seen = [c \in Clients |-> 0]
-
-(* A write step logs the node set it leaves under its last zxid.  Every    *)
-(* step that changes nodes advances zxid (ZooKeeper.tla), and a step that  *)
-(* leaves zxid alone changes no node.                                      *)
-Log == hist' = IF zxid' = zxid THEN hist ELSE hist @@ (zxid' :> nodes')
-
-(* The reply of c's write raises seen[c] to the write's zxid. *)
-Replied(c) == seen' = IF zxid' = zxid THEN seen ELSE [seen EXCEPT ![c] = zxid']
+StaleInit == Init /\ ZR!Init
 
 -----------------------------------------------------------------------------
 (* PredecessorLock's steps that read nothing, logged.  Named wrappers so   *)
 (* that TLC and the Go model name each action. *)
 
 LRequestLock(c)        == RequestLock(c) /\ UNCHANGED staleVars
-LCreateOk(c)           == CreateOk(c) /\ Log /\ Replied(c)
-LCreateReplyLost(c)    == CreateReplyLost(c) /\ Log /\ UNCHANGED seen
+LCreateOk(c)           == CreateOk(c) /\ ZR!Log /\ ZR!Replied(c)
+LCreateReplyLost(c)    == CreateReplyLost(c) /\ ZR!Log /\ UNCHANGED seen
 LPredecessorGone(c)    == PredecessorGone(c) /\ UNCHANGED staleVars
 LGrantOnHeadGone(c)    == GrantOnHeadGone(c) /\ UNCHANGED staleVars
 LIgnoreNotification(c) == IgnoreNotification(c) /\ UNCHANGED staleVars
 LGrant(c)              == Grant(c) /\ UNCHANGED staleVars
 LWrite(c)              == Write(c) /\ UNCHANGED staleVars
-LRelease(c)            == Release(c) /\ Log /\ Replied(c)
-LCancel(c)             == Cancel(c) /\ Log /\ Replied(c)
-LLearnExpiry(c)        == LearnExpiry(c) /\ UNCHANGED hist /\ seen' = [seen EXCEPT ![c] = 0]
-LExpireSession(s)      == ExpireSession(s) /\ Log /\ UNCHANGED seen
+LRelease(c)            == Release(c) /\ ZR!Log /\ ZR!Replied(c)
+LCancel(c)             == Cancel(c) /\ ZR!Log /\ ZR!Replied(c)
+LLearnExpiry(c)        == LearnExpiry(c) /\ ZR!NewConnection(c)
+LExpireSession(s)      == ExpireSession(s) /\ ZR!Log /\ UNCHANGED seen
 
 -----------------------------------------------------------------------------
-(* Stale reads.  hist' = hist comes first: the instance's UNCHANGED of     *)
-(* its nodes (hist[v]) is then a check, not an assignment.                 *)
+(* Stale reads, each answered from a snapshot v in ZR!Readable(c).        *)
+(* ZR!Read(c, v) comes first: it fixes hist' = hist, so the instance's     *)
+(* UNCHANGED of its nodes (hist[v]) is then a check, not an assignment.    *)
 
 (* getChildren answered from snapshot v.  Our own node is in it (SessionOrder: *)
 (* v >= seen[c] >= our create's zxid); a node ahead of ours that the       *)
@@ -117,9 +99,8 @@ LExpireSession(s)      == ExpireSession(s) /\ Log /\ UNCHANGED seen
 (* reaches us as the server catches up); a node created after v sorts      *)
 (* after ours.                                                             *)
 StaleListChildren(c) ==
-    \E v \in Readable(c) :
-        /\ hist' = hist
-        /\ seen' = [seen EXCEPT ![c] = v]
+    \E v \in ZR!Readable(c) :
+        /\ ZR!Read(c, v)
         /\ Snap(v)!ListChildren(c)
         /\ UNCHANGED nodes
 
@@ -128,45 +109,24 @@ StaleListChildren(c) ==
 (* client then creates again; PredecessorLock's ListChildren finds the     *)
 (* first node ahead of ours, and Cancel deletes both).                     *)
 StaleFindOwnNode(c) ==
-    \E v \in Readable(c) :
-        /\ hist' = hist
-        /\ seen' = [seen EXCEPT ![c] = v]
+    \E v \in ZR!Readable(c) :
+        /\ ZR!Read(c, v)
         /\ Snap(v)!FindOwnNode(c)
         /\ UNCHANGED nodes
 
 (* getData(name, watch=true) on snapshot v: whether the node exists at     *)
-(* that server decides the reply.  It exists there and at the leader: the  *)
-(* watch is armed, and fires when the delete commits (the server applies   *)
-(* it later, which the spec cannot tell from a later TakeEvent).  It exists *)
-(* there but the leader already deleted it: the watch is armed at that     *)
-(* server and fires as it applies the delete, which it will; the event is  *)
-(* appended to the client's inbox at once.  The inbox is the FIFO of       *)
-(* delivered, unconsumed events, and a client takes its events only when   *)
-(* it chooses to, so an event appended now and taken after any number of   *)
-(* other steps is a delivery at any later time.  The event is not queued   *)
-(* twice: the server keeps one watch per path and connection, and fires it *)
-(* once (an event for it already waiting is that one; without this rule a  *)
-(* client re-listing from old snapshots would grow its inbox forever).     *)
-Queued(c, w) == \E i \in DOMAIN inbox[c] : inbox[c][i] = w
-ArmAt(v, name, c) ==
-    LET w == [node |-> name, req |-> Uuid(c)] IN
-    IF ZK!NodeExists(name)
-    THEN ZK!SetWatch(name, Uuid(c))
-    ELSE /\ inbox' = IF Queued(c, w) THEN inbox ELSE [inbox EXCEPT ![c] = Append(@, w)]
-         /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches>>
-
-ExistsAt(v, name) == name \in ZK!Names(hist[v])
+(* that server decides the reply; where it does, ZR!ArmAt arms the watch   *)
+(* (or queues its event at once when the leader already deleted the node). *)
 
 (* WatchSecond on snapshot v. *)
 StaleWatchSecond(c) ==
-    \E v \in Readable(c) :
-        /\ hist' = hist
-        /\ seen' = [seen EXCEPT ![c] = v]
+    \E v \in ZR!Readable(c) :
+        /\ ZR!Read(c, v)
         /\ ~paused[c]
         /\ pc[c] = "second"
         /\ Live(c)
-        /\ IF ExistsAt(v, second[c])
-           THEN ArmAt(v, second[c], c)
+        /\ IF ZR!ExistsAt(v, second[c])
+           THEN ZR!ArmAt(second[c], Uuid(c))
            ELSE UNCHANGED zkVars
         /\ pc' = [pc EXCEPT ![c] = "watch"]
         /\ UNCHANGED <<sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
@@ -174,14 +134,13 @@ StaleWatchSecond(c) ==
 
 (* WatchPredecessor on snapshot v: NoNode there means list again. *)
 StaleWatchPredecessor(c) ==
-    \E v \in Readable(c) :
-        /\ hist' = hist
-        /\ seen' = [seen EXCEPT ![c] = v]
+    \E v \in ZR!Readable(c) :
+        /\ ZR!Read(c, v)
         /\ ~paused[c]
         /\ pc[c] = "watch"
         /\ Live(c)
-        /\ IF ExistsAt(v, target[c])
-           THEN /\ ArmAt(v, target[c], c)
+        /\ IF ZR!ExistsAt(v, target[c])
+           THEN /\ ZR!ArmAt(target[c], Uuid(c))
                 /\ pc' = [pc EXCEPT ![c] = "wait"]
                 /\ UNCHANGED <<target, second, soleBlocker>>
            ELSE /\ pc' = [pc EXCEPT ![c] = "list"]
@@ -210,8 +169,8 @@ StaleClientNext(c) ==
     \/ LCancel(c)
     \/ LLearnExpiry(c)
 
-(* Pauses and background deletes are left out of this module (ASSUME     *)
-(* below): the base spec checks them with one server, and no config here   *)
+(* Pauses and background deletes are left out of this module (the ASSUME *)
+(* above): the base spec checks them with one server, and no config here *)
 (* explored them.                                                          *)
 StaleEnvNext == \E s \in Sessions : LExpireSession(s)
 

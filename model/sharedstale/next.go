@@ -1,0 +1,140 @@
+package sharedstale
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/replicas"
+	"github.com/zklock/zklock/model/sharedlock"
+	"github.com/zklock/zklock/model/zk"
+)
+
+// clientNext is StaleClientNext(c): SharedLock's ClientNext in its order,
+// the reads made stale.
+var clientNext = []uint8{recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
+	recipe.ActListChildren, recipe.ActWatchPredecessor, recipe.ActPredecessorGone, recipe.ActGrantOnHeadGone,
+	recipe.ActIgnoreNotification, recipe.ActGrant, sharedlock.ActDowngrade, sharedlock.ActDowngradeReplyLost,
+	recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry}
+
+// inSpec reports whether a is an action of StaleNext (sharedlock's table
+// also holds its mutants' actions, and pauses and background deletes are
+// not combined with stale reads here).
+func inSpec(a uint8) bool {
+	if a == recipe.ActExpireSession {
+		return true
+	}
+	for _, b := range clientNext {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// Step applies the action instance l to s, writing the successor into t.
+// A read's Arg is the snapshot it is answered from; LRequestLock's is the
+// kind (0 read, 1 write), LExpireSession's the session's k.
+func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
+	c := int(l.Client)
+	if !inSpec(l.Action) {
+		return "unknown action"
+	}
+	if isRead(l.Action) {
+		if c < 0 || c >= sp.L.N() {
+			return "unknown client"
+		}
+		if !s.Readable(c, int(l.Arg), sp.SessionOrder) {
+			return `v \in Readable(c)`
+		}
+		return sp.read(s, l.Action, c, int(l.Arg), t)
+	}
+	if g := sp.L.Step(&s.State, l, &t.State); g != model.Enabled {
+		return g
+	}
+	s.Log(&s.Server, &t.Server, &t.View)
+	t.Seen = s.Seen
+	switch l.Action {
+	case recipe.ActCreateOk, sharedlock.ActDowngrade, recipe.ActRelease, recipe.ActCancel:
+		s.Replied(c, &s.Server, &t.Server, &t.View) // the reply of c's write
+	case recipe.ActLearnExpiry:
+		s.NewConnection(c, &t.View)
+	}
+	return model.Enabled
+}
+
+// Next calls emit with every successor of s in TLC's order: per client,
+// StaleClientNext(c)'s disjuncts in order (LRequestLock for "read" before
+// "write"; a read once per readable snapshot in increasing zxid order);
+// then StaleEnvNext: LExpireSession(x) for each live session (no pauses,
+// no background deletes: New refuses WithPause and AsyncDelete).
+func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
+	var t State
+	try := func(l model.Label) {
+		if sp.Step(s, l, &t) == model.Enabled {
+			emit(l, &t)
+		}
+	}
+	for c := range sp.L.N() {
+		for _, a := range clientNext {
+			switch {
+			case a == recipe.ActRequestLock:
+				for k := range sharedlock.Kinds {
+					try(model.Label{Action: a, Client: int16(c), Arg: int16(k)})
+				}
+			case isRead(a):
+				for _, v := range s.Readables(c, sp.SessionOrder) {
+					try(model.Label{Action: a, Client: int16(c), Arg: int16(v)})
+				}
+			default:
+				try(model.Label{Action: a, Client: int16(c)})
+			}
+		}
+	}
+	for _, x := range s.Live {
+		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
+	}
+}
+
+// read is a read step of c answered from snapshot v; it raises seen[c]
+// to v and leaves hist alone (replicas.View.Read).
+func (sp *Spec) read(s *State, a uint8, c, v int, t *State) model.Guard {
+	snap, _ := s.At(v)
+	var g model.Guard
+	if a == recipe.ActWatchPredecessor {
+		g = sp.watchPredecessor(s, c, snap, t)
+	} else {
+		// Snap(v)!ListChildren(c), Snap(v)!FindOwnNode(c): sharedlock's
+		// step on the state whose nodes are hist[v]; the leader's nodes
+		// stay.
+		u := s.State
+		u.Nodes = snap
+		if g = sp.L.Step(&u, model.Label{Action: a, Client: int16(c)}, &t.State); g == model.Enabled {
+			t.Nodes = s.Nodes
+		}
+	}
+	if g == model.Enabled {
+		s.Read(c, v, &t.View)
+	}
+	return g
+}
+
+// watchPredecessor is StaleWatchPredecessor(c) on snapshot snap: the
+// target exists there: arm (replicas.ArmAt: at the leader, or the event
+// queued at once when the leader deleted it) and wait; NoNode there: list
+// again.
+func (sp *Spec) watchPredecessor(s *State, c int, snap []sharedlock.Node, t *State) model.Guard {
+	if g := s.Ready(c, recipe.PCWatch); g != model.Enabled {
+		return g
+	}
+	t.State = s.State
+	if replicas.ExistsAt(snap, s.Target[c]) {
+		replicas.ArmAt(&s.Server, s.Target[c], s.UuidOf(c), &t.Server)
+		t.PC = cow.With(s.PC, c, recipe.PCWait)
+		return model.Enabled
+	}
+	t.PC = cow.With(s.PC, c, recipe.PCList)
+	t.Target = cow.With(s.Target, c, sharedlock.NoTarget)
+	t.SetSecond(c, zk.NoNode)
+	t.SetSoleBlocker(c, false)
+	return model.Enabled
+}
