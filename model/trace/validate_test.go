@@ -99,6 +99,7 @@ func TestControls(t *testing.T) {
 		// Its control: c2 takes the lost reply for a watch set and is woken
 		// by c1's release, with no watch armed.
 		{file: "mutex_watch_reply_lost.jsonl", verdict: Valid},
+		{file: "rw_watch_reply_lost.jsonl", verdict: Valid},
 		{"mutex_watch_lost_then_woken.jsonl", Invalid, "c2", traceevent.PredecessorGone, `pc[c2] = "list"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
