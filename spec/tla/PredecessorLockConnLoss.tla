@@ -44,9 +44,9 @@
 (*                                                                         *)
 (* Each lost call spends one unit of MaxLost (apart from MaxFaults, so the *)
 (* liveness configs keep StarvationFree: a lost reply never ends a         *)
-(* request).  The lost steps are faults: no fairness.  Without the budget   *)
-(* each step is its ...Step operator, which PredecessorLockTrace uses to   *)
-(* match the trace event of a lost predecessor watch.                      *)
+(* request).  The lost steps are faults: no fairness.  WatchPredecessorLost *)
+(* without the budget is WatchPredecessorLostStep, with which              *)
+(* PredecessorLockTrace matches the trace event WatchPredecessor "lost".   *)
 (***************************************************************************)
 EXTENDS PredecessorLock
 
