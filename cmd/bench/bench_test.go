@@ -206,6 +206,28 @@ func TestCharts(t *testing.T) {
 	}
 }
 
+// TestChartsOneClientCount: --clients 1 alone draws the acquisitions chart
+// over one point (the log-scaled axis once had no width there, and the
+// run panicked after measuring).
+func TestChartsOneClientCount(t *testing.T) {
+	cfg, err := parseFlags([]string{"--reps", "1", "--clients", "1", "--impl", "floor,zklock", "--rw=false"}, &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []run{
+		{Impl: implFloor, Kind: kindUncontended, Clients: 1, Ops: 100, Elapsed: time.Second, Latency: ms(1)},
+		{Impl: implFloor, Kind: kindWriteCeiling, Clients: 1, Ops: 300, Elapsed: time.Second},
+		{Impl: implZklock, Kind: kindContended, Clients: 1, Ops: 50, Elapsed: time.Second},
+	}
+	files, err := writeCharts(t.TempDir(), cfg, newTable(cfg, runs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(files) != "[acquisitions.svg]" {
+		t.Fatalf("charts %v, want the acquisitions chart alone", files)
+	}
+}
+
 func benchConfig(b testing.TB) config {
 	tick, syncLimit := ensembletest.Timing()
 	return config{servers: ensembletest.Require(b), sessionTimeout: 10 * time.Second, writeEvery: 10,

@@ -64,6 +64,10 @@ func chart(file, title, yLabel string, clients []int, all []series) (drawn bool,
 		ticks = append(ticks, plot.Tick{Value: float64(n), Label: strconv.Itoa(n)})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	// Room around the client counts, on the log scale: over one count
+	// alone (--clients 1) the axis would otherwise be widened by one on
+	// each side, to 0, where a log scale is undefined (gonum panics).
+	p.X.Min, p.X.Max = float64(slices.Min(clients))/1.5, float64(slices.Max(clients))*1.5
 	p.Y.Min = 0
 	p.Legend.Top = true
 	p.Legend.Left = true

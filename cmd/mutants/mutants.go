@@ -67,6 +67,14 @@ var mutants = []mutant{
 		Killers: []string{"TestHandOffInOneNotification"},
 	},
 	{
+		Name:    "no-pipelined-listing",
+		Why:     "list only after the create's reply, not behind its request: every acquisition pays one more round trip",
+		File:    "impl/zklock/contender.go",
+		Find:    `				c.pipeList()`,
+		Replace: `				_ = c.pipeList`,
+		Killers: []string{"TestListingPipelinedBehindCreate"},
+	},
+	{
 		Name: "writer-shortcut-across-downgrade",
 		Why:  "a writer takes the deletion of the write node that was its only predecessor as its grant: a Downgrade deletes that node and leaves a read node in its place, and the writer holds beside the downgraded reader",
 		File: "impl/zklock/kind.go",

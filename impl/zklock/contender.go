@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -94,6 +95,8 @@ type contender struct {
 	inflight  <-chan result[string]   // a create whose reply we stopped waiting for
 	sentAt    time.Time               // when that create was sent
 	listed    mark                    // where the last listing started
+	pipe      <-chan result[listing]  // a listing sent right behind our create
+	pipeAt    mark                    // where it started
 	pzxid     int64                   // the lock path's pzxid the last listing saw
 	deleted   string                  // the node removeOwnNodes deleted, if one
 	own       <-chan zk.Event         // a watch on our own node, while we may take the hand-off
@@ -270,22 +273,33 @@ func (c *contender) create(ctx context.Context) error {
 			return err
 		}
 		var r result[string]
-		select {
-		case r = <-ch:
-		case <-ctx.Done():
-			s.wire.forgetCreate2(prefix, made)
-			c.inflight, c.sentAt = ch, sent.at
-			return ctx.Err()
-		case <-s.done:
-			// The session ended with the create sent: it may still reach
-			// the leader and commit before our session is closed or
-			// expired, and the node, if any, goes with the session.
-			s.wire.forgetCreate2(prefix, made)
-			c.ambiguous = true
-			c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
-			return s.Err()
+		onWire := made.onWire()
+	wait:
+		for {
+			select {
+			case r = <-ch:
+				break wait
+			case <-onWire:
+				onWire = nil
+				c.pipeList()
+			case <-ctx.Done():
+				s.wire.forgetCreate2(prefix, made)
+				c.inflight, c.sentAt = ch, sent.at
+				return ctx.Err()
+			case <-s.done:
+				// The session ended with the create sent: it may still reach
+				// the leader and commit before our session is closed or
+				// expired, and the node, if any, goes with the session.
+				s.wire.forgetCreate2(prefix, made)
+				c.ambiguous = true
+				c.trace(TraceEvent{Action: traceevent.CreateReplyLost, Start: sent.at})
+				return s.Err()
+			}
 		}
 		s.wire.forgetCreate2(prefix, made)
+		if r.err != nil {
+			c.pipe = nil // no node, or none we know of: that listing tells nothing
+		}
 		switch err := s.classify(r.err); {
 		case err == nil:
 			c.name = path.Base(r.v)
@@ -311,6 +325,36 @@ func (c *contender) create(ctx context.Context) error {
 		default:
 			return err
 		}
+	}
+}
+
+// listing is one getChildren reply: the children and the parent's pzxid.
+type listing struct {
+	names []string
+	pzxid int64
+}
+
+// pipeList sends the first listing as soon as our create is on the wire,
+// without waiting for its reply: one round trip less on every acquisition.
+// The server answers one session's requests in the order they were sent,
+// a read after the writes before it (ZooKeeper Programmer's Guide,
+// "Consistency Guarantees": sequential consistency), so this listing is
+// the one the spec's ListChildren makes after CreateOk. It is used only if
+// the create succeeds and the listing shows our node (list); otherwise we
+// list again, as without it.
+func (c *contender) pipeList() {
+	s := c.l.s
+	at := s.now()
+	ch, err := start(s, func() (listing, error) {
+		names, st, err := s.conn.Children(c.l.path)
+		var p int64
+		if st != nil {
+			p = st.Pzxid
+		}
+		return listing{names, p}, err
+	})
+	if err == nil {
+		c.pipe, c.pipeAt = ch, at
 	}
 }
 
@@ -362,12 +406,18 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 		node := joinPath(c.l.path, c.name)
 		c.prefetch, _ = start(s, func() (*zk.Stat, error) { return c.l.stat(node) })
 	}
-	c.listed = s.now()
-	names, pzxid, err := c.l.children(ctx)
-	c.pzxid = pzxid
+	names, pzxid, err := c.pipedListing(ctx)
 	if err != nil {
 		return nil, -1, err
 	}
+	if names == nil {
+		c.listed = s.now()
+		names, pzxid, err = c.l.children(ctx)
+		if err != nil {
+			return nil, -1, err
+		}
+	}
+	c.pzxid = pzxid
 	q := queue(names)
 	me := -1
 	for i, ch := range q {
@@ -381,6 +431,27 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 		}
 	}
 	return q, me, nil
+}
+
+// pipedListing takes the listing sent behind our create (pipeList), if
+// there is one and it shows our node; nil names: list now. Its trace marks
+// its start, and our create's zxid as the least it was served at (the
+// server answered it after applying the create).
+func (c *contender) pipedListing(ctx context.Context) ([]string, int64, error) {
+	if c.pipe == nil {
+		return nil, 0, nil
+	}
+	ch := c.pipe
+	c.pipe = nil
+	r, err := await(ctx, c.l.s, ch)
+	if err != nil && !transient(err) && !errors.Is(err, zk.ErrNoNode) {
+		return nil, 0, err
+	}
+	if err != nil || c.stat == nil || !slices.Contains(r.names, c.name) {
+		return nil, 0, nil
+	}
+	c.listed = mark{at: c.pipeAt.at, zxid: max(c.pipeAt.zxid, c.stat.Czxid)}
+	return r.names, r.pzxid, nil
 }
 
 // grant reads our token and hands out the lease (Grant).

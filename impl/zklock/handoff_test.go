@@ -170,3 +170,45 @@ func TestHandOffChecksDeadline(t *testing.T) {
 		t.Fatalf("the waiter did not take the hand-off; trace:\n%s", w.trace.dump())
 	}
 }
+
+// The first listing goes out right behind the create, before its reply
+// (contender.pipeList): an uncontended Lock costs the round trips of the
+// create and the delete, and the listing's reply is usually there when the
+// create's is. The server answers one session's requests in order, so
+// that listing shows our node, and the trace (validated against the model
+// when the test ends) is CreateOk then ListChildren as before; only the
+// listing's start comes before the create's outcome. Counted over 20
+// acquisitions, since a create whose frame went out as a plain create
+// (not at a frame boundary) is not pipelined; the code mutant
+// no-pipelined-listing (list after the create's reply) has none.
+func TestListingPipelinedBehindCreate(t *testing.T) {
+	lock := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	c := newClient(t, "solo")
+	m, _ := NewMutex(c.Session, lock)
+	const n = 20
+	for i := 0; i < n; i++ {
+		lease, err := m.Lock(ctx)
+		if err != nil {
+			t.Fatalf("lock %d: %v", i, err)
+		}
+		if err := lease.Unlock(ctx); err != nil {
+			t.Fatalf("unlock %d: %v", i, err)
+		}
+	}
+	piped, creates := 0, 0
+	tr := c.trace.all()
+	for i, ev := range tr {
+		if ev.Action != traceevent.CreateOk {
+			continue
+		}
+		creates++
+		if i+1 < len(tr) && tr[i+1].Action == traceevent.ListChildren && tr[i+1].Start.Before(ev.Time) {
+			piped++
+		}
+	}
+	t.Logf("%d of %d first listings sent before the create's reply", piped, creates)
+	if creates != n || piped < n/2 {
+		t.Fatalf("%d of %d first listings pipelined behind %d creates; trace:\n%s", piped, n, creates, c.trace.dump())
+	}
+}

@@ -76,7 +76,15 @@ type created struct {
 	path string
 	stat zkwire.Stat
 	ok   bool
+	// sent is closed when the request goes out as create2: go-zookeeper
+	// writes requests one at a time, in the order they were queued, so a
+	// request queued after that goes out after it, on the same connection.
+	sent chan struct{}
 }
+
+// onWire says when the create went out as create2 (never, if it went out
+// as a plain create or not at all).
+func (c *created) onWire() <-chan struct{} { return c.sent }
 
 func (c *created) set(path string, st zkwire.Stat) {
 	c.mu.Lock()
@@ -97,7 +105,7 @@ func (c *created) get(path string) (zkwire.Stat, bool) {
 // out as a whole frame at a frame boundary (go-zookeeper writes each
 // request whole) stays a create: the caller then reads the Stat itself.
 func (w *wire) expectCreate2(path string) *created {
-	c := new(created)
+	c := &created{sent: make(chan struct{})}
 	w.c2mu.Lock()
 	if w.c2 == nil {
 		w.c2 = make(map[string]*created)
@@ -287,6 +295,9 @@ func (c *trackedConn) Write(p []byte) (int, error) {
 			c.sendingC2 = to
 			c.out.Feed(c.c2buf)
 			c.sendingC2 = nil
+			// The send loop is here until this frame is written: whatever
+			// the caller queues from now on goes out after it.
+			close(to.sent)
 			return c.Conn.Write(c.c2buf)
 		}
 	}
