@@ -239,6 +239,20 @@ var mutants = []mutant{
 		Killers: []string{"TestTokenIsCzxid"},
 	},
 	{
+		Name: "lost-watch-waits",
+		Why:  "a getData on the node waited for that fails with a lost connection is taken as a watch set: the server dropped the watch with the connection and go-zookeeper never sets it again, so the waiter waits for an event that never comes (spec/tla PredecessorLockLostWatchWaits)",
+		File: "impl/zklock/contender.go",
+		Find: `		var b backoff
+		return nil, nil, b.wait(ctx, s)
+	}
+	return nil, nil, err`,
+		Replace: `		c.pred = &armedWatch{name: target, ch: make(chan zk.Event)}
+		return c.pred.ch, secondFired, nil
+	}
+	return nil, nil, err`,
+		Killers: []string{"TestWatchReplyLost"},
+	},
+	{
 		Name:    "guard-checks-lock-path",
 		Why:     "Guard's multi checks the lock path, which outlives every holder, instead of our lock node: writes land after the lock is lost",
 		File:    "impl/zklock/lease.go",

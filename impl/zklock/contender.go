@@ -490,6 +490,12 @@ func (c *contender) watchBoth(ctx context.Context, target, second string) (fired
 		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultGone, Start: sent.at, ZxidLow: sent.zxid})
 		return nil, nil, nil
 	case transient(err):
+		// The server dropped the watch with the connection, if it had
+		// armed it, and go-zookeeper registers a watch only with its
+		// reply: nothing is armed on the node. List again (a step the
+		// spec takes as WatchPredecessorLost, PredecessorLockConnLoss);
+		// waiting here would wait for an event that never comes.
+		c.trace(TraceEvent{Action: traceevent.WatchPredecessor, Target: target, Result: traceevent.ResultLost, Start: sent.at, ZxidLow: sent.zxid})
 		var b backoff
 		return nil, nil, b.wait(ctx, s)
 	}

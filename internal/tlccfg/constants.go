@@ -8,7 +8,9 @@ import (
 // parseConstants parses the text of a config's CONSTANT(S) sections: a
 // sequence of `Name = Value` and `Name <- Op` assignments, where a value is
 // an integer, TRUE, FALSE, a string, a model value, or a set {...} or tuple
-// <<...>> of values.
+// <<...>> of values; `Name <- [Module] Op` overrides the definition Name of
+// the module Module (an INSTANCEd or EXTENDed one) by Op of the root
+// module, as TLC does.
 func parseConstants(text string) ([]Constant, error) {
 	toks, err := tokenizeConstants(text)
 	if err != nil {
@@ -25,11 +27,16 @@ func parseConstants(text string) ([]Constant, error) {
 		}
 		switch toks[i+1] {
 		case "<-":
-			if i+2 >= len(toks) || !isIdent(toks[i+2]) {
+			mod := ""
+			j := i + 2
+			if j+2 < len(toks) && toks[j] == "[" && isIdent(toks[j+1]) && toks[j+2] == "]" {
+				mod, j = toks[j+1], j+3
+			}
+			if j >= len(toks) || !isIdent(toks[j]) {
 				return nil, fmt.Errorf("CONSTANTS: %s <- needs an operator name", name)
 			}
-			out = append(out, Constant{Name: name, Value: toks[i+2], Subst: true})
-			i += 3
+			out = append(out, Constant{Name: name, Value: toks[j], Subst: true, Module: mod})
+			i = j + 1
 		case "=":
 			v, next, err := parseConstValue(toks, i+2)
 			if err != nil {
@@ -107,7 +114,7 @@ func tokenizeConstants(s string) ([]string, error) {
 		case strings.HasPrefix(s[i:], "<-"), strings.HasPrefix(s[i:], "<<"), strings.HasPrefix(s[i:], ">>"):
 			toks = append(toks, s[i:i+2])
 			i += 2
-		case c == '=' || c == '{' || c == '}' || c == ',':
+		case c == '=' || c == '{' || c == '}' || c == ',' || c == '[' || c == ']':
 			toks = append(toks, s[i:i+1])
 			i++
 		case identByte(c) || c == '-':

@@ -14,6 +14,7 @@ CONSTANTS
     Pair = <<c1, "x">>
     Empty = {}
     Op <- MyOp
+    Def <- [Inner] Other
 CONSTANT WithExpiry = TRUE \* comment
 INIT Init
 NEXT Next
@@ -31,6 +32,7 @@ INVARIANT TypeOK
 		{Name: "Pair", Value: `<<c1, "x">>`},
 		{Name: "Empty", Value: "{}"},
 		{Name: "Op", Value: "MyOp", Subst: true},
+		{Name: "Def", Value: "Other", Subst: true, Module: "Inner"},
 		{Name: "WithExpiry", Value: "TRUE"},
 	}
 	if !reflect.DeepEqual(m.Constants, want) {
@@ -61,6 +63,10 @@ func TestParseModelBadConstants(t *testing.T) {
 		"CONSTANTS X == 1",
 		"CONSTANTS X = 1 = 2",
 		"CONSTANTS X <- ",
+		"CONSTANTS X <- [M]",
+		"CONSTANTS X <- [M Op",
+		"CONSTANTS X <- [] Op",
+		"CONSTANTS X = [a]",
 		"CONSTANTS X = \"open",
 		"CHECK_DEADLOCK MAYBE",
 	} {

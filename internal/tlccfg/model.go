@@ -76,8 +76,11 @@ type Constant struct {
 	// Value is the right-hand side, normalised to single spaces after
 	// commas: "{c1, c2, c3}", "3", "TRUE".
 	Value string
-	// Subst is true for `Name <- Op`.
+	// Subst is true for `Name <- Op` and `Name <- [Module] Op`.
 	Subst bool
+	// Module is the module whose definition Name a `Name <- [Module] Op`
+	// overrides ("" for a constant or a definition of the root module).
+	Module string
 }
 
 // Constant returns the value of the named constant and whether the config

@@ -113,6 +113,15 @@ func (sp *Spec) WatchSecond(s *State, c int, t *State) model.Guard {
 	return keep(s, t, model.Enabled)
 }
 
+// WatchPredecessorLost: recipe.Spec.WatchPredecessorLost, the lost
+// getData on the predecessor without a budget. Not an action of
+// PredecessorLock (no variant takes it): model/predext's ConnLoss spends a
+// lost call around it, and model/trace matches WatchPredecessor "lost"
+// with it. Spec: PredecessorLockConnLoss!WatchPredecessorLostStep.
+func (sp *Spec) WatchPredecessorLost(s *State, c int, t *State) model.Guard {
+	return keep(s, t, sp.r.WatchPredecessorLost(&s.State, c, &t.State))
+}
+
 // CreateReplyLost: recipe.Spec.CreateReplyLost, of a node without kind.
 // Spec: PredecessorLock!CreateReplyLost.
 func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {

@@ -193,6 +193,26 @@ func (sp Spec[K]) WatchPredecessor(s *State[K], c int, t *State[K]) model.Guard 
 	return model.Enabled
 }
 
+// WatchPredecessorLost: the getData(<target>, watch=true) fails with a
+// lost connection (its request or its reply): the server dropped whatever
+// watch it armed with the connection and go-zookeeper, which registers a
+// watch only with its reply, does not set it again, so the client lists
+// again, the node there or not (impl/zklock watchBoth; the trace says
+// WatchPredecessor "lost"). Watches armed before stay. No budget here: it is
+// PredecessorLockConnLoss!WatchPredecessorLostStep (and the trace specs'
+// match of "lost"); the module's action spends its budget around it.
+func (sp Spec[K]) WatchPredecessorLost(s *State[K], c int, t *State[K]) model.Guard {
+	if g := s.Ready(c, PCWatch); g != model.Enabled {
+		return g
+	}
+	*t = *s
+	t.PC = cow.With(s.PC, c, PCList)
+	t.Target = cow.With(s.Target, c, NoTarget[K]())
+	t.SetSecond(c, zk.NoNode)
+	t.SetSoleBlocker(c, false)
+	return model.Enabled
+}
+
 // Notified is the guard of the steps that consume a NodeDeleted event of
 // one of the current request's watches: ~paused[c], an event is queued,
 // it is for Uuid(c), and c waits.

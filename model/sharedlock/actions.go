@@ -38,6 +38,14 @@ func on(f shared, idles bool) clientAction {
 	}
 }
 
+// WatchPredecessorLost: recipe.Spec.WatchPredecessorLost, the getData on
+// the node waited for lost with the connection: nothing armed, list again.
+// Not an action of SharedLock (no variant takes it): model/trace matches
+// WatchPredecessor "lost" with it, as SharedLockTrace does.
+func (sp *Spec) WatchPredecessorLost(s *State, c int, t *State) model.Guard {
+	return on(recipe.Spec[Kind].WatchPredecessorLost, false)(sp, s, c, t)
+}
+
 // RequestLock: RWMutex.RLock (k = read) or RWMutex.Lock (k = write): a new
 // request of kind k with a fresh uuid (recipe.Spec.RequestLock). Spec:
 // SharedLock!RequestLock (ZooKeeper recipes, "Shared Locks" step 1).

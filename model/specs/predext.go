@@ -21,6 +21,9 @@ var predExtSpecs = map[string]struct {
 	"FSpec":      {predext.CancelInFlight, false},
 	"FFairSpec":  {predext.CancelInFlight, true},
 	"NWFairSpec": {predext.CancelNoWait, true},
+	"LSpec":      {predext.ConnLoss, false},
+	"LFairSpec":  {predext.ConnLoss, true},
+	"LWFairSpec": {predext.LostWatchWaits, true},
 }
 
 // isPredExt reports whether module is mirrored by model/predext.
@@ -42,7 +45,12 @@ func loadPredExt(module string, m tlccfg.Model) (Instance, error) {
 	if !ok || which.module.Name() != module {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
-	k, err := predLockConstants(newConstReader(m), nil)
+	var more func(*constReader)
+	maxLost := 0
+	if which.module == predext.ConnLoss || which.module == predext.LostWatchWaits {
+		more = func(r *constReader) { maxLost = r.nat("MaxLost") }
+	}
+	k, err := predLockConstants(newConstReader(m), more)
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +58,7 @@ func loadPredExt(module string, m tlccfg.Model) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	sp.MaxLost = maxLost
 	es, err := predExtSpec(sp, which.fair, m.Invariants, m.Properties)
 	if err != nil {
 		return nil, err
@@ -75,7 +84,7 @@ func predExtSpec(sp *predext.Spec, fair bool, invariants, properties []string) (
 	}
 	// Split off the module's own properties; the rest are PredecessorLock's.
 	for _, name := range invariants {
-		if name == "GTypeOK" || name == "FTypeOK" {
+		if name == "GTypeOK" || name == "FTypeOK" || name == "LTypeOK" {
 			innerInvs = append(innerInvs, "TypeOK")
 		} else {
 			innerInvs = append(innerInvs, name)

@@ -89,7 +89,17 @@ func (a predAdapter) key(b []byte, s *predlock.State) []byte {
 	return t.AppendEncoding(b)
 }
 func (a predAdapter) format(s *predlock.State) string { return a.sp.Format(s) }
+
+// watchPredecessorLost names the step that matches WatchPredecessor
+// "lost": not an action of PredecessorLock or SharedLock, but their
+// WatchPredecessorLost (PredecessorLockConnLoss!WatchPredecessorLostStep),
+// which the adapters take by this name.
+const watchPredecessorLost traceevent.Action = "WatchPredecessorLost"
+
 func (a predAdapter) step(s *predlock.State, action traceevent.Action, c, arg int, t *predlock.State) model.Guard {
+	if action == watchPredecessorLost {
+		return a.sp.WatchPredecessorLost(s, c, t)
+	}
 	idx, ok := predActions[action]
 	if !ok {
 		return model.Guard("no action " + action + " in PredecessorLock")
@@ -167,6 +177,9 @@ func (a sharedAdapter) key(b []byte, s *sharedlock.State) []byte {
 }
 func (a sharedAdapter) format(s *sharedlock.State) string { return a.sp.Format(s) }
 func (a sharedAdapter) step(s *sharedlock.State, action traceevent.Action, c, arg int, t *sharedlock.State) model.Guard {
+	if action == watchPredecessorLost {
+		return a.sp.WatchPredecessorLost(s, c, t)
+	}
 	idx, ok := sharedActions[action]
 	if !ok {
 		return model.Guard("no action " + action + " in SharedLock")

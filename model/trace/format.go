@@ -31,8 +31,8 @@
 //	target    ListChildren "wait" and WatchPredecessor: the node waited for;
 //	          FindOwnNode "found": the node found
 //	result    ListChildren: grant | wait | missing; WatchPredecessor: exists |
-//	          gone; FindOwnNode: found | absent; LearnExpiry: expired | timer |
-//	          closed
+//	          gone | lost; FindOwnNode: found | absent; LearnExpiry: expired |
+//	          timer | closed
 //	children  ListChildren: the names listed
 //	token     Grant: the lease's token (the node's czxid)
 //	start     when the client sent the request of this step (ns, required)

@@ -220,11 +220,21 @@ func (m *eventMatch[S]) ListChildren() ([]succ[S], string) {
 }
 
 // WatchPredecessor: the client watches the node its last listing chose,
-// and finds it where the model has it (armed) or gone (list again).
+// and finds it where the model has it (armed) or gone (list again); or the
+// connection was lost before the reply ("lost"): nothing armed, list
+// again, whether the node is there or not (WatchPredecessorLost, a step of
+// PredecessorLockConnLoss).
 func (m *eventMatch[S]) WatchPredecessor() ([]succ[S], string) {
 	ev := m.ev
 	if prev := m.se.lt.prevTarget[m.c][m.nd.pos[m.c]]; prev != ev.Target {
 		return nil, fmt.Sprintf("the client watches %s but chose %q at its last listing", ev.Target, prev)
+	}
+	if ev.Result == traceevent.ResultLost {
+		t, why := m.do(watchPredecessorLost, 0)
+		if why != "" {
+			return nil, why
+		}
+		return m.one(t, m.nd.maxSeq, m.label+" -> reply lost, list again")
 	}
 	t, why := m.do("WatchPredecessor", 0)
 	if why != "" {

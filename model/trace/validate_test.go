@@ -93,6 +93,14 @@ func TestControls(t *testing.T) {
 		// for a node no longer its target, is taken as the grant while c1
 		// holds.
 		{"mutex_stale_event_grant.jsonl", Invalid, "c4", traceevent.GrantOnHeadGone, "chose"},
+		// Connection loss on the getData of the node waited for
+		// (PredecessorLockConnLoss's WatchPredecessorLost): c2 lists again
+		// while c1 still holds, watches c1 again and takes the hand-off.
+		// Its control: c2 takes the lost reply for a watch set and is woken
+		// by c1's release, with no watch armed.
+		{file: "mutex_watch_reply_lost.jsonl", verdict: Valid},
+		{file: "rw_watch_reply_lost.jsonl", verdict: Valid},
+		{"mutex_watch_lost_then_woken.jsonl", Invalid, "c2", traceevent.PredecessorGone, `pc[c2] = "list"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})

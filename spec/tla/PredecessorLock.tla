@@ -74,6 +74,14 @@ ASSUME {WithExpiry, WithReplyLoss, WithPause, WithCancel, Fencing, AsyncDelete} 
 GrantRules == {"reread", "local", "checked"}
 ASSUME GrantRule \in GrantRules
 
+(* A waiter with two or more nodes ahead also watches the node two ahead   *)
+(* (WatchSecond).  A definition, not a constant, so that no config need   *)
+(* set it: the refinement configs of SharedLockRefinesPredecessor override *)
+(* it with FALSE (TLC's `SecondWatch <- [PredecessorLock] OneWatch`), to   *)
+(* compare RWMutex's writers, which watch one node each, with this         *)
+(* protocol as it was before the second watch.                             *)
+SecondWatch == TRUE
+
 VARIABLES
     \* ---- ZooKeeper server ----
     nodes,      \* lock nodes under the parent: [seq, owner, uuid, czxid]
@@ -320,10 +328,11 @@ ListChildren(c) ==
                 /\ UNCHANGED <<target, second, soleBlocker>>
            ELSE LET p == Max(Seqs(before))
                     two == Cardinality(before) >= 2
-                IN  /\ pc' = [pc EXCEPT ![c] = IF two THEN "second" ELSE "watch"]
+                    watchTwo == SecondWatch /\ two
+                IN  /\ pc' = [pc EXCEPT ![c] = IF watchTwo THEN "second" ELSE "watch"]
                     /\ target' = [target EXCEPT ![c] = p]
                     /\ second' = [second EXCEPT ![c] =
-                                      IF two THEN Max(Seqs(before) \ {p}) ELSE NoNode]
+                                      IF watchTwo THEN Max(Seqs(before) \ {p}) ELSE NoNode]
                     /\ soleBlocker' = [soleBlocker EXCEPT ![c] = ~two]
     /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars, pending>>
 

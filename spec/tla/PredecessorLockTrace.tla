@@ -98,6 +98,13 @@ Sync == INSTANCE PredecessorLock
          MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
          WithPause <- TRUE, WithCancel <- TRUE, Fencing <- TRUE, GrantRule <- "reread",
          AsyncDelete <- FALSE
+\* The lost calls of PredecessorLockConnLoss, for WatchPredecessor "lost"
+\* (its step without the budget: the trace's faults are not counted there).
+Loss == INSTANCE PredecessorLockConnLoss
+    WITH Clients <- LogClients, MaxRequests <- LogMaxRequests, MaxSeq <- LogMaxSeq,
+         MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
+         WithPause <- TRUE, WithCancel <- TRUE, Fencing <- TRUE, GrantRule <- "reread",
+         AsyncDelete <- TRUE, MaxLost <- 0, lost <- 0
 
 -----------------------------------------------------------------------------
 (* Each client's log, worked out once. *)
@@ -203,6 +210,12 @@ Logged(c) ==
               /\ IF e.result = "exists"
                  THEN Lock!ZK!NodeExists(second[c]) /\ Lock!ZK!NodeAt(second[c]).uuid = e.target
                  ELSE e.result = "gone" /\ ~Lock!ZK!NodeExists(second[c])
+              /\ UNCHANGED <<seqHigh, tokenHigh>>
+         [] e.action = "WatchPredecessor" /\ e.result = "lost" ->
+              \* the connection was lost before the reply: nothing armed,
+              \* list again, the node there or not
+              /\ e.target = e.chosen
+              /\ Loss!WatchPredecessorLostStep(c)
               /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "WatchPredecessor" ->
               /\ e.target = e.chosen

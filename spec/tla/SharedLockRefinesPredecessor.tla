@@ -16,6 +16,15 @@
 (* and cleared when a client goes idle; a history variable does not        *)
 (* constrain the behaviours of SharedLock (Abadi and Lamport, "The         *)
 (* Existence of Refinement Mappings", 1991).                               *)
+(*                                                                         *)
+(* The exclusive lock's waiter with two nodes ahead also watches the node  *)
+(* two ahead (WatchSecond), a step RWMutex's writers do not take (their    *)
+(* watched writer may be downgraded in place, so its deletion is never     *)
+(* their grant, and an early re-listing would buy nothing).  The configs   *)
+(* therefore compare with PredecessorLock's protocol with one watch per    *)
+(* waiter: they override its definition SecondWatch with OneWatch below    *)
+(* (`SecondWatch <- [PredecessorLock] OneWatch`, TLC's definition          *)
+(* override).  Everything else is PredecessorLock as it stands.            *)
 (***************************************************************************)
 EXTENDS SharedLock
 
@@ -55,6 +64,9 @@ WInit == Init /\ grants = 0 /\ lastToken = 0 /\ tenure = [c \in Clients |-> 0]
 WNext == (\E c \in Clients : WRequestLock(c) \/ WStep(c) \/ WGrant(c) \/ WEnd(c)) \/ WEnv
 
 WSpec == WInit /\ [][WNext]_<<vars, hist>>
+
+(* PredecessorLock's SecondWatch as the configs override it. *)
+OneWatch == FALSE
 
 (* The refinement mapping (variables of the same name map to themselves). *)
 PL == INSTANCE PredecessorLock WITH

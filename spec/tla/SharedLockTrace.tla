@@ -164,6 +164,17 @@ Logged(c) ==
               pc[c] = "create" /\ Nothing /\ UNCHANGED seqHigh
          [] e.action = "ListChildren" ->
               MatchListChildren(c, e)
+         [] e.action = "WatchPredecessor" /\ e.result = "lost" ->
+              \* the connection was lost before the reply: nothing armed,
+              \* list again, the node there or not (PredecessorLockConnLoss's
+              \* WatchPredecessorLostStep, on SharedLock's variables)
+              /\ e.target = e.chosen
+              /\ ~paused[c] /\ pc[c] = "watch" /\ Lock!Live(c)
+              /\ pc' = [pc EXCEPT ![c] = "list"]
+              /\ target' = [target EXCEPT ![c] = Lock!NoTarget]
+              /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
+              /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, inbox, kind, sess, reqNo, node,
+                             token, paused, faults, pending, seqHigh>>
          [] e.action = "WatchPredecessor" ->
               /\ e.target = e.chosen
               /\ Lock!WatchPredecessor(c)
