@@ -55,6 +55,25 @@ func (s *State[K]) NoOrphans() bool {
 	return true
 }
 
+// NoOrphansExcept is NoOrphans where a node for which kept holds is no
+// orphan either: the stale-read specs' StaleNoOrphans, kept being
+// ZooKeeperReplicas' DeleteQueued (a duplicate whose delete is queued).
+func (s *State[K]) NoOrphansExcept(kept func(zk.Node[K]) bool) bool {
+	for _, n := range s.Nodes {
+		c := n.Owner.C
+		if n.Owner != s.SessOf(c) || kept(n) {
+			continue
+		}
+		if n.Uuid == s.UuidOf(c) && s.PC[c] != PCIdle {
+			continue
+		}
+		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
+			return false
+		}
+	}
+	return true
+}
+
 // RequestParam maps i in 0..N*MaxRequests-1, the parameter of
 // NoOrphansEventually, to the uuid it stands for, in TLC's order of
 // Clients \X (1..MaxRequests).

@@ -14,6 +14,7 @@ package replicas
 import (
 	"encoding/binary"
 
+	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
 	"github.com/zklock/zklock/model/tla"
 	"github.com/zklock/zklock/model/zk"
@@ -29,11 +30,30 @@ type Snapshot[K zk.Kind] struct {
 	Nodes []zk.Node[K]
 }
 
-// View is the module's variables: hist (sorted by zxid) and seen (by
-// client index).
+// View is the module's variables: hist (sorted by zxid), seen (by client
+// index) and dupes (sorted by DupeLess).
 type View[K zk.Kind] struct {
-	Hist []Snapshot[K]
-	Seen []int
+	Hist  []Snapshot[K]
+	Seen  []int
+	Dupes []Dupe[K]
+}
+
+// Dupe is an element of dupes, <<session, name>>: the background delete of
+// the duplicate node Name, sent by session Sess and not landed.
+type Dupe[K zk.Kind] struct {
+	Sess zk.Session
+	Name zk.Name[K]
+}
+
+// DupeLess orders dupes lexicographically: session, then seq, then kind.
+func DupeLess[K zk.Kind](a, b Dupe[K]) bool {
+	if a.Sess != b.Sess {
+		return zk.SessLess(a.Sess, b.Sess)
+	}
+	if a.Name.Seq != b.Name.Seq {
+		return a.Name.Seq < b.Name.Seq
+	}
+	return a.Name.Kind.Rank() < b.Name.Kind.Rank()
 }
 
 // Init is the module's Init for n clients: hist = (0 :> {}), seen 0.
@@ -71,10 +91,16 @@ func (w *View[K]) Readables(c int, sessionOrder bool) []int {
 }
 
 // ViewTypeOK is the module's TypeOK against the leader srv: hist[zxid] =
-// nodes, no snapshot after zxid, seen in 0..zxid for each of n clients.
+// nodes, no snapshot after zxid, seen in 0..zxid for each of n clients,
+// every queued duplicate delete a live session's.
 func (w *View[K]) ViewTypeOK(srv *zk.Server[K], n int) bool {
 	if len(w.Hist) == 0 || len(w.Seen) != n {
 		return false
+	}
+	for _, p := range w.Dupes {
+		if !srv.IsLive(p.Sess) {
+			return false
+		}
 	}
 	last := w.Hist[len(w.Hist)-1]
 	if last.Zxid != srv.Zxid || !sameNodes(last.Nodes, srv.Nodes) {
@@ -120,11 +146,12 @@ func Queued[K zk.Kind](srv *zk.Server[K], c int, ev zk.Watch[K]) bool {
 	return false
 }
 
-// Log is Log: t.Hist is s.Hist, plus the leader's nodes after the step
+// Log is Log (and dupes unchanged): t.Hist is s.Hist, plus the leader's nodes after the step
 // under its last zxid if the step (from leader s to leader t) advanced
 // zxid. One snapshot per write step: a transaction is applied whole.
 func (w *View[K]) Log(s, t *zk.Server[K], out *View[K]) {
 	out.Hist = w.Hist
+	out.Dupes = w.Dupes // the caller's to change (DuplicateLands, DropDuplicates)
 	if t.Zxid != s.Zxid {
 		out.Hist = cow.Append(w.Hist, Snapshot[K]{Zxid: t.Zxid, Nodes: t.Nodes})
 	}
@@ -140,17 +167,19 @@ func (w *View[K]) Replied(c int, s, t *zk.Server[K], out *View[K]) {
 }
 
 // NewConnection is NewConnection(c): a new session starts from seen 0;
-// hist is unchanged.
+// hist (and dupes) are unchanged.
 func (w *View[K]) NewConnection(c int, out *View[K]) {
 	out.Hist = w.Hist
 	out.Seen = cow.With(w.Seen, c, 0)
+	out.Dupes = w.Dupes
 }
 
 // Read is Read(c, v): a read of c answered from snapshot v leaves hist
-// alone and sets seen[c] to v.
+// alone and sets seen[c] to v (dupes unchanged, unless the caller queues).
 func (w *View[K]) Read(c, v int, out *View[K]) {
 	out.Hist = w.Hist
 	out.Seen = w.Seen
+	out.Dupes = w.Dupes // the caller's to change (QueueDuplicates)
 	if w.Seen[c] != v {
 		out.Seen = cow.With(w.Seen, c, v)
 	}
@@ -174,9 +203,68 @@ func ArmAt[K zk.Kind](s *zk.Server[K], x zk.Name[K], u zk.Uuid, t *zk.Server[K])
 	t.Inbox = cow.With(s.Inbox, u.C, cow.Append(s.Inbox[u.C], ev))
 }
 
+// QueueDuplicates is QueueDuplicates(x, u, own, v) with snap = hist[v]:
+// when on (DeleteDuplicates), the listing of session x for request u,
+// whose node is own, queues the delete of every node of snap that carries
+// u but is not own. Hist and Seen are the caller's (Read).
+func (w *View[K]) QueueDuplicates(on bool, x zk.Session, u zk.Uuid, own int, snap []zk.Node[K], out *View[K]) {
+	out.Dupes = w.Dupes
+	if !on {
+		return
+	}
+	for _, n := range snap {
+		if n.Uuid == u && n.Seq != own {
+			out.Dupes = cow.Insert(out.Dupes, Dupe[K]{Sess: x, Name: n.Name()}, DupeLess[K])
+		}
+	}
+}
+
+// DeleteQueued is DeleteQueued(n): n's delete is queued by its own
+// session.
+func (w *View[K]) DeleteQueued(n zk.Node[K]) bool {
+	for _, p := range w.Dupes {
+		if p.Sess == n.Owner && p.Name == n.Name() {
+			return true
+		}
+	}
+	return false
+}
+
+// DuplicateLands is DuplicateLands(p) for p = Dupes[i], from leader s to
+// its copy t: while p's session is live, one transaction deletes the node
+// of that name if the leader still has it (watches on it fire:
+// DeleteNodes; none: nothing changes), p leaves dupes, the step is logged
+// and seen is unchanged.
+func (w *View[K]) DuplicateLands(s *zk.Server[K], i int, t *zk.Server[K], out *View[K]) model.Guard {
+	if i < 0 || i >= len(w.Dupes) {
+		return `p \in dupes`
+	}
+	p := w.Dupes[i]
+	if !s.IsLive(p.Sess) {
+		return `ZK!IsLive(p[1])`
+	}
+	var del []zk.Node[K]
+	for _, n := range s.Nodes {
+		if n.Name() == p.Name {
+			del = append(del, n)
+		}
+	}
+	s.DeleteNodes(t, del)
+	w.Log(s, t, out)
+	out.Seen = w.Seen
+	out.Dupes = cow.Filter(w.Dupes, func(q Dupe[K]) bool { return q != p })
+	return model.Enabled
+}
+
+// DropDuplicates is DropDuplicates(x): the expiry of session x drops its
+// queued duplicate deletes.
+func (w *View[K]) DropDuplicates(x zk.Session, out *View[K]) {
+	out.Dupes = cow.Filter(w.Dupes, func(p Dupe[K]) bool { return p.Sess != x })
+}
+
 // AppendEncoding appends the canonical encoding of the view: hist (each
-// snapshot's zxid, then its nodes with their kind's rank) and seen, as
-// zig-zag varints, lengths first.
+// snapshot's zxid, then its nodes with their kind's rank), seen and dupes,
+// as zig-zag varints, lengths first.
 func (w *View[K]) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
 	b = v(b, int64(len(w.Hist)))
@@ -190,11 +278,15 @@ func (w *View[K]) AppendEncoding(b []byte) []byte {
 	for _, x := range w.Seen {
 		b = v(b, int64(x))
 	}
+	b = v(b, int64(len(w.Dupes)))
+	for _, p := range w.Dupes {
+		b = v(v(v(v(b, int64(p.Sess.C)), int64(p.Sess.K)), int64(p.Name.Seq)), int64(p.Name.Kind.Rank()))
+	}
 	return b
 }
 
-// Bindings returns hist and seen as TLA+ values, in that order (the
-// VARIABLES clause of the stale-read specs), printing nodes with p.
+// Bindings returns hist, seen and dupes as TLA+ values, in that order
+// (the VARIABLES clause of the stale-read specs), printing nodes with p.
 func (w *View[K]) Bindings(p zk.Printer[K]) []tla.Binding {
 	f := make(tla.Func, len(w.Hist))
 	for i, h := range w.Hist {
@@ -205,5 +297,9 @@ func (w *View[K]) Bindings(p zk.Printer[K]) []tla.Binding {
 	for c, x := range w.Seen {
 		seen[c] = tla.Pair{Key: tla.ModelValue(p.Clients[c]), Value: tla.Int(x)}
 	}
-	return []tla.Binding{{Name: "hist", Value: f}, {Name: "seen", Value: seen}}
+	dupes := make(tla.Set, len(w.Dupes))
+	for i, d := range w.Dupes {
+		dupes[i] = tla.Tuple{p.Session(d.Sess), p.Name(d.Name)}
+	}
+	return []tla.Binding{{Name: "hist", Value: f}, {Name: "seen", Value: seen}, {Name: "dupes", Value: dupes}}
 }

@@ -74,3 +74,47 @@ func TestArmAtQueuesOnce(t *testing.T) {
 		t.Fatalf("on a node the leader deleted: inbox %v, then %v; want its event queued once", once.Inbox[1], twice.Inbox[1])
 	}
 }
+
+// TestDuplicates: a listing queues the delete of every node of the
+// request's uuid in its snapshot but its own node, and nothing with the
+// switch off; the delete lands while its session is live (the node goes,
+// a watch on it fires, one snapshot is logged), and not once the session
+// is gone; an expiry drops the session's queued deletes.
+func TestDuplicates(t *testing.T) {
+	x := zk.Session{C: 0, K: 1}
+	u := zk.Uuid{C: 0, R: 1}
+	s := zk.Init[zk.NoKind](1)
+	s.Nodes = []node{{Seq: 0, Owner: x, Uuid: u, Czxid: 1}, {Seq: 1, Owner: x, Uuid: u, Czxid: 2}}
+	s.Zxid, s.NextSeq = 2, 2
+	s.Watches = []zk.Watch[zk.NoKind]{{Node: zk.Name[zk.NoKind]{Seq: 0}, Req: u}}
+	w := replicas.Init[zk.NoKind](1)
+	w.Hist = append(w.Hist, replicas.Snapshot[zk.NoKind]{Zxid: 2, Nodes: s.Nodes})
+	var off, on replicas.View[zk.NoKind]
+	w.Read(0, 2, &on) // a listing is a read: hist and seen are Read's
+	w.QueueDuplicates(false, x, u, 1, s.Nodes, &off)
+	w.QueueDuplicates(true, x, u, 1, s.Nodes, &on)
+	if len(off.Dupes) != 0 || len(on.Dupes) != 1 || on.Dupes[0].Name.Seq != 0 || !on.DeleteQueued(s.Nodes[0]) ||
+		on.DeleteQueued(s.Nodes[1]) || !on.ViewTypeOK(&s, 1) {
+		t.Fatalf("queued: off %v, on %v; want node 0 only, with the switch on", off.Dupes, on.Dupes)
+	}
+	leader := s
+	var landed replicas.View[zk.NoKind]
+	if g := on.DuplicateLands(&s, 0, &leader, &landed); g != "" {
+		t.Fatalf("DuplicateLands: %q", g)
+	}
+	if len(leader.Nodes) != 1 || leader.Nodes[0].Seq != 1 || leader.Zxid != 3 || len(leader.Inbox[0]) != 1 ||
+		len(landed.Dupes) != 0 || len(landed.Hist) != 3 || !landed.ViewTypeOK(&leader, 1) {
+		t.Fatalf("after the delete: nodes %v, zxid %d, inbox %v, dupes %v", leader.Nodes, leader.Zxid, leader.Inbox[0], landed.Dupes)
+	}
+	gone := s
+	gone.Live = nil
+	var dead replicas.View[zk.NoKind]
+	if g := on.DuplicateLands(&gone, 0, &leader, &dead); g == "" {
+		t.Fatal("DuplicateLands enabled on an expired session")
+	}
+	var dropped replicas.View[zk.NoKind]
+	on.DropDuplicates(x, &dropped)
+	if len(dropped.Dupes) != 0 || len(on.Dupes) != 1 {
+		t.Fatalf("DropDuplicates: %v (the old view must not change: %v)", dropped.Dupes, on.Dupes)
+	}
+}

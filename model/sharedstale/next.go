@@ -36,6 +36,9 @@ func inSpec(a uint8) bool {
 // kind (0 read, 1 write), LExpireSession's the session's k.
 func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	c := int(l.Client)
+	if l.Action == ActDuplicateLands {
+		return sp.duplicateLands(s, int(l.Arg), t)
+	}
 	if !inSpec(l.Action) {
 		return "unknown action"
 	}
@@ -58,15 +61,25 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		s.Replied(c, &s.Server, &t.Server, &t.View) // the reply of c's write
 	case recipe.ActLearnExpiry:
 		s.NewConnection(c, &t.View)
+	case recipe.ActExpireSession: // its queued duplicate deletes stop
+		s.DropDuplicates(zk.Session{C: c, K: int(l.Arg)}, &t.View)
 	}
 	return model.Enabled
+}
+
+// duplicateLands is LDuplicateLands(p) for p = dupes[i]: the delete lands
+// at the leader while p's session is live; the clients are unchanged.
+func (sp *Spec) duplicateLands(s *State, i int, t *State) model.Guard {
+	t.State = s.State
+	return s.DuplicateLands(&s.Server, i, &t.Server, &t.View)
 }
 
 // Next calls emit with every successor of s in TLC's order: per client,
 // StaleClientNext(c)'s disjuncts in order (LRequestLock for "read" before
 // "write"; a read once per readable snapshot in increasing zxid order);
-// then StaleEnvNext: LExpireSession(x) for each live session (no pauses,
-// no background deletes: New refuses WithPause and AsyncDelete).
+// then StaleEnvNext: LExpireSession(x) for each live session, then
+// LDuplicateLands(p) for each p in dupes (no pauses, no background deletes
+// of AsyncDelete: New refuses WithPause and AsyncDelete).
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	try := func(l model.Label) {
@@ -93,6 +106,9 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	for _, x := range s.Live {
 		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
 	}
+	for i := range s.Dupes {
+		try(model.Label{Action: ActDuplicateLands, Client: -1, Arg: int16(i)})
+	}
 }
 
 // read is a read step of c answered from snapshot v; it raises seen[c]
@@ -114,6 +130,9 @@ func (sp *Spec) read(s *State, a uint8, c, v int, t *State) model.Guard {
 	}
 	if g == model.Enabled {
 		s.Read(c, v, &t.View)
+		if a == recipe.ActListChildren {
+			s.QueueDuplicates(sp.DeleteDuplicates, s.SessOf(c), s.UuidOf(c), s.Node[c], snap, &t.View)
+		}
 	}
 	return g
 }

@@ -48,6 +48,10 @@ type Spec struct {
 	// SessionOrder: a read is answered from a snapshot at or after what the
 	// client has seen (FALSE: the must-fail control).
 	SessionOrder bool
+	// DeleteDuplicates: a listing's duplicates of the client's node are
+	// deleted in the background (ZooKeeperReplicas' dupes; FALSE: the
+	// control, which leaves them). New leaves it false; the config sets it.
+	DeleteDuplicates bool
 }
 
 // New returns the Spec of SharedLockStaleReads with SharedLock's
@@ -70,12 +74,12 @@ func (sp *Spec) Init() State {
 
 // VarNames are the spec's variables in TLC's order: SharedLock's, then
 // the read view's.
-var VarNames = append(append([]string(nil), sharedlock.VarNames...), "hist", "seen")
+var VarNames = append(append([]string(nil), sharedlock.VarNames...), "hist", "seen", "dupes")
 
 // ActionNames are the spec's names of the actions by index (sharedlock's
 // indices): "L" before a logged step of SharedLock, "Stale" before a read.
 var ActionNames = func() []traceevent.Action {
-	out := make([]traceevent.Action, len(sharedlock.ActionNames))
+	out := make([]traceevent.Action, len(sharedlock.ActionNames), len(sharedlock.ActionNames)+1)
 	for i, n := range sharedlock.ActionNames {
 		prefix := "L"
 		if isRead(uint8(i)) {
@@ -83,8 +87,13 @@ var ActionNames = func() []traceevent.Action {
 		}
 		out[i] = traceevent.Action(prefix + string(n))
 	}
-	return out
+	return append(out, "LDuplicateLands")
 }()
+
+// ActDuplicateLands is LDuplicateLands(p), the module's own step: a queued
+// delete of a duplicate lands. Its Label.Arg is p's index in Dupes (sorted
+// by replicas.DupeLess, TLC's order of the set); Client is -1.
+var ActDuplicateLands = uint8(len(ActionNames) - 1)
 
 // isRead reports whether a is one of the steps answered from a snapshot.
 func isRead(a uint8) bool {
@@ -103,6 +112,8 @@ func ActionName(l model.Label) string { return recipe.ActionName(ActionNames, l.
 func (sp *Spec) LabelString(l model.Label) string {
 	clients := sp.L.Clients
 	switch {
+	case l.Action == ActDuplicateLands:
+		return fmt.Sprintf("LDuplicateLands(dupes element %d)", l.Arg)
 	case isRead(l.Action):
 		return recipe.LabelString(ActionNames, clients, l) + fmt.Sprintf(" from snapshot %d", l.Arg)
 	case l.Action == recipe.ActRequestLock && l.Client >= 0 && int(l.Client) < len(clients) &&
@@ -133,3 +144,7 @@ func (sp *Spec) Format(s *State) string { return zk.Format(sp.TLA(s)) }
 func (sp *Spec) StaleTypeOK(s *State) bool {
 	return sp.L.TypeOK(&s.State) && s.ViewTypeOK(&s.Server, sp.L.N())
 }
+
+// StaleNoOrphans is NoOrphans where a node whose duplicate delete is
+// queued (replicas.View.DeleteQueued) is no orphan either.
+func (s *State) StaleNoOrphans() bool { return s.NoOrphansExcept(s.DeleteQueued) }

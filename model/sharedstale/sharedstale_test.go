@@ -7,9 +7,11 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/replicas"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/model/sharedstale"
 	"github.com/zklock/zklock/model/specs"
+	"github.com/zklock/zklock/model/zk"
 )
 
 func newSpec(t *testing.T, k sharedlock.Constants, sessionOrder bool) *sharedstale.Spec {
@@ -161,6 +163,78 @@ func TestLostCreateOrphan(t *testing.T) {
 	s, n, g = walk(sp, fresh)
 	if n != len(fresh) || !s.NoOrphans() || len(s.Nodes) != 0 {
 		t.Fatalf("search from the leader's snapshot: %d of %d steps (%q), nodes %v", n, len(fresh), g, s.Nodes)
+	}
+}
+
+// TestDuplicateDeleted: with DeleteDuplicates the listing of the run
+// above (snapshot 2, which has both nodes) queues the delete of node 0;
+// after the release node 0 is still there but queued (StaleNoOrphans
+// holds, NoOrphans does not), and LDuplicateLands deletes it in one logged
+// transaction that raises no seen. The control (DeleteDuplicates FALSE)
+// queues nothing, leaves the orphan (StaleNoOrphans fails) and has no
+// LDuplicateLands step.
+func TestDuplicateDeleted(t *testing.T) {
+	sp := newSpec(t, twoClients(true), true)
+	sp.DeleteDuplicates = true
+	s, n, g := walk(sp, lostCreateOrphan)
+	if n != len(lostCreateOrphan) {
+		t.Fatalf("%d of %d steps taken (stopped by %q)", n, len(lostCreateOrphan), g)
+	}
+	want := replicas.Dupe[sharedlock.Kind]{Sess: zk.Session{C: 0, K: 1}, Name: zk.Name[sharedlock.Kind]{Seq: 0, Kind: sharedlock.KindRead}}
+	if len(s.Dupes) != 1 || s.Dupes[0] != want || len(s.Nodes) != 1 || !s.StaleNoOrphans() || s.NoOrphans() {
+		t.Fatalf("after the release: dupes %v, nodes %v, StaleNoOrphans %v, NoOrphans %v; want node 0 left, its delete queued",
+			s.Dupes, s.Nodes, s.StaleNoOrphans(), s.NoOrphans())
+	}
+	var u sharedstale.State
+	if g := sp.Step(&s, l(sharedstale.ActDuplicateLands, -1, 0), &u); g != model.Enabled {
+		t.Fatalf("LDuplicateLands: %q", g)
+	}
+	if len(u.Nodes) != 0 || len(u.Dupes) != 0 || u.Zxid != s.Zxid+1 || len(u.Hist) != len(s.Hist)+1 ||
+		u.Seen[0] != s.Seen[0] || !u.NoOrphans() || !sp.StaleTypeOK(&u) {
+		t.Fatalf("after LDuplicateLands: nodes %v, dupes %v, zxid %d, seen %v", u.Nodes, u.Dupes, u.Zxid, u.Seen)
+	}
+
+	ctl := newSpec(t, twoClients(true), true)
+	s, n, g = walk(ctl, lostCreateOrphan)
+	if n != len(lostCreateOrphan) || len(s.Dupes) != 0 || s.StaleNoOrphans() {
+		t.Fatalf("control: %d steps (%q), dupes %v, StaleNoOrphans %v: want every step, nothing queued, an orphan",
+			n, g, s.Dupes, s.StaleNoOrphans())
+	}
+	if g := ctl.Step(&s, l(sharedstale.ActDuplicateLands, -1, 0), &u); g == model.Enabled {
+		t.Fatal("control: LDuplicateLands enabled with nothing queued")
+	}
+}
+
+// TestDuplicateDroppedOnExpiry: the expiry of the session drops its
+// queued duplicate delete (the node is gone with the session), and a
+// delete queued for a node the leader already deleted lands as NoNode:
+// no transaction, nothing logged.
+func TestDuplicateDroppedOnExpiry(t *testing.T) {
+	k := twoClients(true)
+	k.WithExpiry, k.MaxFaults = true, 2
+	sp := newSpec(t, k, true)
+	sp.DeleteDuplicates = true
+	s, n, g := walk(sp, lostCreateOrphan[:5]) // up to the listing that queues node 0
+	if n != 5 || len(s.Dupes) != 1 {
+		t.Fatalf("%d steps (%q), dupes %v", n, g, s.Dupes)
+	}
+	var u sharedstale.State
+	if g := sp.Step(&s, l(recipe.ActExpireSession, 0, 1), &u); g != model.Enabled || len(u.Dupes) != 0 || len(u.Nodes) != 0 {
+		t.Fatalf("ExpireSession: %q, dupes %v, nodes %v; want both empty", g, u.Dupes, u.Nodes)
+	}
+	// Node 0 deleted by a Cancel at the leader; the queued delete then finds nothing.
+	k.WithCancel = true
+	sp = newSpec(t, k, true)
+	sp.DeleteDuplicates = true
+	s, _, _ = walk(sp, lostCreateOrphan[:5])
+	var v, w sharedstale.State
+	if g := sp.Step(&s, l(recipe.ActCancel, 0, 0), &v); g != model.Enabled || len(v.Nodes) != 0 || len(v.Dupes) != 1 {
+		t.Fatalf("Cancel: %q, nodes %v, dupes %v", g, v.Nodes, v.Dupes)
+	}
+	if g := sp.Step(&v, l(sharedstale.ActDuplicateLands, -1, 0), &w); g != model.Enabled ||
+		w.Zxid != v.Zxid || len(w.Hist) != len(v.Hist) || len(w.Dupes) != 0 {
+		t.Fatalf("LDuplicateLands on NoNode: %q, zxid %d -> %d, hist %d -> %d, dupes %v",
+			g, v.Zxid, w.Zxid, len(v.Hist), len(w.Hist), w.Dupes)
 	}
 }
 

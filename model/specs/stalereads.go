@@ -20,8 +20,10 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 	if specName != "StaleSpec" {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
-	var order bool
-	k, err := predLockConstants(newConstReader(m), func(r *constReader) { order = r.bool("SessionOrder") })
+	var order, dupes bool
+	k, err := predLockConstants(newConstReader(m), func(r *constReader) {
+		order, dupes = r.bool("SessionOrder"), r.bool("DeleteDuplicates")
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -29,6 +31,7 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	sp.DeleteDuplicates = dupes
 	es, err := StaleReadsSpec(sp, m.Invariants, m.Properties)
 	if err != nil {
 		return nil, err
@@ -62,6 +65,7 @@ func StaleReadsSpec(sp *stalereads.Spec, invariants, properties []string) (*expl
 		"NaiveExclusion":        on(p.NaiveExclusion),
 		"NoHerd":                on(p.NoHerd),
 		"NoOrphans":             on((*predlock.State).NoOrphans),
+		"StaleNoOrphans":        (*stalereads.State).StaleNoOrphans,
 		"GrantsInSequenceOrder": on(p.GrantsInSequenceOrder),
 		"KnownNodeExists":       on(p.KnownNodeExists),
 	}

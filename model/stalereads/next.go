@@ -6,6 +6,7 @@ import (
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/replicas"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // clientNext is StaleClientNext(c): PredecessorLock's ClientNext in its
@@ -19,6 +20,9 @@ var clientNext = []uint8{recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCr
 // A read's Arg is the snapshot it is answered from.
 func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	c := int(l.Client)
+	if l.Action == ActDuplicateLands {
+		return sp.duplicateLands(s, int(l.Arg), t)
+	}
 	if isRead(l.Action) {
 		if c < 0 || c >= sp.P.N() {
 			return "unknown client"
@@ -38,15 +42,25 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		s.Replied(c, &s.Server, &t.Server, &t.View)
 	case recipe.ActLearnExpiry: // a new connection: seen[c] = 0
 		s.NewConnection(c, &t.View)
+	case recipe.ActExpireSession: // its queued duplicate deletes stop
+		s.DropDuplicates(zk.Session{C: c, K: int(l.Arg)}, &t.View)
 	}
 	return model.Enabled
+}
+
+// duplicateLands is LDuplicateLands(p) for p = dupes[i]: the delete lands
+// at the leader while p's session is live; the clients are unchanged.
+func (sp *Spec) duplicateLands(s *State, i int, t *State) model.Guard {
+	t.State = s.State
+	return s.DuplicateLands(&s.Server, i, &t.Server, &t.View)
 }
 
 // Next calls emit with every successor of s in TLC's order: per client,
 // StaleClientNext(c)'s disjuncts in order, a read once per readable
 // snapshot in increasing zxid order; then StaleEnvNext: LExpireSession(x)
-// for each live session (no pauses, no background deletes: New refuses
-// WithPause and AsyncDelete).
+// for each live session, then LDuplicateLands(p) for each p in dupes
+// (no pauses, no background deletes of AsyncDelete: New refuses WithPause
+// and AsyncDelete).
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	try := func(l model.Label) {
@@ -67,6 +81,9 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	}
 	for _, x := range s.Live {
 		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
+	}
+	for i := range s.Dupes {
+		try(model.Label{Action: ActDuplicateLands, Client: -1, Arg: int16(i)})
 	}
 }
 
@@ -91,6 +108,9 @@ func (sp *Spec) read(s *State, a uint8, c, v int, t *State) model.Guard {
 	}
 	if g == model.Enabled {
 		s.Read(c, v, &t.View)
+		if a == recipe.ActListChildren {
+			s.QueueDuplicates(sp.DeleteDuplicates, s.SessOf(c), s.UuidOf(c), s.Node[c], snap, &t.View)
+		}
 	}
 	return g
 }

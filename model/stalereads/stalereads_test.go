@@ -130,3 +130,67 @@ func TestExploreControl(t *testing.T) {
 		}
 	}
 }
+
+// duplicateAhead: c1's create lands as node 0 (zxid 1) and its reply is
+// lost; the search is answered from snapshot 0, before the create, so c1
+// creates again (node 1, zxid 2). Its listing from snapshot 2 shows node 0
+// ahead: it waits on it (the code's run() does the same) and, with
+// DeleteDuplicates, queues its delete.
+var duplicateAhead = []model.Label{
+	l(recipe.ActRequestLock, 0, 0), l(recipe.ActCreateReplyLost, 0, 0), l(recipe.ActFindOwnNode, 0, 0),
+	l(recipe.ActCreateOk, 0, 0), l(recipe.ActListChildren, 0, 2), l(recipe.ActWatchPredecessor, 0, 2),
+}
+
+// TestDuplicateAheadDeleted: the queued delete of the duplicate ahead of
+// c1's node lands, its deletion fires c1's watch, and that event is the
+// hand-off: c1 is granted on node 1 with no node left behind. The control
+// (DeleteDuplicates FALSE) queues nothing: c1 waits on its own first node
+// with no step that could wake it but a cancel or its session's end.
+func TestDuplicateAheadDeleted(t *testing.T) {
+	k := predlock.Constants{Constants: recipe.Constants{Clients: []string{"c1"}, MaxRequests: 1, MaxSeq: 2,
+		MaxFaults: 1, WithReplyLoss: true}, Fencing: true, GrantRule: predlock.GrantChecked}
+	sp, err := stalereads.New(k, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.DeleteDuplicates = true
+	s, n, g := walk(sp, duplicateAhead)
+	if n != len(duplicateAhead) || len(s.Dupes) != 1 || s.Dupes[0].Name.Seq != 0 || s.PC[0] != recipe.PCWait ||
+		!s.StaleNoOrphans() {
+		t.Fatalf("%d of %d steps (%q), dupes %v, pc %v: want node 0's delete queued, c1 waiting on it",
+			n, len(duplicateAhead), g, s.Dupes, s.PC[0])
+	}
+	rest := []model.Label{l(stalereads.ActDuplicateLands, -1, 0), l(recipe.ActGrantOnHeadGone, 0, 0), l(recipe.ActGrant, 0, 0),
+		l(recipe.ActRelease, 0, 0)}
+	for i, x := range rest {
+		var u stalereads.State
+		if g := sp.Step(&s, x, &u); g != model.Enabled {
+			t.Fatalf("step %s: %q", sp.LabelString(x), g)
+		}
+		s = u
+		if i == 2 && (s.PC[0] != recipe.PCHold || !sp.P.MutualExclusion(&s.State) || !sp.P.GrantsInSequenceOrder(&s.State)) {
+			t.Fatalf("after Grant: pc %v", s.PC[0])
+		}
+	}
+	if len(s.Nodes) != 0 || len(s.Dupes) != 0 || !s.NoOrphans() {
+		t.Fatalf("after the release: nodes %v, dupes %v", s.Nodes, s.Dupes)
+	}
+
+	ctl, err := stalereads.New(k, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, n, g = walk(ctl, duplicateAhead)
+	if n != len(duplicateAhead) || len(s.Dupes) != 0 {
+		t.Fatalf("control: %d steps (%q), dupes %v", n, g, s.Dupes)
+	}
+	stuck := true
+	ctl.Next(&s, func(x model.Label, _ *stalereads.State) {
+		if x.Action != recipe.ActLearnExpiry && x.Action != recipe.ActExpireSession && x.Action != recipe.ActCancel {
+			stuck = false
+		}
+	})
+	if !stuck {
+		t.Fatal("control: c1 has a step other than a cancel or a session's end")
+	}
+}

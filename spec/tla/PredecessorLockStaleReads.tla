@@ -40,6 +40,16 @@
 (*   - a new session (LearnExpiry) starts from seen = 0, as a new          *)
 (*     connection would, at any server.                                    *)
 (*                                                                         *)
+(* Duplicates.  A lost create reply raises no seen, so StaleFindOwnNode    *)
+(* may read a snapshot from before the create, and the client creates     *)
+(* again: one request, two nodes, the first AHEAD of the second.  As in    *)
+(* impl/zklock (contender.list), the listing that shows the first queues   *)
+(* its delete in the background (ZR!QueueDuplicates, with                  *)
+(* DeleteDuplicates); the listing chose it, or a node after it, to wait   *)
+(* on, and its deletion (LDuplicateLands) fires that watch as any          *)
+(* deletion ahead does.  A node whose delete is queued is no orphan        *)
+(* (StaleNoOrphans).                                                       *)
+(*                                                                         *)
 (* Must fail (config NoSessionOrder): with SessionOrder = FALSE a read may *)
 (* be answered from any snapshot, even one older than the client's own     *)
 (* create (a client reconnecting to a server behind its last zxid, which   *)
@@ -47,13 +57,15 @@
 (***************************************************************************)
 EXTENDS PredecessorLock, TLC
 
-CONSTANT SessionOrder   \* a read is answered from a snapshot >= seen[c]
-ASSUME SessionOrder \in BOOLEAN
+CONSTANTS
+    SessionOrder,       \* a read is answered from a snapshot >= seen[c]
+    DeleteDuplicates    \* a listing's duplicates of our node are deleted (ZR!dupes)
+ASSUME SessionOrder \in BOOLEAN /\ DeleteDuplicates \in BOOLEAN
 ASSUME ~WithPause /\ ~AsyncDelete   \* not combined with stale reads here
 
-VARIABLES hist, seen
+VARIABLES hist, seen, dupes
 
-staleVars == <<hist, seen>>
+staleVars == <<hist, seen, dupes>>
 allVars == <<vars, staleVars>>
 
 \* The ensemble's read view (ZooKeeperReplicas): the leader is
@@ -76,17 +88,18 @@ StaleInit == Init /\ ZR!Init
 (* that TLC and the Go model name each action. *)
 
 LRequestLock(c)        == RequestLock(c) /\ UNCHANGED staleVars
-LCreateOk(c)           == CreateOk(c) /\ ZR!Log /\ ZR!Replied(c)
-LCreateReplyLost(c)    == CreateReplyLost(c) /\ ZR!Log /\ UNCHANGED seen
+LCreateOk(c)           == CreateOk(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LCreateReplyLost(c)    == CreateReplyLost(c) /\ ZR!Log /\ UNCHANGED <<seen, dupes>>
 LPredecessorGone(c)    == PredecessorGone(c) /\ UNCHANGED staleVars
 LGrantOnHeadGone(c)    == GrantOnHeadGone(c) /\ UNCHANGED staleVars
 LIgnoreNotification(c) == IgnoreNotification(c) /\ UNCHANGED staleVars
 LGrant(c)              == Grant(c) /\ UNCHANGED staleVars
 LWrite(c)              == Write(c) /\ UNCHANGED staleVars
-LRelease(c)            == Release(c) /\ ZR!Log /\ ZR!Replied(c)
-LCancel(c)             == Cancel(c) /\ ZR!Log /\ ZR!Replied(c)
-LLearnExpiry(c)        == LearnExpiry(c) /\ ZR!NewConnection(c)
+LRelease(c)            == Release(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LCancel(c)             == Cancel(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LLearnExpiry(c)        == LearnExpiry(c) /\ ZR!NewConnection(c) /\ UNCHANGED dupes
 LExpireSession(s)      == ExpireSession(s) /\ ZR!Log /\ UNCHANGED seen
+                          /\ ZR!DropDuplicates(s)
 
 -----------------------------------------------------------------------------
 (* Stale reads, each answered from a snapshot v in ZR!Readable(c).        *)
@@ -97,22 +110,24 @@ LExpireSession(s)      == ExpireSession(s) /\ ZR!Log /\ UNCHANGED seen
 (* v >= seen[c] >= our create's zxid); a node ahead of ours that the       *)
 (* leader deleted since only delays us (we watch it, and its deletion      *)
 (* reaches us as the server catches up); a node created after v sorts      *)
-(* after ours.                                                             *)
+(* after ours.  A node of our uuid that is not ours (a duplicate) has its  *)
+(* delete queued (ZR!QueueDuplicates; impl/zklock: contender.list).        *)
 StaleListChildren(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
         /\ Snap(v)!ListChildren(c)
         /\ UNCHANGED nodes
+        /\ ZR!QueueDuplicates(Sess(c), Uuid(c), node[c], v)
 
 (* The children listed after a lost create reply, answered from snapshot v *)
 (* (the lost reply did not raise seen: v may precede the create, and the   *)
-(* client then creates again; PredecessorLock's ListChildren finds the     *)
-(* first node ahead of ours, and Cancel deletes both).                     *)
+(* client then creates again; the next listing shows the first node ahead  *)
+(* of ours and queues its delete, and Cancel deletes both).                *)
 StaleFindOwnNode(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
         /\ Snap(v)!FindOwnNode(c)
-        /\ UNCHANGED nodes
+        /\ UNCHANGED <<nodes, dupes>>
 
 (* getData(name, watch=true) on snapshot v: whether the node exists at     *)
 (* that server decides the reply; where it does, ZR!ArmAt arms the watch   *)
@@ -122,6 +137,7 @@ StaleFindOwnNode(c) ==
 StaleWatchSecond(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
+        /\ UNCHANGED dupes
         /\ ~paused[c]
         /\ pc[c] = "second"
         /\ Live(c)
@@ -136,6 +152,7 @@ StaleWatchSecond(c) ==
 StaleWatchPredecessor(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
+        /\ UNCHANGED dupes
         /\ ~paused[c]
         /\ pc[c] = "watch"
         /\ Live(c)
@@ -169,13 +186,38 @@ StaleClientNext(c) ==
     \/ LCancel(c)
     \/ LLearnExpiry(c)
 
-(* Pauses and background deletes are left out of this module (the ASSUME *)
-(* above): the base spec checks them with one server, and no config here *)
-(* explored them.                                                          *)
-StaleEnvNext == \E s \in Sessions : LExpireSession(s)
+(* A queued delete of a duplicate lands (ZR!DuplicateLands(p)): the node  *)
+(* goes, and a watch on it fires.  After one lost reply the duplicate is  *)
+(* AHEAD of the node we use (the second create's sequence number is the   *)
+(* larger), so the listing chose it, or a node after it, to wait on:      *)
+(* impl/zklock's run() waits on it as on any node ahead, and its deletion *)
+(* fires our watch.                                                        *)
+(* One operator with the \E inside, so that TLC names the action after it *)
+(* (the set is a variable's: TLC does not split the \E into actions).     *)
+LDuplicateLands ==
+    \E p \in dupes : ZR!DuplicateLands(p) /\ UNCHANGED <<clientVars, histVars, pending>>
+
+(* Pauses and the background deletes of AsyncDelete are left out of this  *)
+(* module (the ASSUME above): the base spec checks them with one server,   *)
+(* and no config here explored them.                                       *)
+StaleEnvNext ==
+    \/ \E s \in Sessions : LExpireSession(s)
+    \/ LDuplicateLands
 
 StaleNext == (\E c \in Clients : StaleClientNext(c)) \/ StaleEnvNext
 
 StaleSpec == StaleInit /\ [][StaleNext]_allVars
+
+-----------------------------------------------------------------------------
+(* NoOrphans with the duplicates' deletes: a node whose delete a listing   *)
+(* queued (ZR!DeleteQueued) is not an orphan either; it goes when the      *)
+(* delete lands or the session ends.                                       *)
+StaleNoOrphans ==
+    \A n \in nodes :
+        LET c == n.owner[1] IN
+        n.owner = Sess(c) =>
+            \/ n.uuid = Uuid(c) /\ pc[c] # "idle"
+            \/ <<n.owner, n.uuid>> \in pending
+            \/ ZR!DeleteQueued(n)
 
 =============================================================================

@@ -41,9 +41,19 @@
 (* seen; a lost create or downgrade reply does not; a new session          *)
 (* (LLearnExpiry) starts from seen = 0, at any server.                     *)
 (*                                                                         *)
-(* Not combined with pauses or background deletes (ASSUME below): the base *)
-(* spec checks them with one server, and no config here explores them     *)
-(* (as in PredecessorLockStaleReads).                                      *)
+(* Duplicates.  A lost create reply raises no seen, so StaleFindOwnNode    *)
+(* may read a snapshot from before the create, and the client creates     *)
+(* again: one request, two nodes.  A reader is not blocked by its first   *)
+(* (read) node: it is granted on the second and releases only that one.   *)
+(* As in impl/zklock (contender.list), the listing that shows the first   *)
+(* queues its delete in the background (ZR!QueueDuplicates, with           *)
+(* DeleteDuplicates), which lands (LDuplicateLands) or goes with the       *)
+(* session; a node whose delete is queued is no orphan (StaleNoOrphans).   *)
+(* Without it (config Orphan) the first node outlives the request.         *)
+(*                                                                         *)
+(* Not combined with pauses or AsyncDelete's background deletes (ASSUME    *)
+(* below): the base spec checks them with one server, and no config here  *)
+(* explores them (as in PredecessorLockStaleReads).                        *)
 (*                                                                         *)
 (* Must fail (config NoSessionOrder): with SessionOrder = FALSE a read may *)
 (* be answered from any snapshot, even one older than the client's own     *)
@@ -53,13 +63,15 @@
 (***************************************************************************)
 EXTENDS SharedLock, TLC
 
-CONSTANT SessionOrder   \* a read is answered from a snapshot >= seen[c]
-ASSUME SessionOrder \in BOOLEAN
+CONSTANTS
+    SessionOrder,       \* a read is answered from a snapshot >= seen[c]
+    DeleteDuplicates    \* a listing's duplicates of our node are deleted (ZR!dupes)
+ASSUME SessionOrder \in BOOLEAN /\ DeleteDuplicates \in BOOLEAN
 ASSUME ~WithPause /\ ~AsyncDelete   \* not combined with stale reads here
 
-VARIABLES hist, seen
+VARIABLES hist, seen, dupes
 
-staleVars == <<hist, seen>>
+staleVars == <<hist, seen, dupes>>
 allVars == <<vars, staleVars>>
 
 \* The ensemble's read view (ZooKeeperReplicas): the leader is SharedLock's
@@ -79,18 +91,19 @@ StaleInit == Init /\ ZR!Init
 (* TLC and the Go model name each action.                                  *)
 
 LRequestLock(c, k)     == RequestLock(c, k) /\ UNCHANGED staleVars
-LCreateOk(c)           == CreateOk(c) /\ ZR!Log /\ ZR!Replied(c)
-LCreateReplyLost(c)    == CreateReplyLost(c) /\ ZR!Log /\ UNCHANGED seen
+LCreateOk(c)           == CreateOk(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LCreateReplyLost(c)    == CreateReplyLost(c) /\ ZR!Log /\ UNCHANGED <<seen, dupes>>
 LPredecessorGone(c)    == PredecessorGone(c) /\ UNCHANGED staleVars
 LGrantOnHeadGone(c)    == GrantOnHeadGone(c) /\ UNCHANGED staleVars
 LIgnoreNotification(c) == IgnoreNotification(c) /\ UNCHANGED staleVars
 LGrant(c)              == Grant(c) /\ UNCHANGED staleVars
-LDowngrade(c)          == Downgrade(c) /\ ZR!Log /\ ZR!Replied(c)
-LDowngradeReplyLost(c) == DowngradeReplyLost(c) /\ ZR!Log /\ UNCHANGED seen
-LRelease(c)            == Release(c) /\ ZR!Log /\ ZR!Replied(c)
-LCancel(c)             == Cancel(c) /\ ZR!Log /\ ZR!Replied(c)
-LLearnExpiry(c)        == LearnExpiry(c) /\ ZR!NewConnection(c)
+LDowngrade(c)          == Downgrade(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LDowngradeReplyLost(c) == DowngradeReplyLost(c) /\ ZR!Log /\ UNCHANGED <<seen, dupes>>
+LRelease(c)            == Release(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LCancel(c)             == Cancel(c) /\ ZR!Log /\ ZR!Replied(c) /\ UNCHANGED dupes
+LLearnExpiry(c)        == LearnExpiry(c) /\ ZR!NewConnection(c) /\ UNCHANGED dupes
 LExpireSession(s)      == ExpireSession(s) /\ ZR!Log /\ UNCHANGED seen
+                          /\ ZR!DropDuplicates(s)
 
 -----------------------------------------------------------------------------
 (* Stale reads, each answered from a snapshot v in ZR!Readable(c).        *)
@@ -101,22 +114,26 @@ LExpireSession(s)      == ExpireSession(s) /\ ZR!Log /\ UNCHANGED seen
 (* (SessionOrder: v >= seen[c] >= our create's zxid, or the listing that   *)
 (* found it); a blocker the leader deleted or downgraded since only delays *)
 (* us (we watch it, and its deletion reaches us as the server catches      *)
-(* up); a node created after v sorts after ours.                           *)
+(* up); a node created after v sorts after ours.  A node of our uuid that  *)
+(* is not ours (a duplicate) has its delete queued (ZR!QueueDuplicates;    *)
+(* impl/zklock: contender.list).                                           *)
 StaleListChildren(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
         /\ Snap(v)!ListChildren(c)
         /\ UNCHANGED nodes
+        /\ ZR!QueueDuplicates(Sess(c), Uuid(c), node[c], v)
 
 (* The children listed after a lost create reply, answered from snapshot v *)
 (* (the lost reply did not raise seen: v may precede the create, and the   *)
 (* client then creates again; its first node then blocks it, as a writer's *)
-(* predecessor or, for a reader, not at all, until Cancel deletes both).   *)
+(* predecessor or, for a reader, not at all, until the next listing queues *)
+(* its delete or Cancel deletes both).                                     *)
 StaleFindOwnNode(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
         /\ Snap(v)!FindOwnNode(c)
-        /\ UNCHANGED nodes
+        /\ UNCHANGED <<nodes, dupes>>
 
 (* getData(target, watch=true) on snapshot v: the name exists there: the   *)
 (* watch is armed (ZR!ArmAt: at the leader, or its event queued at once    *)
@@ -125,6 +142,7 @@ StaleFindOwnNode(c) ==
 StaleWatchPredecessor(c) ==
     \E v \in ZR!Readable(c) :
         /\ ZR!Read(c, v)
+        /\ UNCHANGED dupes
         /\ ~paused[c]
         /\ pc[c] = "watch"
         /\ Live(c)
@@ -157,11 +175,44 @@ StaleClientNext(c) ==
     \/ LCancel(c)
     \/ LLearnExpiry(c)
 
-(* No pauses and no background deletes (the ASSUME above). *)
-StaleEnvNext == \E s \in Sessions : LExpireSession(s)
+(* A queued delete of a duplicate lands (ZR!DuplicateLands(p)): the node  *)
+(* goes, and a watch on it fires (a writer's duplicate is usually ahead of *)
+(* its node and may be what it waits on; a reader's is a read node, which  *)
+(* blocks only writers).                                                   *)
+(* One operator with the \E inside, so that TLC names the action after it *)
+(* (the set is a variable's: TLC does not split the \E into actions).     *)
+LDuplicateLands ==
+    \E p \in dupes : ZR!DuplicateLands(p) /\ UNCHANGED <<clientVars, faults, pending>>
+
+(* No pauses and no background deletes of AsyncDelete (the ASSUME above). *)
+StaleEnvNext ==
+    \/ \E s \in Sessions : LExpireSession(s)
+    \/ LDuplicateLands
 
 StaleNext == (\E c \in Clients : StaleClientNext(c)) \/ StaleEnvNext
 
 StaleSpec == StaleInit /\ [][StaleNext]_allVars
+
+(* Fairness for the liveness configs: a queued duplicate delete lands (the *)
+(* background resends it while its session lives), and an abandoned       *)
+(* session is eventually expired by the server (SharedLock's rule).  No    *)
+(* client step is fair: NoOrphansEventually is about requests that ended.  *)
+StaleFairness ==
+    /\ WF_allVars(LDuplicateLands)
+    /\ WF_allVars(\E s \in Sessions : Abandoned(s) /\ LExpireSession(s))
+
+StaleFairSpec == StaleSpec /\ StaleFairness
+
+-----------------------------------------------------------------------------
+(* NoOrphans with the duplicates' deletes: a node whose delete a listing   *)
+(* queued (ZR!DeleteQueued) is not an orphan either; it goes when the      *)
+(* delete lands or the session ends.                                       *)
+StaleNoOrphans ==
+    \A n \in nodes :
+        LET c == n.owner[1] IN
+        n.owner = Sess(c) =>
+            \/ n.uuid = Uuid(c) /\ pc[c] # "idle"
+            \/ <<n.owner, n.uuid>> \in pending
+            \/ ZR!DeleteQueued(n)
 
 =============================================================================

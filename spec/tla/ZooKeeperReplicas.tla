@@ -18,7 +18,10 @@
 (*          (hist[zxid] = nodes always, TypeOK);                           *)
 (*   seen   per client, the highest zxid it has seen (the client library's *)
 (*          lastZxid): the zxid of its write replies and of the snapshots  *)
-(*          its reads were answered from.                                  *)
+(*          its reads were answered from;                                  *)
+(*   dupes  the client library's background deletes of duplicate nodes     *)
+(*          (a create whose reply was lost and that a stale search missed: *)
+(*          "Duplicates" below), <<session, name>>, sent and not landed.   *)
 (* A read of client c answered from snapshot v needs v \in Readable(c):    *)
 (* seen[c] <= v <= zxid (with SessionOrder), and raises seen[c] to v       *)
 (* (Read).  Programmer's Guide, "Consistency Guarantees": sequential       *)
@@ -61,7 +64,10 @@
 (*   Init, TypeOK                                                          *)
 (*   Readable(c), ExistsAt(v, name), Queued(c, w)                          *)
 (*   parts of a step: Log, Replied(c), NewConnection(c), Read(c, v),       *)
-(*                    ArmAt(name, u)                                       *)
+(*                    ArmAt(name, u), QueueDuplicates(s, u, own, v),       *)
+(*                    DropDuplicates(s)                                    *)
+(*   Duplicates(v, u, own), DeleteQueued(n)                                *)
+(*   step: DuplicateLands(p)                                               *)
 (*                                                                         *)
 (* Sources: Programmer's Guide = ZooKeeper Programmer's Guide              *)
 (* (https://zookeeper.apache.org/doc/current/zookeeperProgrammers.html):   *)
@@ -78,11 +84,12 @@ CONSTANTS
     Name(_),
     NameLess(_, _),
     Parent,
-    SessionOrder    \* a read is answered from a snapshot >= seen[c]
+    SessionOrder,   \* a read is answered from a snapshot >= seen[c]
+    DeleteDuplicates \* a listing's duplicates of our node are deleted (dupes)
 
 VARIABLES
     nodes, nextSeq, zxid, live, watches, inbox, pending,   \* the leader: ZooKeeper.tla
-    hist, seen
+    hist, seen, dupes
 
 ZK == INSTANCE ZooKeeper
 
@@ -92,13 +99,16 @@ ZK == INSTANCE ZooKeeper
 Init ==
     /\ hist = (0 :> {})
     /\ seen = [c \in Clients |-> 0]
+    /\ dupes = {}
 
 (* The log ends at the leader's state, holds no zxid beyond it, and no     *)
-(* client has seen a zxid the leader has not committed.                    *)
+(* client has seen a zxid the leader has not committed; every duplicate    *)
+(* delete still queued is a live session's (an expiry drops its own).      *)
 TypeOK ==
     /\ zxid \in DOMAIN hist /\ hist[zxid] = nodes
     /\ \A v \in DOMAIN hist : v <= zxid
     /\ seen \in [Clients -> 0..zxid]
+    /\ \A p \in dupes : p[1] \in live
 
 -----------------------------------------------------------------------------
 (* The snapshots a read of c may be answered from: those of any server     *)
@@ -162,5 +172,58 @@ ArmAt(name, u) ==
         THEN ZK!SetWatch(name, u)
         ELSE /\ inbox' = IF Queued(c, w) THEN inbox ELSE [inbox EXCEPT ![c] = Append(@, w)]
              /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, pending>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Duplicates.  A create whose reply is lost raises no lastZxid, so the    *)
+(* search for the node it made (FindOwnNode) may be answered from a        *)
+(* snapshot before that create: the client creates again, and one request  *)
+(* has two nodes.  impl/zklock (contender.list) deletes, in the            *)
+(* background, every node a listing shows that carries the request's uuid  *)
+(* but is not the node it uses: the delete is resent until it lands or the *)
+(* session ends (Session.background, Session.deleteNode).                  *)
+(*   dupes  the duplicate deletes sent and not landed, <<session, name>>:  *)
+(*          the session that sends it and the name of the node.  Not       *)
+(*          ZooKeeper.tla's pending, which is keyed by uuid and whose      *)
+(*          DeleteLands deletes every node of the uuid, ours included.     *)
+(* A listing after the second create's reply is answered from a snapshot   *)
+(* at or after that create (session order), which has the first node (it  *)
+(* was committed before), so the duplicate is always seen and queued.      *)
+(* With DeleteDuplicates = FALSE (the control) nothing is ever queued.     *)
+(***************************************************************************)
+
+(* The nodes of snapshot v that carry request u's uuid but are not its     *)
+(* node own (a sequence number): creates given up on that happened.        *)
+Duplicates(v, u, own) == {n \in hist[v] : n.uuid = u /\ n.seq # own}
+
+(* A listing of session s for request u, whose node is own, answered from  *)
+(* snapshot v, queues the delete of each duplicate it shows (a set: a      *)
+(* delete queued again is the same delete).  The listing is a read: hist   *)
+(* and seen are the caller's (Read).                                       *)
+QueueDuplicates(s, u, own, v) ==
+    dupes' = IF DeleteDuplicates
+             THEN dupes \cup {<<s, Name(n)>> : n \in Duplicates(v, u, own)}
+             ELSE dupes
+
+(* Node n's delete is queued by its own session.                           *)
+DeleteQueued(n) == <<n.owner, Name(n)>> \in dupes
+
+(* The queued delete p reaches the leader while its session is live: one   *)
+(* write transaction deletes the node of that name, if it is still there   *)
+(* (NoNode otherwise: nothing changes, nothing is logged), watches on it   *)
+(* fire (ZK!DeleteNodes), and the step is logged.  Its reply raises no     *)
+(* seen: it goes to the background (conservative, as for DeleteLands).     *)
+(* A step of the network and the server, no client's.                      *)
+DuplicateLands(p) ==
+    /\ p \in dupes
+    /\ ZK!IsLive(p[1])
+    /\ ZK!DeleteNodes({n \in nodes : Name(n) = p[2]})
+    /\ dupes' = dupes \ {p}
+    /\ Log
+    /\ UNCHANGED seen
+
+(* The server expires session s: its queued duplicate deletes stop (its    *)
+(* nodes are gone with it, and the background stops on SESSIONEXPIRED).    *)
+DropDuplicates(s) == dupes' = {p \in dupes : p[1] # s}
 
 =============================================================================
