@@ -40,19 +40,7 @@ func (s *State[K]) hasWatch(w zk.Watch[K]) bool {
 // running request or has its delete pending (nodes of abandoned sessions go
 // when the server expires them).
 func (s *State[K]) NoOrphans() bool {
-	for _, n := range s.Nodes {
-		c := n.Owner.C
-		if n.Owner != s.SessOf(c) {
-			continue
-		}
-		if n.Uuid == s.UuidOf(c) && s.PC[c] != PCIdle {
-			continue
-		}
-		if p, ok := s.PendingOf(n.Uuid); !ok || p.Sess != n.Owner {
-			return false
-		}
-	}
-	return true
+	return s.NoOrphansExcept(func(zk.Node[K]) bool { return false })
 }
 
 // NoOrphansExcept is NoOrphans where a node for which kept holds is no
