@@ -248,7 +248,7 @@ var mutants = []mutant{
 	},
 	{
 		Name: "lost-watch-waits",
-		Why:  "a getData on the node waited for that fails with a lost connection is taken as a watch set: the server dropped the watch with the connection and go-zookeeper never sets it again, so the waiter waits for an event that never comes (spec/tla PredecessorLockLostWatchWaits)",
+		Why:  "a getData on the node waited for that fails with a lost connection is taken as a watch set: the server dropped the watch with the connection and go-zookeeper never sets it again, so the waiter waits for an event that never comes (spec/tla PredecessorLockLostWatchWaits, SharedLockLostWatchWaits)",
 		File: "impl/zklock/contender.go",
 		Find: `		var b backoff
 		return nil, nil, b.wait(ctx, s)
@@ -258,7 +258,7 @@ var mutants = []mutant{
 		return c.pred.ch, secondFired, nil
 	}
 	return nil, nil, err`,
-		Killers: []string{"TestWatchReplyLost"},
+		Killers: []string{"TestWatchReplyLost", "TestRWWatchReplyLost"},
 	},
 	{
 		Name:    "guard-checks-lock-path",

@@ -44,7 +44,8 @@ func newChecker(t *testing.T) checker {
 // PredecessorLockConnLoss's step; the full set is in TestPinnedTracesAgree;
 // the read/write trace module is exercised by a corruption TLC must reject).
 var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex_holds_while_waiting.jsonl",
-	"testdata/impl_watch_reply_lost.jsonl"}
+	"testdata/impl_watch_reply_lost.jsonl",
+	"testdata/impl_rw_watch_reply_lost.jsonl"}
 
 // TestPinnedTracesAgree checks every pinned trace with TLC and with
 // model/trace's Validate: TLC must accept exactly the traces the Go model
@@ -153,6 +154,50 @@ func TestCorruptedTracesRejected(t *testing.T) {
 				t.Fatalf("the Go model's verdict: %s", rep.Verdict)
 			}
 		})
+	}
+}
+
+// TestRWLostWatchWokenRejected is the positive control of the read/write
+// trace of a lost watch reply (impl_rw_watch_reply_lost.jsonl, recorded by
+// impl/zklock's TestRWWatchReplyLost): with the reader's listing and watch
+// after the lost reply taken out, it is woken by the writer's release with
+// nothing armed (what SharedLockLostWatchWaits does), and TLC and the Go
+// model must both reject it.
+func TestRWLostWatchWokenRejected(t *testing.T) {
+	c := newChecker(t)
+	events, err := readTrace("testdata/impl_rw_watch_reply_lost.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []trace.Event
+	lost := ""
+	for _, e := range events {
+		switch {
+		case e.Action == traceevent.WatchPredecessor && e.Result == traceevent.ResultLost:
+			lost = e.Client
+		case e.Client == lost && (e.Action == traceevent.ListChildren || e.Action == traceevent.WatchPredecessor):
+			continue // no listing, no watch: it waits on the lost reply
+		case e.Client == lost:
+			lost = ""
+		}
+		out = append(out, e)
+	}
+	if len(out) != len(events)-2 {
+		t.Fatalf("took out %d events, want the listing and the watch after the lost reply", len(events)-len(out))
+	}
+	results, err := c.checkEvents(context.Background(), "rw_lost_watch_woken", "rw_lost_watch_woken", out)
+	for _, r := range results {
+		t.Log(r)
+	}
+	if !errors.Is(err, ErrRejected) {
+		t.Fatalf("TLC did not reject a reader woken with nothing armed: %v", err)
+	}
+	rep, err := trace.Validate(out, trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != trace.Invalid {
+		t.Fatalf("the Go model's verdict: %s", rep.Verdict)
 	}
 }
 

@@ -84,6 +84,13 @@ func TestHandOffInOneNotification(t *testing.T) {
 	if got := after(b.trace.all(), waiting); len(got) == 0 || got[0] != traceevent.PredecessorGone {
 		t.Fatalf("the third, woken by the deletion of the node two ahead, did %v, want PredecessorGone; trace:\n%s", got, b.trace.dump())
 	}
+	// Release the second only once the third waits on it again (its second
+	// WatchPredecessor): released earlier, the third's re-listing would
+	// already find it gone and grant from the listing, a correct path but
+	// not the one this test is about (that happened once under load).
+	eventually(t, "the third waits on the second again", time.Minute, func() bool {
+		return b.trace.count(func(ev TraceEvent) bool { return ev.Action == traceevent.WatchPredecessor }) >= 2
+	})
 	if err := second.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -219,25 +220,49 @@ func waitStopped(t *testing.T, pid int) {
 }
 
 // TestGrantChecksDeadlineSynchronously makes the race above deterministic:
-// the session's loss deadline is moved into the past while the monitor
-// sleeps towards the old one, as it would be in a process just thawed from
-// a long pause. A Lock on a free lock then lists, is first, and must still
-// refuse the grant, at once, without waiting for the monitor.
+// the session's loss deadline is moved into the past from inside the
+// traced listing that shows the client first (the step just before the
+// grant, in the same goroutine), while the monitor sleeps towards the old
+// deadline, as in a process just thawed from a long pause between the two.
+// The grant must still be refused, at once, without waiting for the
+// monitor. (Moving the deadline before Lock was called left a window: the
+// acknowledgement of Lock's own create could wake the monitor, which then
+// ended the session first, and the mutant grant-ignores-deadline survived
+// one run of make verify.)
 func TestGrantChecksDeadlineSynchronously(t *testing.T) {
-	c := newClient(t, "c")
+	var me atomic.Pointer[client]
+	var once sync.Once
+	hook := func(ev TraceEvent) {
+		c := me.Load()
+		if c == nil {
+			return
+		}
+		if ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultGrant {
+			once.Do(func() {
+				c.mu.Lock()
+				c.clock.base = c.clock.base.Add(-time.Hour)
+				c.mu.Unlock()
+			})
+		}
+		c.trace.add(ev)
+	}
+	c := newClient(t, "c", WithTracer(hook))
+	me.Store(c)
 	m, err := NewMutex(c.Session, lockPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.mu.Lock()
-	c.clock.base = c.clock.base.Add(-time.Hour)
-	c.mu.Unlock()
 	lease, err := m.Lock(ctxFor(t, time.Minute))
 	if err == nil {
 		t.Fatalf("granted token %d past the loss deadline", lease.Token())
 	}
 	if !errors.Is(err, ErrSessionLost) {
 		t.Fatalf("Lock past the deadline: %v, want ErrSessionLost", err)
+	}
+	if n := c.trace.count(func(ev TraceEvent) bool {
+		return ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultGrant
+	}); n != 1 {
+		t.Fatalf("%d listings showed the client first, want 1 (the deadline moved inside it); trace:\n%s", n, c.trace.dump())
 	}
 }
 

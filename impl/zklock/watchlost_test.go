@@ -43,15 +43,70 @@ func TestWatchReplyLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c, p := loseWatchReply(t, ctx, func(s *Session) func(context.Context) (*Lease, error) {
+		m, _ := NewMutex(s, lock)
+		return m.Lock
+	})
+	grantedAfterRelisting(t, ctx, c, p, held)
+	if left := synced(t, a, lock); len(left) != 0 {
+		t.Fatalf("nodes %v left", left)
+	}
+}
+
+// TestRWWatchReplyLost is TestWatchReplyLost for RWMutex
+// (spec/tla SharedLockConnLoss, WatchPredecessorLost; the mutant
+// SharedLockLostWatchWaits fails StarvationFree): behind a writer that
+// holds, a reader (which watches the last write node ahead of it, and
+// its own node for the hand-off) and a writer (its predecessor alone)
+// lose the reply of their getData on the holder's node, list again, and
+// are granted once the holder releases. The traces say "lost" and are
+// replayed in the model of SharedLock when the test ends; the reader's is
+// pinned as cmd/tlatrace/testdata/impl_rw_watch_reply_lost.jsonl, which
+// TLC checks against SharedLockTrace.
+func TestRWWatchReplyLost(t *testing.T) {
+	for _, kind := range []Mode{ModeRead, ModeWrite} {
+		t.Run(kind.String(), func(t *testing.T) {
+			lock := lockPath(t)
+			ctx := ctxFor(t, 3*time.Minute)
+			a := admin(t)
+			h := newClient(t, "holder")
+			rh, _ := NewRWMutex(h.Session, lock)
+			held, err := rh.Lock(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, p := loseWatchReply(t, ctx, func(s *Session) func(context.Context) (*Lease, error) {
+				rw, _ := NewRWMutex(s, lock)
+				if kind == ModeRead {
+					return rw.RLock
+				}
+				return rw.Lock
+			})
+			lease := grantedAfterRelisting(t, ctx, c, p, held)
+			if lease.Mode() != kind {
+				t.Fatalf("granted a %s lease, want %s", lease.Mode(), kind)
+			}
+			if left := synced(t, a, lock); len(left) != 0 {
+				t.Fatalf("nodes %v left", left)
+			}
+		})
+	}
+}
+
+// loseWatchReply queues waiters behind the lock's holder, each on a
+// session of its own with the Lock lockOf makes, until the connection of
+// one breaks after its getData on the node it waits for reached the
+// server, and its trace says the reply was lost. It returns that waiter,
+// still waiting (it listed and watched again).
+func loseWatchReply(t *testing.T, ctx context.Context, lockOf func(*Session) func(context.Context) (*Lease, error)) (*client, *pending) {
+	t.Helper()
 	const rounds = 10
-	var c *client
-	var p *pending
-	for i := 0; i < rounds && c == nil; i++ {
+	for i := 0; i < rounds; i++ {
 		w := newClient(t, fmt.Sprintf("waiter-%d", i))
-		m, _ := NewMutex(w.Session, lock)
+		lock := lockOf(w.Session)
 		cut := w.net.CutAfterRequest(faultinject.OpGetData)
 		lctx, cancel := context.WithCancel(ctx)
-		wp := lockAsync(lctx, m.Lock)
+		wp := lockAsync(lctx, lock)
 		report, err := cut.Wait(ctx)
 		if err != nil {
 			cancel()
@@ -64,25 +119,28 @@ func TestWatchReplyLost(t *testing.T) {
 			t.Logf("round %d: the reply of the predecessor's getData was lost (cut %+v)", i, report)
 			// Nothing is armed: the waiter must list and watch again.
 			w.trace.waitFor(t, "waiting again after the lost reply", time.Minute, waiting)
-			c, p = w, wp
 			t.Cleanup(cancel)
-			break
+			return w, wp
 		}
 		cancel()
 		if _, err := wp.wait(t, time.Minute); !errors.Is(err, context.Canceled) {
 			t.Fatalf("round %d: a cancelled waiter's Lock = %v, want context.Canceled", i, err)
 		}
 	}
-	if c == nil {
-		t.Fatalf("in %d rounds no reply of a predecessor's getData was lost: the test checked nothing it is for", rounds)
-	}
-	// After the lost reply the waiter listed the queue again, with the
-	// holder's node still in it, and watched it again.
+	t.Fatalf("in %d rounds no reply of a predecessor's getData was lost: the test checked nothing it is for", rounds)
+	return nil, nil
+}
+
+// grantedAfterRelisting checks that c, after its lost getData on the
+// holder's node, listed the queue again with that node still in it, and
+// that it is granted once held is released; it releases the lease it
+// returns.
+func grantedAfterRelisting(t *testing.T, ctx context.Context, c *client, p *pending, held *Lease) *Lease {
+	t.Helper()
 	holder := path.Base(held.Node())
-	evs := c.trace.all()
 	sawLost := false
 	relisted := false
-	for _, ev := range evs {
+	for _, ev := range c.trace.all() {
 		switch {
 		case watchLost(ev):
 			if ev.Target != holder {
@@ -109,7 +167,5 @@ func TestWatchReplyLost(t *testing.T) {
 	if err := lease.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if left := synced(t, a, lock); len(left) != 0 {
-		t.Fatalf("nodes %v left", left)
-	}
+	return lease
 }

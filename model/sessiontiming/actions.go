@@ -104,13 +104,15 @@ func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
 	case !sp.Serving(s):
 		return "Serving"
 	}
+	// As the spec: anything but a read is forwarded (a sync, or
+	// TimedLock's create).
 	r := s.Reqs[i-1]
 	r.State = Replied
-	if r.Kind == Sync {
+	if r.Kind != Read {
 		r.State = Forwarded
 	}
 	withReq(s, i-1, r, t)
-	if r.Kind == Sync {
+	if r.Kind != Read {
 		t.Stream = appendStream(s.Stream, i)
 	}
 	t.Touched = true

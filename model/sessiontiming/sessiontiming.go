@@ -74,12 +74,17 @@ type Kind uint8
 const (
 	Read Kind = iota // a ping or a read: the follower answers it
 	Sync             // a sync: the follower forwards it to the leader
+	// Create is a lock node's create: the follower forwards it to the
+	// leader like a sync, but the loss rule counts its acknowledgement as
+	// a read's (impl/zklock's clock counts only syncs as proof). Not in
+	// Kinds: only TimedLock, which INSTANCEs SessionTiming, sends it.
+	Create
 )
 
 // Kinds are the kinds in the order TLC enumerates the set Kinds.
 var Kinds = []Kind{Read, Sync}
 
-func (k Kind) String() string { return [...]string{"read", "sync"}[k] }
+func (k Kind) String() string { return [...]string{"read", "sync", "create"}[k] }
 
 // Req is one of the holder's requests.
 type Req struct {

@@ -66,15 +66,27 @@ func SessionTimingSpec(sp *sessiontiming.Spec, invariants, properties []string) 
 		"NeverRenewed":     sp.NeverRenewed,
 		"LossBeforeExpiry": sp.LossBeforeExpiry,
 	}
-	for _, name := range invariants {
-		f, ok := invs[name]
-		if !ok {
-			return nil, fmt.Errorf("specs: SessionTiming has no invariant %s", name)
-		}
-		es.Invariants = append(es.Invariants, explore.Invariant[sessiontiming.State]{Name: name, Holds: f})
-	}
-	if len(properties) > 0 {
-		return nil, fmt.Errorf("specs: SessionTiming has no property %s", properties[0])
+	var err error
+	es.Invariants, err = invariantsOnly("SessionTiming", invs, invariants, properties)
+	if err != nil {
+		return nil, err
 	}
 	return es, nil
+}
+
+// invariantsOnly looks the named invariants up in a module's table, for
+// the timing modules, which state no action or temporal property.
+func invariantsOnly[S any](module string, table map[string]func(*S) bool, names, properties []string) ([]explore.Invariant[S], error) {
+	var out []explore.Invariant[S]
+	for _, name := range names {
+		f, ok := table[name]
+		if !ok {
+			return nil, fmt.Errorf("specs: %s has no invariant %s", module, name)
+		}
+		out = append(out, explore.Invariant[S]{Name: name, Holds: f})
+	}
+	if len(properties) > 0 {
+		return nil, fmt.Errorf("specs: %s has no property %s", module, properties[0])
+	}
+	return out, nil
 }

@@ -79,12 +79,16 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadStaleReads(module, m)
 	case module == "SharedLockStaleReads":
 		return loadSharedStale(module, m)
+	case isSharedExt(module):
+		return loadSharedExt(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):
 		return loadSharedLock(module, m)
 	case module == "SessionTiming":
 		return loadSessionTiming(module, m)
+	case module == "TimedLock":
+		return loadTimedLock(module, m)
 	case module == "LockAll":
 		return loadLockAll(module, m)
 	}
