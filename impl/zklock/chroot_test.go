@@ -125,7 +125,7 @@ func TestChrootMissing(t *testing.T) {
 }
 
 // deleteTree deletes a node and everything under it.
-func deleteTree(a *ensembletest.Client, p string) {
+func deleteTree(a *adminClient, p string) {
 	children, _, _ := a.Children(p)
 	for _, c := range children {
 		deleteTree(a, p+"/"+c)

@@ -193,13 +193,39 @@ func waiting(ev TraceEvent) bool {
 	return ev.Action == traceevent.WatchPredecessor && ev.Result == traceevent.ResultExists
 }
 
-// admin is a plain go-zookeeper connection for looking at the server side.
-func admin(t testing.TB) *ensembletest.Client {
-	return ensembletest.Connect(t, ensembletest.Require(t), longTimeout)
+// adminClient is a plain go-zookeeper connection for looking at the server
+// side. Its reads see every write acknowledged before them: it may be
+// connected to a follower that has not yet applied what another session
+// just wrote (CI read an empty lock a moment after a grant), so each read
+// first syncs, which ZooKeeper defines as bringing the server this client
+// is connected to up to date with the leader. A failed sync is left to the
+// read that follows it to report.
+type adminClient struct{ *ensembletest.Client }
+
+func admin(t testing.TB) *adminClient {
+	return &adminClient{ensembletest.Connect(t, ensembletest.Require(t), longTimeout)}
+}
+
+// Get is zk.Conn.Get after a sync.
+func (a *adminClient) Get(p string) ([]byte, *zk.Stat, error) {
+	a.Sync(p)
+	return a.Client.Get(p)
+}
+
+// Exists is zk.Conn.Exists after a sync.
+func (a *adminClient) Exists(p string) (bool, *zk.Stat, error) {
+	a.Sync(p)
+	return a.Client.Exists(p)
+}
+
+// Children is zk.Conn.Children after a sync.
+func (a *adminClient) Children(p string) ([]string, *zk.Stat, error) {
+	a.Sync(p)
+	return a.Client.Children(p)
 }
 
 // nodes lists the lock nodes under a lock path; a missing path is empty.
-func nodes(t testing.TB, a *ensembletest.Client, lock string) []string {
+func nodes(t testing.TB, a *adminClient, lock string) []string {
 	t.Helper()
 	names, _, err := a.Children(lock)
 	if errors.Is(err, zk.ErrNoNode) {

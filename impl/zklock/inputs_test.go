@@ -166,7 +166,7 @@ func TestLockNoAuth(t *testing.T) {
 }
 
 // forbidden makes a lock path under which no one may create nodes.
-func forbidden(t testing.TB, a *ensembletest.Client) string {
+func forbidden(t testing.TB, a *adminClient) string {
 	t.Helper()
 	lock := lockPath(t)
 	if _, err := a.Create("/zklock-test", nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {

@@ -309,7 +309,7 @@ func (j *javaHolder) isGranted(id string) bool {
 // the contender has its node under lock (the harness stores "curator:<id>" in
 // it), then for waitGrace, and fails if Curator granted it meanwhile. It
 // returns the node's name.
-func curatorQueued(t *testing.T, j *javaHolder, a *ensembletest.Client, id, kind, lock string) string {
+func curatorQueued(t *testing.T, j *javaHolder, a *adminClient, id, kind, lock string) string {
 	t.Helper()
 	j.acquire(t, id, kind, lock)
 	var name string

@@ -38,7 +38,7 @@ func race(f, g func()) {
 
 // synced lists a lock path after a sync, so that the admin's server has
 // seen every write acknowledged before.
-func synced(t testing.TB, a *ensembletest.Client, lock string) []string {
+func synced(t testing.TB, a *adminClient, lock string) []string {
 	t.Helper()
 	if _, err := a.Sync(lock); err != nil && !errors.Is(err, zk.ErrNoNode) {
 		t.Fatalf("sync %s: %v", lock, err)
@@ -186,7 +186,7 @@ func TestCancelledCreateInFlightNoOrphan(t *testing.T) {
 	cancelFailedCreates(t, a, lock)
 }
 
-func cancelFailedCreates(t *testing.T, a *ensembletest.Client, lock string) {
+func cancelFailedCreates(t *testing.T, a *adminClient, lock string) {
 	// The tracer cancels each Lock as it starts, so the create is always
 	// in flight when the cancellation is seen.
 	var mu sync.Mutex

@@ -279,6 +279,10 @@ func sub(a, b []int64) []int64 {
 	return out
 }
 
+// downgradeDelay is TestRWDowngrade's latency, each way, on W1's link:
+// long beside a listing on the local ensemble, short beside the session.
+const downgradeDelay = 250 * time.Millisecond
+
 // RW test 5: W1 holds, R and W2 queue behind it; W1 downgrades. R acquires
 // at once; W2 must not acquire until W1's read lease is released (Curator's
 // CURATOR-621 let it in). The lease keeps its token and Done channel.
@@ -305,7 +309,16 @@ func TestRWDowngrade(t *testing.T) {
 			pw := lockAsync(ctx, w2.Lock)
 			w2c.trace.waitFor(t, "w2 queued", time.Minute, waiting)
 			oldSeq := seqOf(t, lease.Node())
-			if err := lease.Downgrade(ctx); err != nil {
+			// W1's link is slow while it downgrades, so that a downgrade in
+			// two requests (delete, then create) leaves W2 a whole round
+			// trip to list a lock with nothing ahead of it; in one multi
+			// there is no such moment however slow the link. Without the
+			// delay the gap is a fraction of a millisecond and W2 lists
+			// after it as often as not.
+			w1c.net.Delay(downgradeDelay)
+			err = lease.Downgrade(ctx)
+			w1c.net.Delay(0)
+			if err != nil {
 				t.Fatal(err)
 			}
 			if lease.Mode() != ModeRead || lease.Token() != token || lease.Done() != done || lease.Err() != nil {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
 )
 
@@ -68,7 +67,7 @@ func TestTokenIsCzxid(t *testing.T) {
 }
 
 // checkCzxid fails unless lease's token is its node's czxid.
-func checkCzxid(t *testing.T, a *ensembletest.Client, who string, lease *Lease) {
+func checkCzxid(t *testing.T, a *adminClient, who string, lease *Lease) {
 	t.Helper()
 	// The admin's session may be on a server that has not applied the
 	// create yet: a stale read, not a missing node.
