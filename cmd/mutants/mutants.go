@@ -122,7 +122,7 @@ var mutants = []mutant{
 			return false, q[j]
 		}`,
 		Replace: `		_ = j`,
-		Killers: []string{"TestRWWriterExclusion"},
+		Killers: []string{"TestRWWriterExclusion", "TestRWNoHerd"},
 	},
 	{
 		Name: "trust-follower-pings",
@@ -292,7 +292,7 @@ var mutants = []mutant{
 		File:    "impl/zklock/kind.go",
 		Find:    `	if k != ModeRead {`,
 		Replace: `	if k == ModeExclusive {`,
-		Killers: []string{"TestRWWriterExclusion"},
+		Killers: []string{"TestRWWriterExclusion", "TestRWNoHerd"},
 	},
 	{
 		Name: "downgrade-delete-then-create",

@@ -152,7 +152,7 @@ func TestCancelledFailedCreateNoLeak(t *testing.T) {
 		"NoAuth": forbidden(t, a),
 		"NoNode": lockPath(t) + "/missing/lock",
 	} {
-		t.Run(name, func(t *testing.T) { cancelFailedCreates(t, a, lock) })
+		t.Run(name, func(t *testing.T) { cancelFailedCreates(t, a, lock, false) })
 	}
 }
 
@@ -183,18 +183,31 @@ func TestCancelledCreateInFlightNoOrphan(t *testing.T) {
 	if err := l.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	cancelFailedCreates(t, a, lock)
+	cancelFailedCreates(t, a, lock, true)
 }
 
-func cancelFailedCreates(t *testing.T, a *adminClient, lock string) {
+// cancelFailedCreates cancels raceRuns Locks on lock with their creates in
+// flight and checks that nothing is left. With made (the creates succeed),
+// each clean-up must also have waited for its create's reply: its Cancel
+// event names the node the create made. A clean-up that lists by uuid at
+// once instead finds the node only when the create happened to reach the
+// server first, which it usually does; the names do not depend on that
+// race.
+func cancelFailedCreates(t *testing.T, a *adminClient, lock string, made bool) {
 	// The tracer cancels each Lock as it starts, so the create is always
 	// in flight when the cancellation is seen.
 	var mu sync.Mutex
 	var cancel context.CancelFunc
+	var cancels []TraceEvent
 	tracer := func(ev TraceEvent) {
-		if ev.Action == traceevent.RequestLock {
+		switch ev.Action {
+		case traceevent.RequestLock:
 			mu.Lock()
 			cancel()
+			mu.Unlock()
+		case traceevent.Cancel:
+			mu.Lock()
+			cancels = append(cancels, ev)
 			mu.Unlock()
 		}
 	}
@@ -229,6 +242,25 @@ func cancelFailedCreates(t *testing.T, a *adminClient, lock string) {
 	}
 	if err := s.Err(); err != nil {
 		t.Fatalf("session ended: %v", err)
+	}
+	if made {
+		mu.Lock()
+		defer mu.Unlock()
+		// A clean-up still pending after its grace may not have had the
+		// create's reply yet; every other one has, and names the node.
+		done := 0
+		for _, ev := range cancels {
+			if ev.Pending {
+				continue
+			}
+			done++
+			if ev.Node == "" {
+				t.Fatalf("Cancel %+v names no node: the clean-up did not wait for its create's reply", ev)
+			}
+		}
+		if done == 0 {
+			t.Fatalf("none of %d clean-ups ended in its grace", len(cancels))
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -280,7 +281,10 @@ func TestRenegotiatedTimeoutRearmsTheTimer(t *testing.T) {
 	c.mu.Unlock()
 	c.kick <- struct{}{} // the monitor now sleeps towards base + 4 h
 	eventually(t, "the monitor took the kick", 10*time.Second, func() bool { return len(c.kick) == 0 })
-	time.Sleep(100 * time.Millisecond) // and went back to sleep
+	// and went back to sleep, having read the 5-hour timeout: a monitor
+	// still between the kick and its select would read the renegotiated
+	// one below and end the session even if nothing rearmed its timer.
+	eventually(t, "the monitor asleep again", 10*time.Second, monitorAsleep)
 	c.connected(time.Now().Add(-time.Hour), id, real)
 	select {
 	case <-c.Done():
@@ -290,4 +294,23 @@ func TestRenegotiatedTimeoutRearmsTheTimer(t *testing.T) {
 	if !errors.Is(c.Err(), ErrSessionLost) {
 		t.Fatalf("session ended with %v, want ErrSessionLost", c.Err())
 	}
+}
+
+// monitorAsleep reports whether the sessions' loss monitors (the test's
+// one: earlier tests' sessions are closed) are all blocked in their select,
+// not between two looks at the deadline.
+func monitorAsleep() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if !strings.Contains(g, "(*Session).monitor(") {
+			continue
+		}
+		if header, _, _ := strings.Cut(g, "\n"); !strings.Contains(header, "[select") {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -213,8 +213,16 @@ func TestRWNoHerd(t *testing.T) {
 		if kind == "w" {
 			acquire = rw.Lock
 		}
-		q = append(q, queued{c, lockAsync(ctx, acquire)})
-		c.trace.waitFor(t, c.name+" queued", time.Minute, waiting)
+		p := lockAsync(ctx, acquire)
+		q = append(q, queued{c, p})
+		// One granted while W1 holds the write lock fails at once, not
+		// after the wait for its queueing times out.
+		eventually(t, c.name+" queued", time.Minute, func() bool {
+			if p.returned() {
+				t.Fatalf("%s returned (%v) while w1 holds the write lock", c.name, p.err)
+			}
+			return c.trace.count(waiting) > 0
+		})
 	}
 	notes := func() []int64 {
 		out := make([]int64, len(q))
@@ -281,7 +289,7 @@ func sub(a, b []int64) []int64 {
 
 // downgradeDelay is TestRWDowngrade's latency, each way, on W1's link:
 // long beside a listing on the local ensemble, short beside the session.
-const downgradeDelay = 250 * time.Millisecond
+const downgradeDelay = 500 * time.Millisecond
 
 // RW test 5: W1 holds, R and W2 queue behind it; W1 downgrades. R acquires
 // at once; W2 must not acquire until W1's read lease is released (Curator's
