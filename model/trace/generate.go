@@ -218,7 +218,18 @@ func walkShared(opt GenerateOptions, names []string, rng *rand.Rand) ([]genStep,
 	var steps []genStep
 	var zx zxClock
 	k := int64(0)
-	walk.Walk(sp.Next, sp.Init(), opt.Steps, chooser[sharedlock.State](weightsFor(len(sharedlock.ActionNames), rng), rng),
+	// DowngradeReplyLost is left out of the walks: impl/zklock traces no
+	// event when a Downgrade's outcome stays unknown (its test,
+	// TestDowngradeOutcomeUnknown, skips the trace check), so a trace
+	// holding one cannot say how the write node became a read node.
+	next := func(s *sharedlock.State, emit func(model.Label, *sharedlock.State)) {
+		sp.Next(s, func(l model.Label, t *sharedlock.State) {
+			if l.Action != sharedlock.ActDowngradeReplyLost {
+				emit(l, t)
+			}
+		})
+	}
+	walk.Walk(next, sp.Init(), opt.Steps, chooser[sharedlock.State](weightsFor(len(sharedlock.ActionNames), rng), rng),
 		func(from *sharedlock.State, l model.Label, to *sharedlock.State) bool {
 			k++
 			wrote := !slices.Equal(from.Nodes, to.Nodes)
