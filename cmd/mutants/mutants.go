@@ -421,4 +421,17 @@ var mutants = []mutant{
 	}`,
 		Killers: []string{"TestTLSEveryLockKind"},
 	},
+	{
+		Name: "merge-oldest-acks",
+		Why:  "when the loss clock's memory of acknowledgements is full, merge the two oldest into one with the older send time and the newer arrival (the rule before the fix): above maxPendingAcks replies per lag no sync proves anything again, and a busy session on a healthy ensemble loses itself and its leases",
+		File: "impl/zklock/lossclock.go",
+		Find: `	if len(c.acks) >= maxPendingAcks {
+		c.thin()
+	}`,
+		Replace: `	if len(c.acks) >= maxPendingAcks {
+		c.acks[1] = ack{sent: c.acks[0].sent, at: c.acks[1].at}
+		c.acks = c.acks[1:]
+	}`,
+		Killers: []string{"TestLossClockBusySessionKeepsLease", "TestBusySessionKeepsLease"},
+	},
 }

@@ -28,6 +28,9 @@ type lossClock struct {
 	lag  time.Duration
 	base time.Time // the newest send time proven touched at the leader
 	acks []ack     // acknowledged requests not yet proven, oldest first
+	// grain is the least time between the arrivals of two kept acks: 0
+	// until the memory first fills (see acked).
+	grain time.Duration
 }
 
 // ack is one acknowledged request: when it was sent and when its reply
@@ -39,13 +42,28 @@ func newLossClock(lag time.Duration, created time.Time) *lossClock {
 	return &lossClock{lag: lag, base: created}
 }
 
-// maxPendingAcks bounds the acknowledgements kept while no sync comes back
-// (a cut-off follower answering pings): the oldest are merged into one,
-// which only makes the rule more conservative.
+// maxPendingAcks bounds the acknowledgements kept between syncs. A busy
+// session (thousands of replies a second) acknowledges far more than that
+// within one lag, and a cut-off follower answering pings with no sync coming
+// back grows the list without end; so the memory is thinned when full.
 const maxPendingAcks = 4096
 
 // acked records an acknowledged request; sync says it was a sync, which
 // reached the leader.
+//
+// The memory keeps genuine acknowledgements on an even grid of arrival
+// times: an acknowledgement that arrives less than grain after the newest
+// one kept is not kept, and when the memory is full the grain doubles and
+// the entries closer than it to the one kept before them go. Dropping a
+// genuine <sent, at> pair only ever proves less, so the rule proves no more
+// than with unbounded memory (safety, LossBeforeExpiry); and since what is
+// left is spread evenly, a sync proves a send time at most about two grains
+// older than unbounded memory would (availability, NoSpuriousLoss): with
+// syncs coming back, the grain stays near 2*lag/maxPendingAcks, about a
+// millisecond. Merging entries instead, an older send time with a newer
+// arrival, keeps an entry that no sync can prove while replies come faster
+// than maxPendingAcks per lag: the busy session then loses itself (TLC's
+// must-fail config for that merge; the code mutant merge-oldest-acks).
 func (c *lossClock) acked(sent, at time.Time, sync bool) {
 	if sync {
 		c.prove(sent.Add(-c.lag))
@@ -53,12 +71,28 @@ func (c *lossClock) acked(sent, at time.Time, sync bool) {
 	if !sent.After(c.base) {
 		return
 	}
+	if n := len(c.acks); n > 0 && at.Sub(c.acks[n-1].at) < c.grain {
+		return
+	}
 	if len(c.acks) >= maxPendingAcks {
-		// Keep the older send time with the newer arrival: never proves more.
-		c.acks[1] = ack{sent: c.acks[0].sent, at: c.acks[1].at}
-		c.acks = c.acks[1:]
+		c.thin()
 	}
 	c.acks = append(c.acks, ack{sent: sent, at: at})
+}
+
+// thin doubles the grain (the first time: twice the spacing the memory
+// would have if its span were spread evenly) and keeps the oldest entry and
+// each one at least a grain after the one kept before it.
+func (c *lossClock) thin() {
+	span := c.acks[len(c.acks)-1].at.Sub(c.acks[0].at)
+	c.grain = max(2*c.grain, 2*span/maxPendingAcks, time.Microsecond)
+	kept := c.acks[:1]
+	for _, a := range c.acks[1:] {
+		if a.at.Sub(kept[len(kept)-1].at) >= c.grain {
+			kept = append(kept, a)
+		}
+	}
+	c.acks = kept
 }
 
 // prove moves the base to the newest send time of an acknowledgement that
@@ -75,6 +109,10 @@ func (c *lossClock) prove(by time.Time) {
 		keep = append(keep, a)
 	}
 	c.acks = keep
+	if len(c.acks) < maxPendingAcks/4 {
+		// Room again: a finer grid for what comes next.
+		c.grain /= 2
+	}
 }
 
 // deadline is when the session must be taken for lost.

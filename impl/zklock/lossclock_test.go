@@ -1,6 +1,7 @@
 package zklock
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -85,5 +86,56 @@ func TestLossClockBounded(t *testing.T) {
 	c.acked(sync, sync, true)
 	if want := t0.Add(time.Duration(3*maxPendingAcks) * time.Millisecond); c.base.After(want) {
 		t.Errorf("base %v after the newest ack %v", c.base, want)
+	}
+}
+
+// TestLossClockBusySessionKeepsLease is the availability half of the rule
+// (SessionTiming's NoSpuriousLoss) on the code's own memory: a session
+// acknowledged far more often than maxPendingAcks per lag, with a sync
+// every heartbeat, must keep proving nearly what unbounded memory would
+// prove, and never reach its deadline. The timing is the one that lost a
+// busy session on a healthy ensemble (tickTime 500 ms, syncLimit 5, a 10 s
+// session, the default margin), at rates from 1/lag of the bound to twenty
+// times it. Its control is the code mutant merge-oldest-acks.
+func TestLossClockBusySessionKeepsLease(t *testing.T) {
+	const (
+		lag     = 3 * time.Second
+		timeout = 10 * time.Second
+		margin  = 2 * time.Second
+		rtt     = time.Millisecond
+	)
+	beat := (timeout - margin - lag) / 4
+	for _, perSecond := range []int{300, 1500, 4200, 12000, 30000} {
+		t.Run(fmt.Sprintf("%d/s", perSecond), func(t *testing.T) {
+			t0 := time.Unix(1000, 0)
+			c := newLossClock(lag, t0)
+			every := time.Second / time.Duration(perSecond)
+			var sent []time.Time // every acknowledged send time, for the unbounded rule
+			nextSync := t0.Add(beat)
+			for now := t0.Add(every); now.Before(t0.Add(3 * timeout)); now = now.Add(every) {
+				if !now.Before(nextSync) {
+					// The unbounded rule: the newest send acknowledged lag before the sync.
+					ideal := t0
+					for _, s := range sent {
+						if !s.Add(rtt).After(nextSync.Add(-lag)) {
+							ideal = s
+						}
+					}
+					c.acked(nextSync, nextSync.Add(rtt), true)
+					if gap := ideal.Sub(c.base); gap > 10*time.Millisecond {
+						t.Fatalf("sync at %v: base %v behind the unbounded rule's", nextSync.Sub(t0), gap)
+					}
+					if !nextSync.Add(rtt).Before(c.deadline(timeout, margin)) {
+						t.Fatalf("a healthy session reached its deadline at %v (base %v)", nextSync.Sub(t0), c.base.Sub(t0))
+					}
+					nextSync = nextSync.Add(beat)
+				}
+				c.acked(now, now.Add(rtt), false)
+				sent = append(sent, now)
+			}
+			if len(c.acks) > maxPendingAcks {
+				t.Errorf("%d acks kept, bound %d", len(c.acks), maxPendingAcks)
+			}
+		})
 	}
 }
