@@ -80,19 +80,26 @@ func (c *lossClock) acked(sent, at time.Time, sync bool) {
 	c.acks = append(c.acks, ack{sent: sent, at: at})
 }
 
-// thin doubles the grain (the first time: twice the spacing the memory
+// thin doubles the grain (the first time, to twice the spacing the memory
 // would have if its span were spread evenly) and keeps the oldest entry and
-// each one at least a grain after the one kept before it.
+// each one at least a grain after the one kept before it, doubling again
+// while that leaves the memory full (SessionTimingLoad's Thin).
 func (c *lossClock) thin() {
 	span := c.acks[len(c.acks)-1].at.Sub(c.acks[0].at)
 	c.grain = max(2*c.grain, 2*span/maxPendingAcks, time.Microsecond)
-	kept := c.acks[:1]
-	for _, a := range c.acks[1:] {
-		if a.at.Sub(kept[len(kept)-1].at) >= c.grain {
-			kept = append(kept, a)
+	for {
+		kept := c.acks[:1]
+		for _, a := range c.acks[1:] {
+			if a.at.Sub(kept[len(kept)-1].at) >= c.grain {
+				kept = append(kept, a)
+			}
 		}
+		c.acks = kept
+		if len(c.acks) < maxPendingAcks {
+			return
+		}
+		c.grain *= 2
 	}
-	c.acks = kept
 }
 
 // prove moves the base to the newest send time of an acknowledgement that
@@ -109,7 +116,7 @@ func (c *lossClock) prove(by time.Time) {
 		keep = append(keep, a)
 	}
 	c.acks = keep
-	if len(c.acks) < maxPendingAcks/4 {
+	if len(c.acks)*4 < maxPendingAcks {
 		// Room again: a finer grid for what comes next.
 		c.grain /= 2
 	}

@@ -87,6 +87,10 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadSharedLock(module, m)
 	case module == "SessionTiming":
 		return loadSessionTiming(module, m)
+	case module == "SessionTimingLoad":
+		return loadSessionTimingLoad(module, m)
+	case module == "SessionTimingBounded":
+		return loadSessionTimingBounded(module, m)
 	case module == "TimedLock":
 		return loadTimedLock(module, m)
 	case module == "LockAll":

@@ -1,0 +1,220 @@
+// Package sessiontimingload is the Go mirror of
+// spec/tla/SessionTimingLoad.tla: a healthy session (every reply in order
+// within Delay ticks, a sync every Beat ticks, as many reads as it likes)
+// whose loss clock is the bounded model/lossclock. NoSpuriousLoss says
+// the holder never stops believing. Variables are State's fields, actions
+// Spec's methods of the same names.
+package sessiontimingload
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/lossclock"
+	"github.com/zklock/zklock/model/tla"
+)
+
+// Constants are the CONSTANTS of SessionTimingLoad.
+type Constants struct {
+	Timeout, Drift           int
+	Clock                    lossclock.Config // Lag, MaxAcks, Merge
+	Delay, Beat, MaxInFlight int
+	MaxTime                  int
+}
+
+// Spec is the state machine with its constants.
+type Spec struct{ Constants }
+
+// New checks the constants (the modules' ASSUMEs).
+func New(k Constants) (*Spec, error) {
+	if err := k.Clock.Check(); err != nil {
+		return nil, err
+	}
+	if k.Timeout < 0 || k.Drift < 0 || k.MaxTime < 0 || k.Delay < 1 || k.Beat < 1 || k.MaxInFlight < 1 {
+		return nil, fmt.Errorf("sessiontimingload: constants out of range: %+v", k)
+	}
+	return &Spec{k}, nil
+}
+
+// Req is a request in flight.
+type Req struct {
+	Sent int
+	Sync bool
+}
+
+// State is a state of SessionTimingLoad, fields in the VARIABLES order.
+// Inflight and Clock.Mem are shared between states: never written in place.
+type State struct {
+	Now      int
+	Inflight []Req
+	Clock    lossclock.Clock
+	LastSync int
+}
+
+// Action indices, in the order of Next's disjuncts.
+const (
+	ActTick uint8 = iota
+	ActSendRead
+	ActSendSync
+	ActAckReply
+	numActions
+)
+
+// ActionNames are the spec's names of the actions, by index.
+var ActionNames = [numActions]string{"Tick", "SendRead", "SendSync", "AckReply"}
+
+// HBelieves: the holder's loss deadline has not passed.
+func (sp *Spec) HBelieves(s *State) bool { return s.Now < s.Clock.Proven+sp.Timeout-sp.Drift }
+
+func (sp *Spec) overdue(s *State) bool {
+	return len(s.Inflight) > 0 && s.Now >= s.Inflight[0].Sent+sp.Delay
+}
+
+func (sp *Spec) syncDue(s *State) bool { return s.Now >= s.LastSync+sp.Beat }
+
+// Init is the initial state.
+func (sp *Spec) Init() State { return State{} }
+
+// Tick: the clock advances once every reply due has arrived and the sync
+// due is sent.
+func (sp *Spec) Tick(s, t *State) model.Guard {
+	switch {
+	case s.Now >= sp.MaxTime:
+		return "now < MaxTime"
+	case sp.overdue(s):
+		return "~Overdue"
+	case sp.syncDue(s):
+		return "~SyncDue"
+	}
+	*t = *s
+	t.Now++
+	return model.Enabled
+}
+
+func (sp *Spec) send(s, t *State, sync bool) model.Guard {
+	switch {
+	case !sp.HBelieves(s):
+		return "HBelieves"
+	case sync && !sp.syncDue(s):
+		return "SyncDue"
+	case len(s.Inflight) >= sp.MaxInFlight:
+		return "Len(inflight) < MaxInFlight"
+	}
+	*t = *s
+	t.Inflight = append(append(make([]Req, 0, len(s.Inflight)+1), s.Inflight...), Req{Sent: s.Now, Sync: sync})
+	if sync {
+		t.LastSync = s.Now
+	}
+	return model.Enabled
+}
+
+// SendRead: the holder's own traffic, a read, while it believes.
+func (sp *Spec) SendRead(s, t *State) model.Guard { return sp.send(s, t, false) }
+
+// SendSync: the heartbeat sends its sync when due.
+func (sp *Spec) SendSync(s, t *State) model.Guard { return sp.send(s, t, true) }
+
+// AckReply: the reply to the oldest request arrives; the clock takes it.
+func (sp *Spec) AckReply(s, t *State) model.Guard {
+	switch {
+	case len(s.Inflight) == 0:
+		return "inflight # <<>>"
+	case !sp.HBelieves(s):
+		return "HBelieves"
+	}
+	*t = *s
+	r := s.Inflight[0]
+	t.Clock = sp.Clock.Acked(s.Clock, r.Sent, s.Now, r.Sync)
+	t.Inflight = s.Inflight[1:]
+	return model.Enabled
+}
+
+// Step applies the action of l to s.
+func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
+	switch l.Action {
+	case ActTick:
+		return sp.Tick(s, t)
+	case ActSendRead:
+		return sp.SendRead(s, t)
+	case ActSendSync:
+		return sp.SendSync(s, t)
+	case ActAckReply:
+		return sp.AckReply(s, t)
+	}
+	return "unknown action"
+}
+
+// Next emits every successor of s in Next's order.
+func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
+	var t State
+	for a := range numActions {
+		l := model.Label{Action: a, Client: -1}
+		if sp.Step(s, l, &t) == model.Enabled {
+			emit(l, &t)
+		}
+	}
+}
+
+// ActionName returns the spec name of l's action.
+func ActionName(l model.Label) string {
+	if int(l.Action) < len(ActionNames) {
+		return ActionNames[l.Action]
+	}
+	return "?"
+}
+
+// TypeOK is the spec's TypeOK.
+func (sp *Spec) TypeOK(s *State) bool {
+	in := func(x, hi int) bool { return 0 <= x && x <= hi }
+	if !in(s.Now, sp.MaxTime) || len(s.Inflight) > sp.MaxInFlight || len(s.Clock.Mem) > sp.Clock.MaxAcks ||
+		!in(s.Clock.Proven, sp.MaxTime) || !in(s.LastSync, sp.MaxTime) {
+		return false
+	}
+	for _, r := range s.Inflight {
+		if !in(r.Sent, sp.MaxTime) {
+			return false
+		}
+	}
+	return true
+}
+
+// NoSpuriousLoss: a healthy session never reaches its loss deadline.
+func (sp *Spec) NoSpuriousLoss(s *State) bool { return sp.HBelieves(s) }
+
+// AppendEncoding appends a canonical encoding of s to b.
+func (s *State) AppendEncoding(b []byte) []byte {
+	b = binary.AppendVarint(b, int64(s.Now))
+	b = binary.AppendUvarint(b, uint64(len(s.Inflight)))
+	for _, r := range s.Inflight {
+		b = binary.AppendVarint(b, int64(r.Sent))
+		if r.Sync {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	b = s.Clock.AppendEncoding(b)
+	return binary.AppendVarint(b, int64(s.LastSync))
+}
+
+// TLA returns the state's variables as TLA+ values, in VARIABLES order.
+func (sp *Spec) TLA(s *State) []tla.Binding {
+	inflight := tla.Tuple{}
+	for _, r := range s.Inflight {
+		kind := "read"
+		if r.Sync {
+			kind = "sync"
+		}
+		inflight = append(inflight, tla.Record{{Name: "sent", Value: tla.Int(r.Sent)}, {Name: "kind", Value: tla.Str(kind)}})
+	}
+	return []tla.Binding{
+		{Name: "now", Value: tla.Int(s.Now)},
+		{Name: "inflight", Value: inflight},
+		{Name: "clock", Value: s.Clock.TLA()},
+		{Name: "lastSync", Value: tla.Int(s.LastSync)},
+	}
+}
+
+// Format prints s as TLC prints a state.
+func (sp *Spec) Format(s *State) string { return tla.FormatState(sp.TLA(s)) }
