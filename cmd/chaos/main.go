@@ -106,6 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 		oneLine(stderr, err)
 		return exitSetup
 	}
+	if cfg.Load != nil {
+		return runLoad(ctx, cfg, clu, out, stdout, notes)
+	}
 	started := time.Now()
 	sched := schedule.Make(schedule.Params{Seed: cfg.Seed, Kinds: cfg.Faults, Duration: cfg.Duration,
 		Interval: cfg.FaultInterval, SessionTimeout: cfg.SessionTimeout})
