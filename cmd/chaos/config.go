@@ -44,6 +44,13 @@ Controls (the checker must flag them, exit 1):
                 the intruder deletes a holder's node and writes its data
                 (intruder). With ACLs (the default) it is refused.
 
+Load (--load): no faults; busy sessions holding several leases send Guard
+writes and reads flat out while thousands of waiters queue on one path and
+drain. A lease or session lost, an acquisition slower than --acquire-bound,
+or a waiter never granted fails the campaign (exit 1). The --load-*,
+--waiters, --waiter-sessions, --acquire-bound and --sample-every flags are
+its own; the fault flags are refused.
+
 Flags:
 `
 

@@ -11,6 +11,7 @@
 //	go run ./cmd/chaos --lock=zk --faults blackhole-holder   # control: must exit 1
 //	go run ./cmd/chaos --no-fence --faults freeze-client     # control: must exit 1
 //	go run ./cmd/chaos --no-acl --faults intruder            # control: must exit 1
+//	go run ./cmd/chaos --load --duration 40s                 # no faults: availability under load
 //
 // Exit status: 0 pass, 1 violation, 2 usage or set-up error, 3 undecided.
 // See --help for every flag.
