@@ -39,11 +39,18 @@ func (r *runner) round(ctx context.Context, path string, sessions []*busy, n int
 		grants []time.Time
 		errs   []error
 	)
-	for k := range n {
-		m, err := zklock.NewMutex(sessions[k%len(sessions)].s, path)
-		if err != nil {
+	// Every waiter's Mutex is made before any goroutine starts, so that a
+	// failure leaves nothing running.
+	ms := make([]*zklock.Mutex, n)
+	for k := range ms {
+		if ms[k], err = zklock.NewMutex(sessions[k%len(sessions)].s, path); err != nil {
+			uctx, ucancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.SessionTimeout)
+			holder.Unlock(uctx)
+			ucancel()
 			return q, err
 		}
+	}
+	for _, m := range ms {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
