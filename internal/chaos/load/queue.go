@@ -72,7 +72,12 @@ func (r *runner) round(ctx context.Context, path string, sessions []*busy, n int
 			mu.Unlock()
 		}()
 	}
-	q.Queued, err = r.waitQueued(ctx, holderM, n+1)
+	// The queue is watched from the admin session, so that the listings of
+	// up to n+1 names do not queue in front of a waiter session's syncs.
+	watcher, err := zklock.NewMutex(r.admin, path)
+	if err == nil {
+		q.Queued, err = r.waitQueued(ctx, watcher, n+1)
+	}
 	q.Queue = time.Since(t0)
 	release := time.Now()
 	uctx, ucancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.SessionTimeout)
@@ -110,7 +115,7 @@ func (r *runner) waitQueued(ctx context.Context, m *zklock.Mutex, want int) (int
 		if time.Now().After(deadline) {
 			return len(c), fmt.Errorf("only %d of %d waiters queued within %v", len(c)-1, want-1, queueBound)
 		}
-		t := time.NewTimer(100 * time.Millisecond)
+		t := time.NewTimer(250 * time.Millisecond)
 		select {
 		case <-t.C:
 		case <-ctx.Done():

@@ -20,6 +20,7 @@ type runner struct {
 	root  string
 	start time.Time
 	notes io.Writer
+	admin *zklock.Session // set-up, clean-up and watching the queue
 
 	mu       sync.Mutex
 	acquires Acquires
@@ -65,6 +66,7 @@ func Run(ctx context.Context, cfg Config, addrs []string, root string, notes io.
 		res.Errors = append(res.Errors, fmt.Sprintf("admin session: %v", err))
 		return res
 	}
+	r.admin = admin
 	defer func() {
 		deleteTree(admin.Conn(), root)
 		admin.Close()
