@@ -44,6 +44,13 @@ Controls (the checker must flag them, exit 1):
                 the intruder deletes a holder's node and writes its data
                 (intruder). With ACLs (the default) it is refused.
 
+Load (--load): no faults; busy sessions holding several leases send Guard
+writes and reads flat out while thousands of waiters queue on one path and
+drain. A lease or session lost, an acquisition slower than --acquire-bound,
+or a waiter never granted fails the campaign (exit 1). The --load-*,
+--waiters, --waiter-sessions, --acquire-bound and --sample-every flags are
+its own; the fault flags are refused.
+
 Flags:
 `
 
@@ -76,6 +83,7 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.IntVar(&c.TraceBudget, "trace-budget", 5_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
 	fs.BoolVar(&c.TLS, "tls", false, "clients speak TLS to a local ensemble that serves TLS only; cut-create cannot see inside TLS and is left out of \"all\"")
+	lc := loadFlags(fs)
 	fs.Usage = func() {}
 
 	if err := fs.Parse(args); err != nil {
@@ -114,6 +122,9 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	}
 	if c.Out == "" {
 		c.Out = "out/chaos-" + time.Now().Format("20060102-150405")
+	}
+	if lc.on {
+		return c, lc.finish(c, set)
 	}
 	return c, validateConfig(c)
 }

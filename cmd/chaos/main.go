@@ -11,6 +11,7 @@
 //	go run ./cmd/chaos --lock=zk --faults blackhole-holder   # control: must exit 1
 //	go run ./cmd/chaos --no-fence --faults freeze-client     # control: must exit 1
 //	go run ./cmd/chaos --no-acl --faults intruder            # control: must exit 1
+//	go run ./cmd/chaos --load --duration 40s                 # no faults: availability under load
 //
 // Exit status: 0 pass, 1 violation, 2 usage or set-up error, 3 undecided.
 // See --help for every flag.
@@ -105,6 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 		out.Discard()
 		oneLine(stderr, err)
 		return exitSetup
+	}
+	if cfg.Load != nil {
+		return runLoad(ctx, cfg, clu, out, stdout, notes)
 	}
 	started := time.Now()
 	sched := schedule.Make(schedule.Params{Seed: cfg.Seed, Kinds: cfg.Faults, Duration: cfg.Duration,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/zklock/zklock/internal/chaos/load"
 	"github.com/zklock/zklock/internal/chaos/schedule"
 	"github.com/zklock/zklock/internal/chaos/workload"
 )
@@ -34,6 +35,7 @@ type Config struct {
 	TraceBudget    int             `json:"trace_budget"` // search states per lock when the trace is replayed in the model
 	Quiet          bool            `json:"quiet"`
 	TLS            bool            `json:"tls,omitempty"` // clients speak TLS to a TLS-only local ensemble
+	Load           *load.Config    `json:"-"`             // --load: a load campaign instead (its own report.json)
 }
 
 // configJSON is Config in report.json, with durations as Go duration
