@@ -9,8 +9,9 @@ import (
 )
 
 // Locker is what LockAll takes: Mutex, RWMutex (the write lock) and
-// RWMutex.RLocker (a read lock). Path is the lock path, by which LockAll
-// orders its locks.
+// RWMutex.RLocker (a read lock). Path is the lock path, relative to the
+// session's chroot; LockAll orders this package's lockers by their path on
+// the server (chroot included), any other Locker by Path.
 type Locker interface {
 	Lock(ctx context.Context) (*Lease, error)
 	Path() string
@@ -117,7 +118,8 @@ func releaseAll(ctx context.Context, held []*Lease) {
 	}
 }
 
-// MultiLease is the set of leases LockAll took, in lock-path order.
+// MultiLease is the set of leases LockAll took, in the order it took them
+// (by lock path on the server).
 type MultiLease struct {
 	leases []*Lease
 	done   chan struct{}
@@ -136,10 +138,10 @@ func newMultiLease(leases []*Lease) *MultiLease {
 	return m
 }
 
-// Leases are the parts, in lock-path order.
+// Leases are the parts, in the order LockAll took them.
 func (m *MultiLease) Leases() []*Lease { return append([]*Lease(nil), m.leases...) }
 
-// Tokens are the fencing tokens of the parts, in lock-path order.
+// Tokens are the fencing tokens of the parts, in the order of Leases.
 func (m *MultiLease) Tokens() []int64 {
 	out := make([]int64, len(m.leases))
 	for i, l := range m.leases {
