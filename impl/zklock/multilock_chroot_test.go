@@ -54,56 +54,61 @@ func TestLockAllAcrossChroots(t *testing.T) {
 	}
 	x1, x2, y1, y2 := session(root), session(""), session(root), session("")
 
-	bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	// Caller x's second Lock (x holds its first lock) starts caller y, and
-	// waits until y has a node (held or queued) where y's first Lock went.
-	xHolds := make(chan struct{})
-	yFirst := make(chan *gatedMutex, 1)
-	var yOnce sync.Once
-	yEnter := func(g *gatedMutex) { yOnce.Do(func() { yFirst <- g }) }
-	xCalls := 0
-	xEnter := func(*gatedMutex) {
-		if xCalls++; xCalls != 2 {
-			return
-		}
-		close(xHolds)
-		select {
-		case g := <-yFirst:
-			for bounded.Err() == nil && !ownsNode(a, g.core.path, g.core.s.ID()) {
-				time.Sleep(20 * time.Millisecond)
-			}
-		case <-bounded.Done():
-		}
-	}
-	xs := []Locker{&gatedMutex{mutex(x1, "/b"), xEnter}, &gatedMutex{mutex(x2, root+"/a"), xEnter}}
-	ys := []Locker{&gatedMutex{mutex(y2, root+"/b"), yEnter}, &gatedMutex{mutex(y1, "/a"), yEnter}}
-	xc := lockAllAsync(bounded, xs...)
-	select {
-	case <-xHolds:
-	case <-xc.done:
-		t.Fatalf("first LockAll returned before its second lock: %v", xc.err)
-	}
-	yc := lockAllAsync(bounded, ys...)
-	<-xc.done
-	if xc.err != nil {
-		t.Fatalf("first LockAll: %v (a deadlock shows as the context's deadline)", xc.err)
-	}
-	if err := xc.ml.Unlock(ctx); err != nil {
-		t.Fatal(err)
-	}
-	<-yc.done
-	if yc.err != nil {
-		t.Fatalf("second LockAll: %v", yc.err)
-	}
-	if err := yc.ml.Unlock(ctx); err != nil {
-		t.Fatal(err)
-	}
+	xb, xa, yb, ya := mutex(x1, "/b"), mutex(x2, root+"/a"), mutex(y2, root+"/b"), mutex(y1, "/a")
+	dupA, dupB := mutex(x1, "/c"), mutex(x2, root+"/c")
+	one, two := mutex(session(root+"/one"), "/c"), mutex(session(root+"/two"), "/c")
 
+	t.Run("opposite orders", func(t *testing.T) {
+		bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		// Caller x's second Lock (x holds its first lock) starts caller y, and
+		// waits until y has a node (held or queued) where y's first Lock went.
+		xHolds := make(chan struct{})
+		yFirst := make(chan *gatedMutex, 1)
+		var yOnce sync.Once
+		yEnter := func(g *gatedMutex) { yOnce.Do(func() { yFirst <- g }) }
+		xCalls := 0
+		xEnter := func(*gatedMutex) {
+			if xCalls++; xCalls != 2 {
+				return
+			}
+			close(xHolds)
+			select {
+			case g := <-yFirst:
+				for bounded.Err() == nil && !ownsNode(a, g.core.path, g.core.s.ID()) {
+					time.Sleep(20 * time.Millisecond)
+				}
+			case <-bounded.Done():
+			}
+		}
+		xs := []Locker{&gatedMutex{xb, xEnter}, &gatedMutex{xa, xEnter}}
+		ys := []Locker{&gatedMutex{yb, yEnter}, &gatedMutex{ya, yEnter}}
+		xc := lockAllAsync(bounded, xs...)
+		select {
+		case <-xHolds:
+		case <-xc.done:
+			t.Fatalf("first LockAll returned before its second lock: %v", xc.err)
+		}
+		yc := lockAllAsync(bounded, ys...)
+		<-xc.done
+		if xc.err != nil {
+			t.Fatalf("first LockAll: %v (a deadlock shows as the context's deadline)", xc.err)
+		}
+		if err := xc.ml.Unlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+		<-yc.done
+		if yc.err != nil {
+			t.Fatalf("second LockAll: %v", yc.err)
+		}
+		if err := yc.ml.Unlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("same lock through two chroots", func(t *testing.T) {
 		short, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		ml, err := LockAll(short, mutex(x1, "/c"), mutex(x2, root+"/c"))
+		ml, err := LockAll(short, dupA, dupB)
 		if err == nil {
 			ml.Unlock(ctx)
 		}
@@ -112,7 +117,7 @@ func TestLockAllAcrossChroots(t *testing.T) {
 		}
 	})
 	t.Run("equal relative paths, different locks", func(t *testing.T) {
-		ml, err := LockAll(ctx, mutex(session(root+"/one"), "/c"), mutex(session(root+"/two"), "/c"))
+		ml, err := LockAll(ctx, one, two)
 		if err != nil {
 			t.Fatalf("LockAll(/c under %s/one, /c under %s/two) = %v, want both taken", root, root, err)
 		}
