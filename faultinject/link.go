@@ -216,6 +216,9 @@ func (l *link) writeToServer(s net.Conn, q <-chan frame) {
 		l.p.stats.clientFrames.Add(1)
 		if known {
 			l.p.stats.request(op)
+			if !f.first {
+				l.p.observe(op, f.body())
+			}
 		}
 		if _, err := s.Write(f.buf); err != nil {
 			l.close()

@@ -47,6 +47,8 @@ type Proxy struct {
 	faults  faults
 	cut     *Cut          // armed, not yet claimed by a request
 	changed chan struct{} // closed and replaced when faults change, to wake held frames
+	// observer sees every request relayed (OnRequest).
+	observer func(op Op, req []byte)
 }
 
 // faults is the fault state that held frames wait on.

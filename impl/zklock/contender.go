@@ -644,6 +644,16 @@ func (c *contender) removeOwnNodes(ctx context.Context) error {
 		}
 		return err
 	}
+	// The create's reply was lost, and with it the connection: this
+	// listing may be served by another server, which need not have applied
+	// the create yet (a read sees only what its server has applied). A sync
+	// brings that server up to the leader, which ordered our create (if it
+	// ever commits: one that reaches the leader after our session moved
+	// fails) before the sync; a listing without it can miss our node and
+	// leave it queued until the session ends.
+	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(c.l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return err
+	}
 	names, _, err := c.l.children(ctx)
 	if err != nil {
 		return err

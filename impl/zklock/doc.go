@@ -62,6 +62,23 @@
 // tokens lower than the highest it has seen, or write to ZooKeeper through
 // Lease.Guard, which applies the writes only if the lock node still exists.
 //
+// # Strangers in the lock path
+//
+// A child named like a contender (a lock marker and ten digits) is one,
+// whoever made it, as in Curator; any other child is ignored. ZooKeeper
+// numbers a sequential child by its parent's child-change counter, which
+// only grows, so a node created with the sequence flag after ours (any
+// zklock or Curator client's) sorts after ours. Only a node named by hand,
+// without the flag, can sort ahead of a node created before it (say
+// lock-0000000000). Such a node is waited for like a holder if a listing of
+// ours sees it: the first one after our create, or any later one. A waiter
+// whose last listing showed one node ahead takes that node's deletion as
+// its grant without listing again (the hand-off in one notification), so a
+// hand-named node created after that listing is overtaken, and a lease
+// already granted is not affected by one created later. Keep strangers out
+// with ACLs (WithACL); only fencing protects a resource from a client with
+// write access to the lock path.
+//
 // # Races on one Lease
 //
 // Unlock, Downgrade and Guard may be called concurrently on one Lease. The

@@ -9,19 +9,22 @@ import (
 )
 
 // Locker is what LockAll takes: Mutex, RWMutex (the write lock) and
-// RWMutex.RLocker (a read lock). Path is the lock path, by which LockAll
-// orders its locks.
+// RWMutex.RLocker (a read lock). Path is the lock path, relative to the
+// session's chroot; LockAll orders this package's lockers by their path on
+// the server (chroot included), any other Locker by Path.
 type Locker interface {
 	Lock(ctx context.Context) (*Lease, error)
 	Path() string
 }
 
 // LockAll takes every lock or none. It locks in one canonical order, by
-// lock path, whatever order the lockers are given in, so two callers
-// locking overlapping sets cannot deadlock. On any failure it releases what
-// it took, in reverse. ctx bounds the whole call. A nil locker, one with
-// no path (a nil *Mutex or *RWMutex) and a path given twice are refused
-// with ErrInvalidArgument.
+// lock path on the server (the session's chroot, then Path), whatever order
+// the lockers are given in and whatever chroots their sessions have, so two
+// callers locking overlapping sets cannot deadlock. On any failure it
+// releases what it took, in reverse. ctx bounds the whole call. A nil
+// locker, one with no path (a nil *Mutex or *RWMutex) and a lock given
+// twice (the same path on the server, through any chroot) are refused with
+// ErrInvalidArgument. Lockers of other packages are ordered by their Path.
 //
 // The lockers may belong to different sessions. A part taken that ends
 // (its session lost) while LockAll waits for a later part ends the wait,
@@ -40,12 +43,12 @@ func LockAll(ctx context.Context, lockers ...Locker) (*MultiLease, error) {
 		if lk == nil || lk.Path() == "" {
 			return nil, fmt.Errorf("%w: LockAll needs lockers with a lock path, got %T", ErrInvalidArgument, lk)
 		}
-		if seen[lk.Path()] {
-			return nil, fmt.Errorf("%w: %s given twice: it would wait for itself", ErrInvalidArgument, lk.Path())
+		if seen[orderKey(lk)] {
+			return nil, fmt.Errorf("%w: %s given twice: it would wait for itself", ErrInvalidArgument, orderKey(lk))
 		}
-		seen[lk.Path()] = true
+		seen[orderKey(lk)] = true
 	}
-	sort.Slice(ordered, func(i, j int) bool { return ordered[i].Path() < ordered[j].Path() })
+	sort.Slice(ordered, func(i, j int) bool { return orderKey(ordered[i]) < orderKey(ordered[j]) })
 	// A part that ends cancels the wait for the next one (the rule
 	// "checked" of LockAll.tla; waiting on would hold the later locks for
 	// a set already broken).
@@ -75,6 +78,22 @@ func LockAll(ctx context.Context, lockers ...Locker) (*MultiLease, error) {
 	return newMultiLease(held), nil
 }
 
+// serverPather is a Locker of this package: it knows its lock path on the
+// server, chroot included.
+type serverPather interface{ serverPath() string }
+
+// orderKey is the name LockAll orders and de-duplicates by: the lock path
+// on the server. Path alone is relative to the session's chroot, so the
+// same lock reached through two chroots (/locks/a under /app, /app/locks/a
+// under none) would count as two locks, locked twice (waiting for itself),
+// and two callers could order the same two locks differently (deadlock).
+func orderKey(lk Locker) string {
+	if sp, ok := lk.(serverPather); ok {
+		return sp.serverPath()
+	}
+	return lk.Path()
+}
+
 // firstEnded returns the error of the first lease in held that has ended
 // (its path and reason), nil if every one holds.
 func firstEnded(held []*Lease) error {
@@ -99,7 +118,8 @@ func releaseAll(ctx context.Context, held []*Lease) {
 	}
 }
 
-// MultiLease is the set of leases LockAll took, in lock-path order.
+// MultiLease is the set of leases LockAll took, in the order it took them
+// (by lock path on the server).
 type MultiLease struct {
 	leases []*Lease
 	done   chan struct{}
@@ -118,10 +138,10 @@ func newMultiLease(leases []*Lease) *MultiLease {
 	return m
 }
 
-// Leases are the parts, in lock-path order.
+// Leases are the parts, in the order LockAll took them.
 func (m *MultiLease) Leases() []*Lease { return append([]*Lease(nil), m.leases...) }
 
-// Tokens are the fencing tokens of the parts, in lock-path order.
+// Tokens are the fencing tokens of the parts, in the order of Leases.
 func (m *MultiLease) Tokens() []int64 {
 	out := make([]int64, len(m.leases))
 	for i, l := range m.leases {

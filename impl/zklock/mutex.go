@@ -62,6 +62,9 @@ func (m *Mutex) Path() string {
 	return m.core.name
 }
 
+// serverPath is the lock path on the server, under the session's chroot.
+func (m *Mutex) serverPath() string { return m.core.path }
+
 func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)

@@ -75,6 +75,9 @@ func (rw *RWMutex) Path() string {
 	return rw.core.name
 }
 
+// serverPath is the lock path on the server, under the session's chroot.
+func (rw *RWMutex) serverPath() string { return rw.core.path }
+
 // RLocker is a Locker whose Lock takes a read lease, for LockAll.
 func (rw *RWMutex) RLocker() Locker { return readLocker{rw} }
 
@@ -82,6 +85,7 @@ type readLocker struct{ rw *RWMutex }
 
 func (r readLocker) Lock(ctx context.Context) (*Lease, error) { return r.rw.RLock(ctx) }
 func (r readLocker) Path() string                             { return r.rw.Path() }
+func (r readLocker) serverPath() string                       { return r.rw.serverPath() }
 
 // wouldDeadlock refuses a write request while this session holds a read
 // lease on the same path: the write would wait behind our own reader.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Strangers in the lock path: anyone with write access to it can create
@@ -17,9 +18,10 @@ import (
 // a child whose name is not a lock marker (lock-, __READ__, __WRIT__)
 // followed by ten digits is not a contender and is ignored by Lock, RLock
 // and Contenders; a child whose name is one is a contender whoever made
-// it, so a stranger's node that sorts ahead of us is waited for (never
-// overtaken, never granted beside) until it goes, and Contenders shows it
-// so that an operator can find it.
+// it, so a stranger's node that sorts ahead of us when we list is waited
+// for until it goes, and Contenders shows it so that an operator can find
+// it. A node named by hand with a low number after a waiter's last listing
+// is overtaken by the hand-off (TestStrangerNamedLowAfterListing).
 // Contenders returns full paths.
 
 // strangerNames are children no zklock or Curator client makes.
@@ -236,4 +238,95 @@ func TestLockPathOwnedByOperator(t *testing.T) {
 		t.Fatalf("the operator's lock path after Close: %q (version %v), %v", got, st, err)
 	}
 	eventually(t, "the closed session's node deleted", 20*time.Second, func() bool { return len(nodes(t, a, lock)) == 0 })
+}
+
+// TestStrangerNamedLowAfterListing pins what a contender-named stranger
+// created while we wait can do. ZooKeeper numbers a sequential child by
+// its parent's child-change counter, which only grows: a node anyone
+// creates with the sequence flag after ours sorts after ours. Only a node
+// named by hand (no sequence flag) with a lower number, here
+// lock-0000000000, can sort ahead of a node created before it. A waiter
+// whose last listing showed one node ahead takes that node's deletion as
+// its grant without listing again (the one-notification hand-off), so
+// such a node made after that listing is overtaken; a waiter that lists
+// after it appeared waits for it like a holder. It is not a contender of
+// any zklock or Curator client (they create sequential nodes only).
+func TestStrangerNamedLowAfterListing(t *testing.T) {
+	skipTraceCheck(t, "a stranger's node that the model never created is in the queue")
+	a := admin(t)
+	lock := lockPath(t)
+	createStrangers(t, a, lock, []string{"bump"})
+	t.Cleanup(func() { deleteTree(a, lock) })
+	// Two child changes: our nodes' numbers start at 2, above the stranger's 0.
+	if err := a.Delete(joinPath(lock, "bump"), -1); err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxFor(t, time.Minute)
+	mutex := func(name string) (*client, *Mutex) {
+		c := newClient(t, name)
+		m, err := NewMutex(c.Session, lock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, m
+	}
+	_, mh := mutex("holder")
+	held, err := mh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, mw := mutex("waiter")
+	pw := lockAsync(ctx, mw.Lock)
+	w.trace.waitFor(t, "the waiter behind the holder", 20*time.Second, waiting)
+	const low = "lock-0000000000"
+	if _, err := a.Create(joinPath(lock, low), nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	seqd, err := a.Create(joinPath(lock, "lock-"), nil, zk.FlagSequence, zk.WorldACL(zk.PermAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lease, err := pw.wait(t, 20*time.Second)
+	if err != nil {
+		t.Fatalf("the waiter at the hand-off: %v, want granted (it lists no more)", err)
+	}
+	if w.trace.count(action(traceevent.GrantOnHeadGone)) != 1 {
+		t.Fatalf("the waiter was granted without the hand-off; trace:\n%s", w.trace.dump())
+	}
+	if seqOf(t, seqd) <= seqOf(t, lease.Node()) {
+		t.Fatalf("a sequential node made after ours, %s, sorts ahead of ours, %s", seqd, lease.Node())
+	}
+	if err := a.Delete(seqd, -1); err != nil {
+		t.Fatal(err)
+	}
+	if names, err := mw.Contenders(ctx); err != nil || len(names) != 2 || path.Base(names[0]) != low {
+		t.Fatalf("Contenders = %q, %v; want the stranger %s first, then our lease", names, err, low)
+	}
+
+	// A waiter that lists with the stranger there waits for it.
+	l, ml := mutex("later")
+	pl := lockAsync(ctx, ml.Lock)
+	l.trace.waitFor(t, "the later waiter behind our lease", 20*time.Second, waiting)
+	if err := lease.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l.trace.waitFor(t, "the later waiter waiting for the stranger", 20*time.Second, func(ev TraceEvent) bool {
+		return ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultWait && ev.Target == low
+	})
+	if pl.returned() {
+		t.Fatal("Lock returned while the stranger sorts first")
+	}
+	if err := a.Delete(joinPath(lock, low), -1); err != nil {
+		t.Fatal(err)
+	}
+	later, err := pl.wait(t, 20*time.Second)
+	if err != nil {
+		t.Fatalf("Lock after the stranger went: %v", err)
+	}
+	if err := later.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
