@@ -434,4 +434,12 @@ var mutants = []mutant{
 	}`,
 		Killers: []string{"TestLossClockBusySessionKeepsLease", "TestBusySessionKeepsLease"},
 	},
+	{
+		Name:    "sync-lag-one-tick-short",
+		Why:     "count the sync lag as syncLimit ticks instead of syncLimit + 1: TLC finds that rule unsafe (SessionTiming.LagTooShort: a touch acknowledged in the tick the link is cut waits in the follower, and a sync sent one tick later overtakes it), yet no test against the ensemble sees the tick",
+		File:    "impl/zklock/options.go",
+		Find:    `	return time.Duration(c.syncLimit+1) * c.tickTime`,
+		Replace: `	return time.Duration(c.syncLimit) * c.tickTime`,
+		Killers: []string{"TestSyncLagIsTheSpecsLag"},
+	},
 }
