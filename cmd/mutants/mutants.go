@@ -442,4 +442,22 @@ var mutants = []mutant{
 		Replace: `	return time.Duration(c.syncLimit) * c.tickTime`,
 		Killers: []string{"TestSyncLagIsTheSpecsLag"},
 	},
+	{
+		Name: "close-skips-monitor",
+		Why:  "Close waits for the calls and clean-ups but not for the monitor: it returns while the connection (go-zookeeper's goroutines with it) is still being torn down and the session's end not yet reported",
+		File: "impl/zklock/session.go",
+		Find: `	<-s.stopped
+	s.wg.Wait()`,
+		Replace: `	s.wg.Wait()`,
+		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
+	},
+	{
+		Name: "close-skips-calls",
+		Why:  "Close waits for the monitor's teardown but not for the calls in flight and the background clean-ups: it returns while they run",
+		File: "impl/zklock/session.go",
+		Find: `	<-s.stopped
+	s.wg.Wait()`,
+		Replace: `	<-s.stopped`,
+		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
+	},
 }
