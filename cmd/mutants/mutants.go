@@ -460,4 +460,13 @@ var mutants = []mutant{
 		Replace: `	<-s.stopped`,
 		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
 	},
+	{
+		Name: "sent-time-is-arrival",
+		Why:  "report each acknowledged request to the loss clock as sent when its reply arrived: the deadline counts from the arrival, later than the leader's clock by however long the reply was held on the way back",
+		File: "impl/zklock/wire.go",
+		Find: `		c.w.obs.acked(req.sent, time.Now(), req.op == zkwire.OpSync)`,
+		Replace: `		at := time.Now()
+		c.w.obs.acked(at, at, req.op == zkwire.OpSync)`,
+		Killers: []string{"TestLossDeadlineCountsFromSend"},
+	},
 }
