@@ -54,7 +54,7 @@ func TestCloseReturnsAfterEveryGoroutine(t *testing.T) {
 				h.hold("the monitor, reporting the session's end")
 			}
 		})
-		h.closeAndCheck(t, s)
+		h.closeAndCheck(t, s, 1)
 	})
 
 	// A call in flight on a worker, and a clean-up left to the background
@@ -83,7 +83,7 @@ func TestCloseReturnsAfterEveryGoroutine(t *testing.T) {
 				t.Fatal("the session ended before its background clean-up started")
 			}
 		})
-		h.closeAndCheck(t, s)
+		h.closeAndCheck(t, s, 2)
 	})
 }
 
@@ -99,6 +99,7 @@ type closeHooks struct {
 	running  sync.WaitGroup
 
 	mu   sync.Mutex
+	held int      // hooks that ran
 	late []string // hooks still holding when Close returned
 }
 
@@ -111,6 +112,9 @@ func newCloseHooks() *closeHooks {
 // hold parks the calling goroutine of the session until Close returns or
 // closeHold has passed.
 func (h *closeHooks) hold(what string) {
+	h.mu.Lock()
+	h.held++
+	h.mu.Unlock()
 	t := time.NewTimer(closeHold)
 	defer t.Stop()
 	select {
@@ -168,8 +172,9 @@ func (h *closeHooks) session(t *testing.T, tracer func(TraceEvent)) *Session {
 }
 
 // closeAndCheck closes s, takes the goroutine dump the instant Close
-// returns, then lets the hooks go and judges.
-func (h *closeHooks) closeAndCheck(t *testing.T, s *Session) {
+// returns, then lets the hooks go and judges; hooks is how many hooks must
+// have held a goroutine (a hook that never ran tested nothing).
+func (h *closeHooks) closeAndCheck(t *testing.T, s *Session, hooks int) {
 	t.Helper()
 	// Without labels in the dump nothing would be found after Close
 	// either: the check would pass without looking.
@@ -189,8 +194,11 @@ func (h *closeHooks) closeAndCheck(t *testing.T, s *Session) {
 	s.wg.Wait()
 	t.Logf("Close took %v", took.Round(time.Millisecond))
 	h.mu.Lock()
-	late := h.late
+	late, held := h.late, h.held
 	h.mu.Unlock()
+	if held != hooks {
+		t.Errorf("%d of the %d hooks held a goroutine of the session", held, hooks)
+	}
 	for _, what := range late {
 		t.Errorf("Close returned while %s was still running", what)
 	}
