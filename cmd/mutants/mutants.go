@@ -453,4 +453,39 @@ var mutants = []mutant{
 		Replace: `	if _, err := any(nil), error(nil); err != nil {`,
 		Killers: []string{"TestCancelAfterLostCreateSyncsFirst"},
 	},
+	{
+		Name:    "sync-lag-one-tick-short",
+		Why:     "count the sync lag as syncLimit ticks instead of syncLimit + 1: TLC finds that rule unsafe (SessionTiming.LagTooShort: a touch acknowledged in the tick the link is cut waits in the follower, and a sync sent one tick later overtakes it), yet no test against the ensemble sees the tick",
+		File:    "impl/zklock/options.go",
+		Find:    `	return time.Duration(c.syncLimit+1) * c.tickTime`,
+		Replace: `	return time.Duration(c.syncLimit) * c.tickTime`,
+		Killers: []string{"TestSyncLagIsTheSpecsLag"},
+	},
+	{
+		Name: "close-skips-monitor",
+		Why:  "Close waits for the calls and clean-ups but not for the monitor: it returns while the connection (go-zookeeper's goroutines with it) is still being torn down and the session's end not yet reported",
+		File: "impl/zklock/session.go",
+		Find: `	<-s.stopped
+	s.wg.Wait()`,
+		Replace: `	s.wg.Wait()`,
+		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
+	},
+	{
+		Name: "close-skips-calls",
+		Why:  "Close waits for the monitor's teardown but not for the calls in flight and the background clean-ups: it returns while they run",
+		File: "impl/zklock/session.go",
+		Find: `	<-s.stopped
+	s.wg.Wait()`,
+		Replace: `	<-s.stopped`,
+		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
+	},
+	{
+		Name: "sent-time-is-arrival",
+		Why:  "report each acknowledged request to the loss clock as sent when its reply arrived: the deadline counts from the arrival, later than the leader's clock by however long the reply was held on the way back",
+		File: "impl/zklock/wire.go",
+		Find: `		c.w.obs.acked(req.sent, time.Now(), req.op == zkwire.OpSync)`,
+		Replace: `		at := time.Now()
+		c.w.obs.acked(at, at, req.op == zkwire.OpSync)`,
+		Killers: []string{"TestLossDeadlineCountsFromSend"},
+	},
 }
