@@ -23,6 +23,10 @@ const (
 	// Thin keeps genuine acknowledgements on a grid of arrival times whose
 	// grain doubles when the memory is full: the code.
 	Thin Merge = "thin"
+	// Newer is a mutant: the two oldest become one with the newer send
+	// time and the older arrival, which proves too much (ProvesNoMore's
+	// control).
+	Newer Merge = "newer"
 )
 
 // Config holds LossClock's constants.
@@ -33,9 +37,9 @@ type Config struct {
 
 // Check is the module's ASSUME.
 func (c Config) Check() error {
-	if c.Lag < 0 || c.MaxAcks < 2 || (c.Merge != Oldest && c.Merge != Thin) {
-		return fmt.Errorf("lossclock: Lag = %d, MaxAcks = %d, Merge = %q: want Lag >= 0, MaxAcks >= 2, Merge %q or %q",
-			c.Lag, c.MaxAcks, c.Merge, Oldest, Thin)
+	if c.Lag < 0 || c.MaxAcks < 2 || (c.Merge != Oldest && c.Merge != Thin && c.Merge != Newer) {
+		return fmt.Errorf("lossclock: Lag = %d, MaxAcks = %d, Merge = %q: want Lag >= 0, MaxAcks >= 2, Merge %q, %q or %q",
+			c.Lag, c.MaxAcks, c.Merge, Oldest, Thin, Newer)
 	}
 	return nil
 }
@@ -91,6 +95,9 @@ func (c Config) keep(k Clock, s, a int) Clock {
 		k.Mem = append(append(make([]Entry, 0, n+1), m...), next)
 	case c.Merge == Oldest:
 		mem := append(make([]Entry, 0, n), Entry{Sent: m[0].Sent, At: m[1].At})
+		k.Mem = append(append(mem, m[2:]...), next)
+	case c.Merge == Newer:
+		mem := append(make([]Entry, 0, n), Entry{Sent: m[1].Sent, At: m[0].At})
 		k.Mem = append(append(mem, m[2:]...), next)
 	default:
 		kept, g := c.thin(m, max(2*k.Grain, 2*(m[n-1].At-m[0].At)/c.MaxAcks, 1))

@@ -2,13 +2,15 @@
 // spec/tla/SessionTimingLoad.tla: a healthy session (every reply in order
 // within Delay ticks, a sync every Beat ticks, as many reads as it likes)
 // whose loss clock is the bounded model/lossclock. NoSpuriousLoss says
-// the holder never stops believing. Variables are State's fields, actions
+// the holder never stops believing; ProvesNoMore, with any timing, that the
+// bounded clock proves no more than the unbounded synced rule. Variables are State's fields, actions
 // Spec's methods of the same names.
 package sessiontimingload
 
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/lossclock"
@@ -21,6 +23,7 @@ type Constants struct {
 	Clock                    lossclock.Config // Lag, MaxAcks, Merge
 	Delay, Beat, MaxInFlight int
 	MaxTime                  int
+	Healthy                  bool
 }
 
 // Spec is the state machine with its constants.
@@ -50,6 +53,43 @@ type State struct {
 	Inflight []Req
 	Clock    lossclock.Clock
 	LastSync int
+	Shadow   Shadow
+}
+
+// Shadow is the synced rule over every acknowledgement, unbounded: the
+// acknowledgements not yet proven (a set, kept sorted) and what is proven.
+// Acks is shared between states: never written in place.
+type Shadow struct {
+	Acks   []lossclock.Entry
+	Proven int
+}
+
+// shadowAcked is the spec's ShadowAcked.
+func (sp *Spec) shadowAcked(sh Shadow, s, a int, sync bool) Shadow {
+	by := -1
+	if sync {
+		by = s - sp.Clock.Lag
+	}
+	out := Shadow{Proven: sh.Proven}
+	var rest []lossclock.Entry
+	for _, e := range sh.Acks {
+		if e.At <= by {
+			out.Proven = max(out.Proven, e.Sent)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	if s > out.Proven {
+		i := slices.IndexFunc(rest, func(e lossclock.Entry) bool { return e.Sent > s || (e.Sent == s && e.At >= a) })
+		switch {
+		case i < 0:
+			rest = append(rest, lossclock.Entry{Sent: s, At: a})
+		case rest[i] != (lossclock.Entry{Sent: s, At: a}):
+			rest = slices.Insert(rest, i, lossclock.Entry{Sent: s, At: a})
+		}
+	}
+	out.Acks = rest
+	return out
 }
 
 // Action indices, in the order of Next's disjuncts.
@@ -82,9 +122,9 @@ func (sp *Spec) Tick(s, t *State) model.Guard {
 	switch {
 	case s.Now >= sp.MaxTime:
 		return "now < MaxTime"
-	case sp.overdue(s):
+	case sp.Healthy && sp.overdue(s):
 		return "~Overdue"
-	case sp.syncDue(s):
+	case sp.Healthy && sp.syncDue(s):
 		return "~SyncDue"
 	}
 	*t = *s
@@ -96,14 +136,14 @@ func (sp *Spec) send(s, t *State, sync bool) model.Guard {
 	switch {
 	case !sp.HBelieves(s):
 		return "HBelieves"
-	case sync && !sp.syncDue(s):
+	case sync && sp.Healthy && !sp.syncDue(s):
 		return "SyncDue"
 	case len(s.Inflight) >= sp.MaxInFlight:
 		return "Len(inflight) < MaxInFlight"
 	}
 	*t = *s
 	t.Inflight = append(append(make([]Req, 0, len(s.Inflight)+1), s.Inflight...), Req{Sent: s.Now, Sync: sync})
-	if sync {
+	if sync && sp.Healthy {
 		t.LastSync = s.Now
 	}
 	return model.Enabled
@@ -126,6 +166,7 @@ func (sp *Spec) AckReply(s, t *State) model.Guard {
 	*t = *s
 	r := s.Inflight[0]
 	t.Clock = sp.Clock.Acked(s.Clock, r.Sent, s.Now, r.Sync)
+	t.Shadow = sp.shadowAcked(s.Shadow, r.Sent, s.Now, r.Sync)
 	t.Inflight = s.Inflight[1:]
 	return model.Enabled
 }
@@ -182,6 +223,10 @@ func (sp *Spec) TypeOK(s *State) bool {
 // NoSpuriousLoss: a healthy session never reaches its loss deadline.
 func (sp *Spec) NoSpuriousLoss(s *State) bool { return sp.HBelieves(s) }
 
+// ProvesNoMore: the bounded clock proves no later send time than the
+// unbounded rule.
+func (sp *Spec) ProvesNoMore(s *State) bool { return s.Clock.Proven <= s.Shadow.Proven }
+
 // AppendEncoding appends a canonical encoding of s to b.
 func (s *State) AppendEncoding(b []byte) []byte {
 	b = binary.AppendVarint(b, int64(s.Now))
@@ -195,7 +240,12 @@ func (s *State) AppendEncoding(b []byte) []byte {
 		}
 	}
 	b = s.Clock.AppendEncoding(b)
-	return binary.AppendVarint(b, int64(s.LastSync))
+	b = binary.AppendVarint(b, int64(s.LastSync))
+	b = binary.AppendUvarint(b, uint64(len(s.Shadow.Acks)))
+	for _, e := range s.Shadow.Acks {
+		b = binary.AppendVarint(binary.AppendVarint(b, int64(e.Sent)), int64(e.At))
+	}
+	return binary.AppendVarint(b, int64(s.Shadow.Proven))
 }
 
 // TLA returns the state's variables as TLA+ values, in VARIABLES order.
@@ -208,11 +258,16 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		}
 		inflight = append(inflight, tla.Record{{Name: "sent", Value: tla.Int(r.Sent)}, {Name: "kind", Value: tla.Str(kind)}})
 	}
+	acks := tla.Set{}
+	for _, e := range s.Shadow.Acks {
+		acks = append(acks, tla.Record{{Name: "sent", Value: tla.Int(e.Sent)}, {Name: "at", Value: tla.Int(e.At)}})
+	}
 	return []tla.Binding{
 		{Name: "now", Value: tla.Int(s.Now)},
 		{Name: "inflight", Value: inflight},
 		{Name: "clock", Value: s.Clock.TLA()},
 		{Name: "lastSync", Value: tla.Int(s.LastSync)},
+		{Name: "shadow", Value: tla.Record{{Name: "acks", Value: acks}, {Name: "proven", Value: tla.Int(s.Shadow.Proven)}}},
 	}
 }
 

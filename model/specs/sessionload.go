@@ -7,8 +7,6 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/lossclock"
-	"github.com/zklock/zklock/model/sessiontiming"
-	"github.com/zklock/zklock/model/sessiontimingbounded"
 	"github.com/zklock/zklock/model/sessiontimingload"
 	"github.com/zklock/zklock/model/tla"
 )
@@ -64,6 +62,7 @@ func loadSessionTimingLoad(module string, m tlccfg.Model) (Instance, error) {
 	k := sessiontimingload.Constants{
 		Timeout: r.nat("Timeout"), Drift: r.nat("Drift"), Clock: r.lossClockConfig(),
 		Delay: r.nat("Delay"), Beat: r.nat("Beat"), MaxInFlight: r.nat("MaxInFlight"), MaxTime: r.nat("MaxTime"),
+		Healthy: r.bool("Healthy"),
 	}
 	if err := r.done(); err != nil {
 		return nil, err
@@ -79,38 +78,7 @@ func loadSessionTimingLoad(module string, m tlccfg.Model) (Instance, error) {
 		labelString: sessiontimingload.ActionName,
 		view:        sp.TLA, format: sp.Format,
 		invariants: map[string]func(*sessiontimingload.State) bool{
-			"TypeOK": sp.TypeOK, "NoSpuriousLoss": sp.NoSpuriousLoss,
-		},
-	})
-}
-
-func loadSessionTimingBounded(module string, m tlccfg.Model) (Instance, error) {
-	r := newConstReader(m)
-	st := sessiontiming.Constants{
-		Timeout: r.nat("Timeout"), SyncLimit: r.nat("SyncLimit"), Drift: r.nat("Drift"), Lag: r.nat("Lag"),
-		Rule: sessiontiming.Rule(r.str("Rule")), MaxTime: r.nat("MaxTime"),
-		MaxRequests: r.nat("MaxRequests"), MaxFaults: r.nat("MaxFaults"),
-	}
-	clock := lossclock.Config{Lag: st.Lag, MaxAcks: r.nat("MaxAcks"), Merge: lossclock.Merge(r.str("Merge"))}
-	if err := r.done(); err != nil {
-		return nil, err
-	}
-	if st.Rule != sessiontiming.Synced {
-		return nil, fmt.Errorf("specs: %s assumes Rule = %q, not %q", module, sessiontiming.Synced, st.Rule)
-	}
-	sp, err := sessiontimingbounded.New(st, clock)
-	if err != nil {
-		return nil, err
-	}
-	return loadTiming(module, m, timingModel[sessiontimingbounded.State]{
-		init: sp.Init, next: sp.Next, step: sp.Step,
-		encode:      func(b []byte, s *sessiontimingbounded.State) []byte { return s.AppendEncoding(b) },
-		actionName:  sessiontiming.ActionName,
-		labelString: sp.ST.LabelString,
-		view:        sp.TLA, format: sp.Format,
-		invariants: map[string]func(*sessiontimingbounded.State) bool{
-			"TypeOK": sp.TypeOK, "ProvesNoMore": sp.ProvesNoMore,
-			"LossBeforeExpiry": sp.LossBeforeExpiry, "HolderLosesFirst": sp.HolderLosesFirst,
+			"TypeOK": sp.TypeOK, "NoSpuriousLoss": sp.NoSpuriousLoss, "ProvesNoMore": sp.ProvesNoMore,
 		},
 	})
 }

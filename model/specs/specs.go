@@ -89,8 +89,6 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadSessionTiming(module, m)
 	case module == "SessionTimingLoad":
 		return loadSessionTimingLoad(module, m)
-	case module == "SessionTimingBounded":
-		return loadSessionTimingBounded(module, m)
 	case module == "TimedLock":
 		return loadTimedLock(module, m)
 	case module == "LockAll":

@@ -25,19 +25,21 @@
 (*            more than they would; they lie on an even grid, so it proves *)
 (*            nearly as much.  A sync that leaves the memory below a       *)
 (*            quarter full halves the grain.                               *)
-(* SessionTimingLoad (availability) and SessionTimingBounded (safety)      *)
-(* INSTANCE it; model/lossclock is the Go mirror.                          *)
+(*  "newer":  a mutant, the two oldest become one with the NEWER send time *)
+(*            and the older arrival: it proves a send time before it was   *)
+(*            acknowledged long enough ago (ProvesNoMore's control).       *)
+(* SessionTimingLoad INSTANCEs it; model/lossclock is the Go mirror.       *)
 (***************************************************************************)
 EXTENDS Integers, Sequences
 
 CONSTANTS
     Lag,      \* the synced rule's lag, in ticks
     MaxAcks,  \* the acknowledgements the memory keeps (the code: 4,096)
-    Merge     \* "oldest" or "thin": what a full memory does
+    Merge     \* "oldest", "thin" (or the mutant "newer"): what a full memory does
 
 ASSUME /\ Lag \in Nat
        /\ MaxAcks \in Nat /\ MaxAcks >= 2
-       /\ Merge \in {"oldest", "thin"}
+       /\ Merge \in {"oldest", "thin", "newer"}
 
 Max(S) == CHOOSE x \in S : \A y \in S : y <= x
 
@@ -77,6 +79,8 @@ Keep(c, s, a) ==
        ELSE IF Len(m) < MaxAcks THEN [c EXCEPT !.mem = Append(m, new)]
        ELSE IF Merge = "oldest"
             THEN [c EXCEPT !.mem = Append(<<[sent |-> m[1].sent, at |-> m[2].at]>> \o SubSeq(m, 3, Len(m)), new)]
+       ELSE IF Merge = "newer"
+            THEN [c EXCEPT !.mem = Append(<<[sent |-> m[2].sent, at |-> m[1].at]>> \o SubSeq(m, 3, Len(m)), new)]
        ELSE LET t == Thin(m, Max({2 * c.grain, (2 * (m[Len(m)].at - m[1].at)) \div MaxAcks, 1}))
             IN [c EXCEPT !.mem = Append(t[1], new), !.grain = t[2]]
 

@@ -20,8 +20,18 @@
 (*                                                                         *)
 (* NoSpuriousLoss: in every healthy behaviour the holder never stops       *)
 (* believing.  The code's merge before the fix ("oldest") fails it; the    *)
-(* fix ("thin") passes it, and SessionTimingBounded checks that it is      *)
-(* still safe.  model/sessiontimingload is the Go mirror.                  *)
+(* fix ("thin") passes it.                                                 *)
+(*                                                                         *)
+(* ProvesNoMore, the safety half: beside the bounded clock runs an         *)
+(* unbounded one (shadow: SessionTiming's synced rule over every           *)
+(* acknowledgement), and the bounded clock never proves a later send time. *)
+(* SessionTiming shows the unbounded rule safe against a follower cut off  *)
+(* from the leader (LossBeforeExpiry), so a holder that gives up no later  *)
+(* is safe too.  With Healthy = FALSE the clock advances, requests go out  *)
+(* and replies come at any time (in order, as on the one connection the    *)
+(* code reads them from; a request on a dropped connection is never        *)
+(* acknowledged), so every sequence of acknowledgements is checked.        *)
+(* model/sessiontimingload is the Go mirror.                               *)
 (***************************************************************************)
 EXTENDS Integers, Sequences
 
@@ -34,18 +44,21 @@ CONSTANTS
     Delay,        \* every reply arrives within Delay ticks of its send
     Beat,         \* the heartbeat sends a sync every Beat ticks
     MaxInFlight,  \* requests in flight at most
-    MaxTime       \* the clock stops at MaxTime
+    MaxTime,      \* the clock stops at MaxTime
+    Healthy       \* only healthy behaviours (else any timing, for ProvesNoMore)
 
 ASSUME /\ {Timeout, Drift, MaxTime} \subseteq Nat
        /\ {Delay, Beat, MaxInFlight} \subseteq Nat \ {0}
+       /\ Healthy \in BOOLEAN
 
 VARIABLES
     now,       \* the global clock
     inflight,  \* the requests sent and not yet answered, oldest first: [sent, kind]
     clock,     \* the client's LossClock
-    lastSync   \* when the heartbeat last sent a sync (the creation: 0)
+    lastSync,  \* when the heartbeat last sent a sync (the creation: 0)
+    shadow     \* the synced rule over every acknowledgement: [acks (a set), proven]
 
-vars == <<now, inflight, clock, lastSync>>
+vars == <<now, inflight, clock, lastSync, shadow>>
 
 LC == INSTANCE LossClock
 
@@ -54,6 +67,14 @@ HBelieves == now < clock.proven + Timeout - Drift
 
 Overdue == inflight # <<>> /\ now >= Head(inflight).sent + Delay
 SyncDue == now >= lastSync + Beat
+
+\* The unbounded rule takes an acknowledgement: a sync proves every one
+\* that arrived at least Lag before it was sent.
+ShadowAcked(sh, s, a, sync) ==
+    LET by == IF sync THEN s - Lag ELSE -1
+        p == LC!Max({sh.proven} \cup {e.sent : e \in {d \in sh.acks : d.at <= by}})
+        rest == {e \in sh.acks : e.at > by}
+    IN [acks |-> IF s <= p THEN rest ELSE rest \cup {[sent |-> s, at |-> a]}, proven |-> p]
 
 TypeOK ==
     /\ now \in 0..MaxTime
@@ -68,37 +89,38 @@ Init ==
     /\ inflight = <<>>
     /\ clock = LC!Init
     /\ lastSync = 0
+    /\ shadow = [acks |-> {}, proven |-> 0]
 
-\* The clock advances once every reply due has arrived and the sync due is
-\* sent.
+\* The clock advances; in a healthy behaviour once every reply due has
+\* arrived and the sync due is sent.
 Tick ==
     /\ now < MaxTime
-    /\ ~Overdue
-    /\ ~SyncDue
+    /\ Healthy => ~Overdue /\ ~SyncDue
     /\ now' = now + 1
-    /\ UNCHANGED <<inflight, clock, lastSync>>
+    /\ UNCHANGED <<inflight, clock, lastSync, shadow>>
 
 \* The holder's own traffic: a read on its session, while it believes.
 SendRead ==
     /\ HBelieves
     /\ Len(inflight) < MaxInFlight
     /\ inflight' = Append(inflight, [sent |-> now, kind |-> "read"])
-    /\ UNCHANGED <<now, clock, lastSync>>
+    /\ UNCHANGED <<now, clock, lastSync, shadow>>
 
-\* The heartbeat sends its sync.
+\* The heartbeat sends its sync (in a healthy behaviour, when due).
 SendSync ==
     /\ HBelieves
-    /\ SyncDue
+    /\ Healthy => SyncDue
     /\ Len(inflight) < MaxInFlight
     /\ inflight' = Append(inflight, [sent |-> now, kind |-> "sync"])
-    /\ lastSync' = now
-    /\ UNCHANGED <<now, clock>>
+    /\ lastSync' = IF Healthy THEN now ELSE lastSync
+    /\ UNCHANGED <<now, clock, shadow>>
 
 \* The reply to the oldest request arrives, and the clock takes it.
 AckReply ==
     /\ inflight # <<>>
     /\ HBelieves
     /\ clock' = LC!Acked(clock, Head(inflight).sent, now, Head(inflight).kind = "sync")
+    /\ shadow' = ShadowAcked(shadow, Head(inflight).sent, now, Head(inflight).kind = "sync")
     /\ inflight' = Tail(inflight)
     /\ UNCHANGED <<now, lastSync>>
 
@@ -106,6 +128,11 @@ Next == Tick \/ SendRead \/ SendSync \/ AckReply
 
 Spec == Init /\ [][Next]_vars
 
-\* Availability: a healthy session never reaches its loss deadline.
+\* Availability: a healthy session never reaches its loss deadline
+\* (checked with Healthy = TRUE).
 NoSpuriousLoss == HBelieves
+
+\* Safety: the bounded clock proves no later send time than the unbounded
+\* rule, whose safety SessionTiming checks.
+ProvesNoMore == clock.proven <= shadow.proven
 =============================================================================
