@@ -2,7 +2,7 @@
 // client's bounded memory of acknowledgements and what a sync proves from
 // it, as pure functions on a value. impl/zklock's lossClock runs the same
 // rule on time.Time; this package runs it on the spec's ticks, for the
-// models of SessionTimingLoad and SessionTimingBounded.
+// model of SessionTimingLoad.
 package lossclock
 
 import (
