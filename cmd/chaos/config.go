@@ -143,10 +143,8 @@ func validateConfig(c *campaign.Config) error {
 		return fmt.Errorf("--rw-ratio %v: between 0 and 1", c.RWRatio)
 	case c.FaultInterval < 500*time.Millisecond:
 		return fmt.Errorf("--fault-interval %v: at least 500ms", c.FaultInterval)
-	case c.SessionTimeout < time.Second || c.SessionTimeout > time.Minute:
-		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
-	case c.SyncLimit < 1 || c.TickTime <= 0:
-		return fmt.Errorf("--sync-limit %d, --tick-time %v: must be positive", c.SyncLimit, c.TickTime)
+	case timingErr(c.SessionTimeout, c.SyncLimit, c.TickTime) != nil:
+		return timingErr(c.SessionTimeout, c.SyncLimit, c.TickTime)
 	case c.IdleHold < 0:
 		return fmt.Errorf("--idle-hold %v: must not be negative", c.IdleHold)
 	case c.CheckTimeout <= 0:
@@ -216,4 +214,16 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+}
+
+// timingErr checks the session's timing flags, which the fault campaign and
+// the load campaign share.
+func timingErr(timeout time.Duration, syncLimit int, tick time.Duration) error {
+	switch {
+	case timeout < time.Second || timeout > time.Minute:
+		return fmt.Errorf("--session-timeout %v: between 1s and 1m", timeout)
+	case syncLimit < 1 || tick <= 0:
+		return fmt.Errorf("--sync-limit %d, --tick-time %v: must be positive", syncLimit, tick)
+	}
+	return nil
 }

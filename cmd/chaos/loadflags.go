@@ -43,15 +43,13 @@ func (l *loadConfig) finish(c *campaign.Config, set map[string]bool) error {
 		}
 	}
 	if !set["session-timeout"] {
-		c.SessionTimeout = 10 * time.Second // the setting, and the longest the local ensemble grants
+		c.SessionTimeout = 10 * time.Second // the setting that lost busy sessions before the fix, and the longest the local ensemble grants
 	}
 	switch {
 	case c.Duration < 5*time.Second:
 		return fmt.Errorf("--duration %v: at least 5s", c.Duration)
-	case c.SessionTimeout < time.Second || c.SessionTimeout > time.Minute:
-		return fmt.Errorf("--session-timeout %v: between 1s and 1m", c.SessionTimeout)
-	case c.SyncLimit < 1 || c.TickTime <= 0:
-		return fmt.Errorf("--sync-limit %d, --tick-time %v: must be positive", c.SyncLimit, c.TickTime)
+	case timingErr(c.SessionTimeout, c.SyncLimit, c.TickTime) != nil:
+		return timingErr(c.SessionTimeout, c.SyncLimit, c.TickTime)
 	}
 	l.cfg.Duration, l.cfg.SessionTimeout = c.Duration, c.SessionTimeout
 	l.cfg.TickTime, l.cfg.SyncLimit = c.TickTime, c.SyncLimit
