@@ -434,4 +434,12 @@ var mutants = []mutant{
 	}`,
 		Killers: []string{"TestLossClockBusySessionKeepsLease", "TestBusySessionKeepsLease"},
 	},
+	{
+		Name:    "raw-write-error-final",
+		Why:     "take go-zookeeper's raw error for a request whose write failed (connection reset by peer, broken pipe, i/o timeout) for a final answer, not connection loss (the rule before the fix): Unlock returns it and leaves its node at the head of the queue until the session ends, and Lock fails on a mere reconnect",
+		File:    "impl/zklock/call.go",
+		Find:    `		errors.Is(err, zk.ErrSessionMoved) || brokenWrite(err)`,
+		Replace: `		errors.Is(err, zk.ErrSessionMoved)`,
+		Killers: []string{"TestUnlockWriteResetDeletes", "TestLockSurvivesWriteReset", "TestBrokenWrite"},
+	},
 }
