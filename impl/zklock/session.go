@@ -15,9 +15,15 @@ import (
 )
 
 // Session is one ZooKeeper session and everything held through it. It is
-// lost, for good, when the server expires it or when no request has been
-// acknowledged for so long that the server may have: from the send of the
-// last acknowledged request, the negotiated timeout minus a drift margin.
+// lost, for good, when the server expires it or at its loss deadline, from
+// which on the server may have expired it: the negotiated timeout minus a
+// drift margin after the send of the newest request the leader is proven to
+// have heard of. An acknowledgement alone proves nothing (a follower cut off from the
+// leader goes on answering for up to syncLimit ticks); a sync does, as the
+// follower passes it to the leader behind the session's earlier touches. So
+// the session sends a sync every quarter of the room its timeout leaves,
+// and counts only requests acknowledged at least (syncLimit+1) ticks before
+// it sent a sync that was acknowledged (WithEnsembleTiming gives the ticks).
 // go-zookeeper would silently open a new session after an expiry; a Session
 // never does. Make a new Session to go on.
 //
