@@ -442,4 +442,22 @@ var mutants = []mutant{
 		Replace: `		errors.Is(err, zk.ErrSessionMoved)`,
 		Killers: []string{"TestUnlockWriteResetDeletes", "TestLockSurvivesWriteReset", "TestBrokenWrite"},
 	},
+	{
+		Name:    "heartbeat-keeps-period",
+		Why:     "the heartbeat keeps the period it computed at the start when a reconnect renegotiates the timeout (the code before the fix): after a shorter timeout its syncs come too rarely to prove anything before the deadline",
+		File:    "impl/zklock/deadline.go",
+		Find:    `			if e := s.beatPeriod(); e != every {`,
+		Replace: `			if e := every; e != every {`,
+		Killers: []string{"TestRenegotiatedTimeoutRetimesTheHeartbeat"},
+	},
+	{
+		Name: "renegotiated-room-unchecked",
+		Why:  "accept a renegotiated timeout that leaves no room after the drift margin and the sync lag (the code before the fix): the session lingers with a deadline no sync can move, and ends at its timer with no word of why",
+		File: "impl/zklock/session.go",
+		Find: `		if err := s.roomErr(); err != nil {
+			s.lose(`,
+		Replace: `		if err := error(nil); err != nil {
+			s.lose(`,
+		Killers: []string{"TestRenegotiatedTimeoutWithoutRoomEndsSession"},
+	},
 }

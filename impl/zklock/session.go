@@ -65,6 +65,8 @@ type Session struct {
 	timeout     time.Duration // negotiated
 	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
 	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
+	retime      chan struct{} // wakes the heartbeat when the timeout was renegotiated
+	beat        time.Duration // the heartbeat's period, as it last read it
 	err         error
 	how         traceevent.Result // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
@@ -120,6 +122,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
 		kick:        make(chan struct{}, 1),
+		retime:      make(chan struct{}, 1),
 		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
@@ -378,16 +381,33 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		// before answering, on the stream a sync takes. The timeout may
 		// have been renegotiated: a shorter one moves the deadline earlier,
 		// so the monitor must look again now, not at the old deadline.
-		shorter := timeout < s.timeout
+		changed, shorter := timeout != s.timeout, timeout < s.timeout
 		s.timeout = timeout
 		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
-		if shorter {
-			select {
-			case s.kick <- struct{}{}:
-			default:
-			}
+		if !changed {
+			return
 		}
+		// The room the timeout leaves sets the heartbeat's period; a
+		// timeout that leaves too little is refused, as NewSession refuses
+		// it, since no heartbeat could keep the session alive.
+		if err := s.roomErr(); err != nil {
+			s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
+			return
+		}
+		notify(s.retime)
+		if shorter {
+			notify(s.kick)
+		}
+	}
+}
+
+// notify wakes whoever waits on ch (a channel with room for one), unless
+// a wake-up is pending already.
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
 
