@@ -460,4 +460,12 @@ var mutants = []mutant{
 			s.lose(`,
 		Killers: []string{"TestRenegotiatedTimeoutWithoutRoomEndsSession"},
 	},
+	{
+		Name:    "auth-not-retried",
+		Why:     "NewSession sends each credential once (the code before the fix): a connection dropped during AddAuth fails it with go-zookeeper's untyped \"zk: connection closed\", although the credentials only needed sending again on the next connection",
+		File:    "impl/zklock/session.go",
+		Find:    `	_, err := retry(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })`,
+		Replace: `	_, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })`,
+		Killers: []string{"TestNewSessionAuthSurvivesConnectionLoss"},
+	},
 }

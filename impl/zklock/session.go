@@ -2,6 +2,7 @@ package zklock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -86,7 +87,10 @@ type Session struct {
 // Contenders, Guard's created paths) are relative to it; Conn and trace
 // events are not chrooted. A chroot anywhere else is refused with ErrChroot. A drift margin (WithDriftMargin) not below the
 // session timeout asked for, or below the one the server negotiated, is
-// refused with ErrInvalidArgument.
+// refused with ErrInvalidArgument. Credentials (WithAuth) are sent again
+// when the connection drops while they are sent; NewSession then fails
+// only when ctx ends (its error), the session is lost (ErrSessionLost), or
+// the server refuses them (ErrNoAuth).
 func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*Session, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
@@ -169,12 +173,27 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	s.wg.Add(1)
 	go s.heartbeat()
 	for _, a := range cfg.auth {
-		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
+		if err := s.addAuth(ctx, a); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("zklock: auth %s: %w", a.scheme, err)
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// addAuth sends credentials until the server accepts them. They belong to
+// the connection, and go-zookeeper re-sends on a reconnect only those whose
+// AddAuth succeeded: one that met connection loss is sent again (a setAuth
+// the server applied before the connection broke went with it).
+func (s *Session) addAuth(ctx context.Context, a zkAuth) error {
+	_, err := retry(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, zk.ErrAuthFailed):
+		return fmt.Errorf("zklock: new session: auth %s: %w: %w", a.scheme, ErrNoAuth, err)
+	}
+	return fmt.Errorf("zklock: new session: auth %s: %w", a.scheme, err)
 }
 
 // Close ends the session: every lease ends with ErrLockLost, the server
