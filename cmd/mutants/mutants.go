@@ -440,7 +440,7 @@ var mutants = []mutant{
 		File:    "impl/zklock/call.go",
 		Find:    `		errors.Is(err, zk.ErrSessionMoved) || brokenWrite(err)`,
 		Replace: `		errors.Is(err, zk.ErrSessionMoved)`,
-		Killers: []string{"TestUnlockWriteResetDeletes", "TestLockSurvivesWriteReset", "TestBrokenWrite"},
+		Killers: []string{"TestUnlockWriteResetDeletes", "TestUnlockWriteResetDeletesInBackground", "TestLockSurvivesWriteReset", "TestBrokenWrite"},
 	},
 	{
 		Name:    "heartbeat-keeps-period",
