@@ -436,11 +436,15 @@ var mutants = []mutant{
 	},
 	{
 		Name:    "raw-write-error-final",
-		Why:     "take go-zookeeper's raw error for a request whose write failed (connection reset by peer, broken pipe, i/o timeout) for a final answer, not connection loss (the rule before the fix): Unlock returns it and leaves its node at the head of the queue until the session ends, and Lock fails on a mere reconnect",
+		Why:     "take go-zookeeper's raw error for a request whose write failed (connection reset by peer, broken pipe, i/o timeout) for a final answer, not connection loss (the code before the fix): Unlock returns it and leaves its node at the head of the queue until the session ends, Lock fails on a mere reconnect, and Guard returns an error that matches nothing documented",
 		File:    "impl/zklock/call.go",
 		Find:    `		errors.Is(err, zk.ErrSessionMoved) || brokenWrite(err)`,
 		Replace: `		errors.Is(err, zk.ErrSessionMoved)`,
-		Killers: []string{"TestUnlockWriteResetDeletes", "TestUnlockWriteResetDeletesInBackground", "TestLockSurvivesWriteReset", "TestBrokenWrite"},
+		Also: []edit{{File: "impl/zklock/call.go", Find: `	case brokenWrite(err):
+		// A request`, Replace: `	case false:
+		// A request`}},
+		Killers: []string{"TestUnlockWriteResetDeletes", "TestUnlockWriteResetDeletesInBackground", "TestLockSurvivesWriteReset",
+			"TestGuardWriteResetIsConnectionLoss", "TestBrokenWrite"},
 	},
 	{
 		Name:    "heartbeat-keeps-period",

@@ -140,6 +140,11 @@ func (s *Session) classify(err error) error {
 		if serr := s.Err(); serr != nil {
 			return serr
 		}
+	case brokenWrite(err):
+		// A request whose write failed lost the connection like every
+		// other request in flight on it, which get zk.ErrConnectionClosed:
+		// callers that are handed the error (Guard's) match that.
+		return fmt.Errorf("%w: %w", zk.ErrConnectionClosed, err)
 	}
 	return err
 }

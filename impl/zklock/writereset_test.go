@@ -250,6 +250,48 @@ func TestLockSurvivesWriteReset(t *testing.T) {
 	t.Skipf("the heartbeat's write failed first in %d attempts", attempts)
 }
 
+// TestGuardWriteResetIsConnectionLoss: a Guard whose multi cannot be
+// written returns connection loss, as every other request on the broken
+// connection: an error matching zk.ErrConnectionClosed, where it returned
+// go-zookeeper's raw "connection reset by peer", which matched nothing
+// zklock documents. The lease holds on, and its next Guard writes.
+func TestGuardWriteResetIsConnectionLoss(t *testing.T) {
+	lock := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	c := newClient(t, "c")
+	m, _ := NewMutex(c.Session, lock)
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Unlock(ctx)
+	set := &zk.SetDataRequest{Path: lease.Node(), Data: []byte("guarded"), Version: -1}
+	for i := 0; i < attempts; i++ {
+		w := resetBeforeWrite(t, c, lock+"-scratch")
+		guarded := make(chan error, 1)
+		go func() { _, err := lease.Guard(ctx, set); guarded <- err }()
+		op := w.failedWrite(t)
+		w.release()
+		err := <-guarded
+		w.cleanup(t)
+		if !userWrite(op) {
+			t.Logf("attempt %d: the %v went first; again", i+1, op)
+			continue
+		}
+		if op != zkwire.OpMulti {
+			t.Fatalf("the write that failed was a %v, want Guard's multi", op)
+		}
+		if !errors.Is(err, zk.ErrConnectionClosed) || !errors.Is(err, syscall.ECONNRESET) {
+			t.Fatalf("Guard after its multi's write failed: %v, want zk.ErrConnectionClosed (with the reset as its cause)", err)
+		}
+		if _, err := lease.Guard(ctx, set); err != nil {
+			t.Fatalf("Guard after the reconnect: %v", err)
+		}
+		return
+	}
+	t.Skipf("the heartbeat's write failed first in %d attempts", attempts)
+}
+
 // TestBrokenWrite pins which errors are a broken connection: the socket
 // errors go-zookeeper passes on from a failed write, through TLS too, and
 // none of the errors that are answers or a caller's own deadline.
