@@ -165,10 +165,7 @@ var mutants = []mutant{
 		Why:  "a shorter timeout renegotiated on reconnect is stored, but the loss timer sleeps on towards the old deadline",
 		File: "impl/zklock/session.go",
 		Find: `		if shorter {
-			select {
-			case s.kick <- struct{}{}:
-			default:
-			}
+			notify(s.kick)
 		}`,
 		Replace: `		_ = shorter`,
 		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
