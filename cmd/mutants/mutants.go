@@ -165,10 +165,7 @@ var mutants = []mutant{
 		Why:  "a shorter timeout renegotiated on reconnect is stored, but the loss timer sleeps on towards the old deadline",
 		File: "impl/zklock/session.go",
 		Find: `		if shorter {
-			select {
-			case s.kick <- struct{}{}:
-			default:
-			}
+			notify(s.kick)
 		}`,
 		Replace: `		_ = shorter`,
 		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
@@ -487,5 +484,43 @@ var mutants = []mutant{
 		Replace: `		at := time.Now()
 		c.w.obs.acked(at, at, req.op == zkwire.OpSync)`,
 		Killers: []string{"TestLossDeadlineCountsFromSend"},
+	},
+	{
+		Name:    "raw-write-error-final",
+		Why:     "take go-zookeeper's raw error for a request whose write failed (connection reset by peer, broken pipe, i/o timeout) for a final answer, not connection loss (the code before the fix): Unlock returns it and leaves its node at the head of the queue until the session ends, Lock fails on a mere reconnect, and Guard returns an error that matches nothing documented",
+		File:    "impl/zklock/call.go",
+		Find:    `		errors.Is(err, zk.ErrSessionMoved) || brokenWrite(err)`,
+		Replace: `		errors.Is(err, zk.ErrSessionMoved)`,
+		Also: []edit{{File: "impl/zklock/call.go", Find: `	case brokenWrite(err):
+		// A request`, Replace: `	case false:
+		// A request`}},
+		Killers: []string{"TestUnlockWriteResetDeletes", "TestUnlockWriteResetDeletesInBackground", "TestLockSurvivesWriteReset",
+			"TestGuardWriteResetIsConnectionLoss", "TestBrokenWrite"},
+	},
+	{
+		Name:    "heartbeat-keeps-period",
+		Why:     "the heartbeat keeps the period it computed at the start when a reconnect renegotiates the timeout (the code before the fix): after a shorter timeout its syncs come too rarely to prove anything before the deadline",
+		File:    "impl/zklock/deadline.go",
+		Find:    `			if e := s.beatPeriod(); e != every {`,
+		Replace: `			if e := every; e != every {`,
+		Killers: []string{"TestRenegotiatedTimeoutRetimesTheHeartbeat"},
+	},
+	{
+		Name: "renegotiated-room-unchecked",
+		Why:  "accept a renegotiated timeout that leaves no room after the drift margin and the sync lag (the code before the fix): the session lingers with a deadline no sync can move, and ends at its timer with no word of why",
+		File: "impl/zklock/session.go",
+		Find: `		if err := s.roomErr(); err != nil {
+			s.lose(`,
+		Replace: `		if err := error(nil); err != nil {
+			s.lose(`,
+		Killers: []string{"TestRenegotiatedTimeoutWithoutRoomEndsSession"},
+	},
+	{
+		Name:    "auth-not-retried",
+		Why:     "NewSession sends each credential once (the code before the fix): a connection dropped during AddAuth fails it with go-zookeeper's untyped \"zk: connection closed\", although the credentials only needed sending again on the next connection",
+		File:    "impl/zklock/session.go",
+		Find:    `	_, err := retry(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })`,
+		Replace: `	_, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })`,
+		Killers: []string{"TestNewSessionAuthSurvivesConnectionLoss"},
 	},
 }

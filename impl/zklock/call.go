@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"syscall"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -137,6 +140,11 @@ func (s *Session) classify(err error) error {
 		if serr := s.Err(); serr != nil {
 			return serr
 		}
+	case brokenWrite(err):
+		// A request whose write failed lost the connection like every
+		// other request in flight on it, which get zk.ErrConnectionClosed:
+		// callers that are handed the error (Guard's) match that.
+		return fmt.Errorf("%w: %w", zk.ErrConnectionClosed, err)
 	}
 	return err
 }
@@ -145,7 +153,27 @@ func (s *Session) classify(err error) error {
 // may not have been applied, and the session may well live on.
 func transient(err error) bool {
 	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer) ||
-		errors.Is(err, zk.ErrSessionMoved)
+		errors.Is(err, zk.ErrSessionMoved) || brokenWrite(err)
+}
+
+// brokenWrite reports the errors go-zookeeper v1.0.4 answers a request with
+// when writing it to the connection fails: the raw error of the socket,
+// before the ErrConnectionClosed that every other request of the connection
+// gets. The peer reset the connection (ECONNRESET, or EPIPE on a later
+// write), the write did not finish within its deadline (a link that stopped
+// taking bytes), or the connection was already closed on our side. Each
+// means the connection is gone and go-zookeeper reconnects; nothing else
+// does, so only a *net.OpError (through TLS too, which wraps it) with one of
+// those causes counts: not a context's deadline, whose error is a timeout
+// too.
+func brokenWrite(err error) bool {
+	var op *net.OpError
+	if !errors.As(err, &op) {
+		return false
+	}
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, os.ErrDeadlineExceeded) ||
+		errors.Is(err, net.ErrClosed)
 }
 
 // backoff waits before retrying after a connection error. go-zookeeper

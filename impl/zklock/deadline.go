@@ -48,11 +48,20 @@ const minRoom = 200 * time.Millisecond
 
 // checkRoom refuses a negotiated timeout the loss rule cannot keep alive.
 func (s *Session) checkRoom() error {
+	if err := s.roomErr(); err != nil {
+		return fmt.Errorf("zklock: new session: %w", err)
+	}
+	return nil
+}
+
+// roomErr says, matching ErrInvalidArgument, why the negotiated timeout
+// leaves too little room after the drift margin and the sync lag.
+func (s *Session) roomErr() error {
 	s.mu.Lock()
 	timeout, margin, lag := s.timeout, s.margin(), s.cfg.syncLag()
 	s.mu.Unlock()
 	if room := timeout - margin - lag; room < minRoom {
-		return fmt.Errorf("zklock: new session: %w: the negotiated session timeout %v leaves %v after the drift margin %v "+
+		return fmt.Errorf("%w: the negotiated session timeout %v leaves %v after the drift margin %v "+
 			"and the sync lag %v ((syncLimit %d + 1) x tickTime %v, WithEnsembleTiming); at least %v is needed",
 			ErrInvalidArgument, timeout, room, margin, lag, s.cfg.syncLimit, s.cfg.tickTime, minRoom)
 	}
@@ -62,22 +71,37 @@ func (s *Session) checkRoom() error {
 // heartbeat sends a sync every quarter of the room the timeout leaves, so
 // that the loss deadline keeps moving while the leader hears from us. One
 // sync at a time: a sync stuck behind a cut link is the point, not a reason
-// to pile up more.
+// to pile up more. A reconnect may renegotiate the timeout (retime): the
+// period is read again then, or a shorter timeout would be left with syncs
+// too rare to prove anything before its deadline.
 func (s *Session) heartbeat() {
 	defer s.wg.Done()
-	s.mu.Lock()
-	every := (s.timeout - s.margin() - s.cfg.syncLag()) / 4
-	s.mu.Unlock()
-	t := time.NewTicker(max(every, minRoom/4))
+	every := s.beatPeriod()
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.done:
 			return
+		case <-s.retime:
+			if e := s.beatPeriod(); e != every {
+				every = e
+				t.Reset(every)
+			}
+			continue
 		case <-t.C:
 		}
 		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {
 			s.log.Debug("zklock: heartbeat sync", "err", err)
 		}
 	}
+}
+
+// beatPeriod is a quarter of the room the negotiated timeout leaves (at
+// least minRoom/4); the heartbeat notes it in beat.
+func (s *Session) beatPeriod() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.beat = max((s.timeout-s.margin()-s.cfg.syncLag())/4, minRoom/4)
+	return s.beat
 }

@@ -12,8 +12,9 @@ import (
 // session wraps both ErrLockLost and the session's reason.
 var (
 	// ErrSessionLost: the session can no longer be trusted. Either the server
-	// expired it, or no request has been acknowledged for so long that the
-	// server may have expired it. Every lease of the session has ended.
+	// expired it, or its loss deadline passed: no sync proved recently enough
+	// that the leader still heard from it, so the server may have expired it
+	// (see Session). Every lease of the session has ended.
 	ErrSessionLost = errors.New("zklock: session lost")
 	// ErrSessionExpired: the server said the session expired. It is an
 	// ErrSessionLost too.

@@ -268,7 +268,9 @@ func (l *Lease) release(ctx context.Context) error {
 // data to our node (its version changed, but our session still owns it) is
 // retried with the new version; one that finds our node gone, or owned by
 // another session, ends the lease with ErrLockLost. Guard on a lease that
-// ended or is being released returns ErrNotHeld.
+// ended or is being released returns ErrNotHeld. A Guard that loses the
+// connection returns an error matching zk.ErrConnectionClosed (the writes
+// may or may not have happened; the lease holds on).
 func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, error) {
 	if l == nil {
 		return nil, fmt.Errorf("%w: nil lease", ErrInvalidArgument)

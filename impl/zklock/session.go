@@ -2,6 +2,7 @@ package zklock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -15,9 +16,15 @@ import (
 )
 
 // Session is one ZooKeeper session and everything held through it. It is
-// lost, for good, when the server expires it or when no request has been
-// acknowledged for so long that the server may have: from the send of the
-// last acknowledged request, the negotiated timeout minus a drift margin.
+// lost, for good, when the server expires it or at its loss deadline, from
+// which on the server may have expired it: the negotiated timeout minus a
+// drift margin after the send of the newest request the leader is proven to
+// have heard of. An acknowledgement alone proves nothing (a follower cut off from the
+// leader goes on answering for up to syncLimit ticks); a sync does, as the
+// follower passes it to the leader behind the session's earlier touches. So
+// the session sends a sync every quarter of the room its timeout leaves,
+// and counts only requests acknowledged at least (syncLimit+1) ticks before
+// it sent a sync that was acknowledged (WithEnsembleTiming gives the ticks).
 // go-zookeeper would silently open a new session after an expiry; a Session
 // never does. Make a new Session to go on.
 //
@@ -59,6 +66,8 @@ type Session struct {
 	timeout     time.Duration // negotiated
 	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
 	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
+	retime      chan struct{} // wakes the heartbeat when the timeout was renegotiated
+	beat        time.Duration // the heartbeat's period, as it last read it
 	err         error
 	how         traceevent.Result // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
@@ -78,7 +87,10 @@ type Session struct {
 // Contenders, Guard's created paths) are relative to it; Conn and trace
 // events are not chrooted. A chroot anywhere else is refused with ErrChroot. A drift margin (WithDriftMargin) not below the
 // session timeout asked for, or below the one the server negotiated, is
-// refused with ErrInvalidArgument.
+// refused with ErrInvalidArgument. Credentials (WithAuth) are sent again
+// when the connection drops while they are sent; NewSession then fails
+// only when ctx ends (its error), the session is lost (ErrSessionLost), or
+// the server refuses them (ErrNoAuth).
 func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*Session, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
@@ -114,6 +126,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
 		kick:        make(chan struct{}, 1),
+		retime:      make(chan struct{}, 1),
 		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
@@ -160,12 +173,27 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	s.wg.Add(1)
 	go s.heartbeat()
 	for _, a := range cfg.auth {
-		if _, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) }); err != nil {
+		if err := s.addAuth(ctx, a); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("zklock: auth %s: %w", a.scheme, err)
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// addAuth sends credentials until the server accepts them. They belong to
+// the connection, and go-zookeeper re-sends on a reconnect only those whose
+// AddAuth succeeded: one that met connection loss is sent again (a setAuth
+// the server applied before the connection broke went with it).
+func (s *Session) addAuth(ctx context.Context, a zkAuth) error {
+	_, err := retry(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, zk.ErrAuthFailed):
+		return fmt.Errorf("zklock: new session: auth %s: %w: %w", a.scheme, ErrNoAuth, err)
+	}
+	return fmt.Errorf("zklock: new session: auth %s: %w", a.scheme, err)
 }
 
 // Close ends the session: every lease ends with ErrLockLost, the server
@@ -372,16 +400,33 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		// before answering, on the stream a sync takes. The timeout may
 		// have been renegotiated: a shorter one moves the deadline earlier,
 		// so the monitor must look again now, not at the old deadline.
-		shorter := timeout < s.timeout
+		changed, shorter := timeout != s.timeout, timeout < s.timeout
 		s.timeout = timeout
 		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
-		if shorter {
-			select {
-			case s.kick <- struct{}{}:
-			default:
-			}
+		if !changed {
+			return
 		}
+		// The room the timeout leaves sets the heartbeat's period; a
+		// timeout that leaves too little is refused, as NewSession refuses
+		// it, since no heartbeat could keep the session alive.
+		if err := s.roomErr(); err != nil {
+			s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
+			return
+		}
+		notify(s.retime)
+		if shorter {
+			notify(s.kick)
+		}
+	}
+}
+
+// notify wakes whoever waits on ch (a channel with room for one), unless
+// a wake-up is pending already.
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
 

@@ -1,0 +1,88 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// A reconnect can come back with another negotiated timeout (the server's
+// bounds changed, or the session moved to a server with other bounds). The
+// tests cannot change a running ensemble's bounds, so they hand the session
+// the connect reply of such a reconnect, as the wire would.
+
+// beatOf is the period the session's heartbeat last read.
+func beatOf(c *client) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.beat
+}
+
+// TestRenegotiatedTimeoutRetimesTheHeartbeat: the heartbeat's period is a
+// quarter of the room the timeout leaves, and it must follow the timeout of
+// every reconnect: syncs at the old period are too rare to prove anything
+// before a shorter timeout's deadline (code mutant heartbeat-keeps-period).
+func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
+	c := newClient(t, "c")
+	c.mu.Lock()
+	id, real, lag := c.id, c.timeout, c.cfg.syncLag()
+	c.mu.Unlock()
+	period := func(timeout time.Duration) time.Duration { return (timeout - timeout/5 - lag) / 4 }
+	eventually(t, "the heartbeat started", 10*time.Second, func() bool { return beatOf(c) == period(real) })
+	shorter := real - 3*time.Second
+	if period(shorter) < minRoom/4 {
+		t.Fatalf("test timing: %v leaves no room", shorter)
+	}
+	for _, timeout := range []time.Duration{shorter, real} {
+		c.connected(time.Now(), id, timeout)
+		eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
+			return beatOf(c) == period(timeout)
+		})
+	}
+	if err := c.Err(); err != nil {
+		t.Fatalf("session ended: %v", err)
+	}
+}
+
+// TestRenegotiatedTimeoutWithoutRoomEndsSession: a reconnect whose timeout
+// leaves less than minRoom after the drift margin and the sync lag ends
+// the session at once, with the reason NewSession gives for such a timeout
+// (ErrInvalidArgument) besides ErrSessionLost, and every lease with it
+// (code mutant renegotiated-room-unchecked: the session lingered until its
+// loss timer ran out, with no word of why).
+func TestRenegotiatedTimeoutWithoutRoomEndsSession(t *testing.T) {
+	ctx := ctxFor(t, time.Minute)
+	c := newClient(t, "c")
+	m, err := NewMutex(c.Session, lockPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	id, lag := c.id, c.cfg.syncLag()
+	c.mu.Unlock()
+	c.connected(time.Now(), id, lag) // no room at all
+	select {
+	case <-c.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the session outlived a renegotiated timeout that leaves no room")
+	}
+	if err := c.Err(); !errors.Is(err, ErrSessionLost) || !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("session ended with %v, want ErrSessionLost and ErrInvalidArgument", err)
+	}
+	select {
+	case <-lease.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lease outlived its session")
+	}
+	if err := lease.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("lease ended with %v, want ErrLockLost with the session's reason", err)
+	}
+	if err := lease.Unlock(context.Background()); !errors.Is(err, ErrLockLost) {
+		t.Fatalf("Unlock of the ended lease: %v, want ErrLockLost", err)
+	}
+}
