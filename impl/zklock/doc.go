@@ -56,6 +56,15 @@
 // deadline first. Connection loss alone ends nothing: the client
 // reconnects within the session and the leases hold.
 //
+// A busy session keeps its lease: the acknowledgements kept between two
+// syncs are bounded (4,096), and when there are more they are thinned to an
+// even grid of arrival times, never merged, so a sync proves nearly what
+// remembering them all would, at any request rate
+// (spec/tla/SessionTimingLoad.tla checks NoSpuriousLoss and ProvesNoMore).
+// What can still end a healthy session is a reply to the heartbeat's sync
+// that comes later than the room allows: ZooKeeper answers a session's
+// requests in order, so the sync waits behind everything sent before it.
+//
 // A process paused for longer than the session timeout cannot notice that
 // its lease ended before it touches the resource again. No lock can prevent
 // that; fencing can. Pass Lease.Token to the resource and let it refuse
