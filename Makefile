@@ -249,13 +249,16 @@ chaos-lag:
 # (measured 1,917-2,216/s with the load average near 20), and still
 # leaves a 10 s session 3.5 s of room. One session takes the whole client's
 # share: spread over two, each ran near the threshold.
+# Its own binary: make verify builds and runs it beside chaos-campaigns,
+# which builds and runs $(CHAOS).
+CHAOS_LOAD        := .cache/bin/chaos-load
 CHAOS_LOAD_MUTANT := .cache/bin/chaos-merge-oldest-acks
 CHAOS_LOAD_FLAGS  := --load --duration 40s --load-sessions 1 --load-workers 16 --waiters 200 --sync-limit 8 --quiet
 chaos-load:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/load out/verify/control-load-merge-oldest-acks
-	$(GO) build -o $(CHAOS) ./cmd/chaos
+	$(GO) build -o $(CHAOS_LOAD) ./cmd/chaos
 	$(GO) build -o $(CHAOS_LOAD_MUTANT) -overlay $$($(GO) run ./cmd/mutants -only merge-oldest-acks -overlay .cache/mutants/merge-oldest-acks) ./cmd/chaos
-	$(CHAOS) $(CHAOS_LOAD_FLAGS) --out out/verify/load
+	$(CHAOS_LOAD) $(CHAOS_LOAD_FLAGS) --out out/verify/load
 	@echo "control load-merge-oldest-acks: must be flagged, a session declared lost"; \
 	$(CHAOS_LOAD_MUTANT) $(CHAOS_LOAD_FLAGS) --out out/verify/control-load-merge-oldest-acks; rc=$$?; \
 	if [ $$rc -ne 1 ] || ! grep -q '"kind": "session-lost"' out/verify/control-load-merge-oldest-acks/report.json; then \
