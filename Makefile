@@ -253,7 +253,7 @@ chaos-lag:
 # which builds and runs $(CHAOS).
 CHAOS_LOAD        := .cache/bin/chaos-load
 CHAOS_LOAD_MUTANT := .cache/bin/chaos-merge-oldest-acks
-CHAOS_LOAD_FLAGS  := --load --duration 40s --load-sessions 1 --load-workers 16 --waiters 200 --sync-limit 8 --quiet
+CHAOS_LOAD_FLAGS  := --load --duration 30s --load-sessions 1 --load-workers 16 --waiters 200 --sync-limit 8 --quiet
 chaos-load:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/load out/verify/control-load-merge-oldest-acks
 	$(GO) build -o $(CHAOS_LOAD) ./cmd/chaos

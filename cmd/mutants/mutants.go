@@ -429,7 +429,9 @@ var mutants = []mutant{
 		c.acks[1] = ack{sent: c.acks[0].sent, at: c.acks[1].at}
 		c.acks = c.acks[1:]
 	}`,
-		Killers: []string{"TestLossClockBusySessionKeepsLease", "TestBusySessionKeepsLease"},
+		// TestBusySessionKeepsLease kills it too, against the real ensemble,
+		// in 32 s; make chaos-load's control does that within make verify.
+		Killers: []string{"TestLossClockBusySessionKeepsLease"},
 	},
 	{
 		Name: "lockall-relative-paths",
