@@ -65,7 +65,7 @@ const (
 	ResultMissing Result = "missing" // ListChildren: our own node is gone
 	ResultExists  Result = "exists"  // WatchPredecessor: watch set
 	ResultGone    Result = "gone"    // WatchPredecessor: the node had already gone
-	ResultLost    Result = "lost"    // WatchPredecessor: the connection was lost before the reply; list again
+	ResultLost    Result = "lost"    // WatchPredecessor, WatchSecond: the connection was lost before the reply; no watch armed (WatchPredecessor: list again)
 	ResultFound   Result = "found"   // FindOwnNode: the lost create had happened
 	ResultAbsent  Result = "absent"  // FindOwnNode: it had not; create again
 	ResultExpired Result = "expired" // LearnExpiry: the server said so

@@ -39,13 +39,15 @@ func newChecker(t *testing.T) checker {
 }
 
 // quickTraces are the pinned traces `make verify` checks with TLC: one
-// accepted, one rejected, and impl/zklock's trace of a lost reply to the
+// accepted, one rejected, and impl/zklock's traces of a lost reply to the
 // getData on the node waited for (WatchPredecessor "lost", matched by
-// PredecessorLockConnLoss's step; the full set is in TestPinnedTracesAgree;
+// PredecessorLockConnLoss's step) and on the node two ahead (WatchSecond
+// "lost", TestSecondWatchReplyLost); the full set is in TestPinnedTracesAgree;
 // the read/write trace module is exercised by a corruption TLC must reject).
 var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex_holds_while_waiting.jsonl",
 	"testdata/impl_watch_reply_lost.jsonl",
-	"testdata/impl_rw_watch_reply_lost.jsonl"}
+	"testdata/impl_rw_watch_reply_lost.jsonl",
+	"testdata/impl_second_watch_reply_lost.jsonl"}
 
 // TestPinnedTracesAgree checks every pinned trace with TLC and with
 // model/trace's Validate: TLC must accept exactly the traces the Go model

@@ -534,15 +534,20 @@ func (c *contender) watchBoth(ctx context.Context, target, second string) (fired
 	}
 	if secondRes != nil {
 		ch, serr := await(ctx, s, secondRes)
-		if transient(serr) {
-			ch, serr = retry(ctx, s, c.getW(second))
-		}
 		switch {
 		case serr == nil:
 			secondFired = ch
 			c.trace(TraceEvent{Action: traceevent.WatchSecond, Target: second, Result: traceevent.ResultExists, Start: sent.at, ZxidLow: sent.zxid})
 		case errors.Is(serr, zk.ErrNoNode):
 			c.trace(TraceEvent{Action: traceevent.WatchSecond, Target: second, Result: traceevent.ResultGone, Start: sent.at, ZxidLow: sent.zxid})
+		case transient(serr):
+			// Not retried: a retry would read after the predecessor's
+			// getData, yet stand for a read before it, and a node gone in
+			// between could not be told from one gone before. The second
+			// watch only saves a listing, so wait without it
+			// (WatchSecondLost, PredecessorLockConnLoss): the
+			// predecessor's deletion then lists again.
+			c.trace(TraceEvent{Action: traceevent.WatchSecond, Target: second, Result: traceevent.ResultLost, Start: sent.at, ZxidLow: sent.zxid})
 		default:
 			return nil, nil, serr
 		}

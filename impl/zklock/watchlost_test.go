@@ -169,3 +169,79 @@ func grantedAfterRelisting(t *testing.T, ctx context.Context, c *client, p *pend
 	}
 	return lease
 }
+
+// secondLost matches the trace event of a getData on the node two ahead
+// whose reply was lost with the connection.
+func secondLost(ev TraceEvent) bool {
+	return ev.Action == traceevent.WatchSecond && ev.Result == traceevent.ResultLost
+}
+
+// The connection breaks after a waiter's getData on the node two ahead of
+// its own (its second, sent just before the getData on its predecessor)
+// reached the server: no watch is armed there. The waiter must not read
+// it again (a retry would read after the predecessor's getData while the
+// trace puts it before: a node gone in between made impl/zklock's trace
+// impossible in the spec), must say so in its trace ("lost", the spec's
+// WatchSecondLost), wait for its predecessor all the same, and be granted
+// after both nodes ahead are released, leaving no node behind. Its trace,
+// replayed in the model when the test ends, is pinned as
+// cmd/tlatrace/testdata/impl_second_watch_reply_lost.jsonl for TLC. The
+// code mutant second-watch-retried (the retry as it was) fails the test.
+func TestSecondWatchReplyLost(t *testing.T) {
+	lock := lockPath(t)
+	ctx := ctxFor(t, 3*time.Minute)
+	a := admin(t)
+	h := newClient(t, "holder")
+	mh, _ := NewMutex(h.Session, lock)
+	held, err := mh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w1 := newClient(t, "first")
+	m1, _ := NewMutex(w1.Session, lock)
+	p1 := lockAsync(ctx, m1.Lock)
+	w1.trace.waitFor(t, "the first waiter waiting", time.Minute, waiting)
+
+	w2 := newClient(t, "second")
+	m2, _ := NewMutex(w2.Session, lock)
+	// The waiter's first getData is on its second (the holder's node).
+	cut := w2.net.CutAfterRequest(faultinject.OpGetData)
+	p2 := lockAsync(ctx, m2.Lock)
+	report, err := cut.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2.trace.waitFor(t, "waiting after the cut", time.Minute, waiting)
+	lost := w2.trace.count(secondLost)
+	if lost == 0 {
+		t.Fatalf("cut %+v: no WatchSecond \"lost\" in the trace:\n%s", report, w2.trace.dump())
+	}
+	for _, ev := range w2.trace.all() {
+		if secondLost(ev) && ev.Target != path.Base(held.Node()) {
+			t.Fatalf("lost getData on %s, want the holder's %s", ev.Target, path.Base(held.Node()))
+		}
+	}
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l1, err := p1.wait(t, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.returned() {
+		t.Fatalf("the second waiter's Lock returned (%v) while the first holds", p2.err)
+	}
+	if err := l1.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := p2.wait(t, time.Minute)
+	if err != nil {
+		t.Fatalf("Lock after a lost second watch: %v; trace:\n%s", err, w2.trace.dump())
+	}
+	if err := l2.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if left := synced(t, a, lock); len(left) != 0 {
+		t.Fatalf("nodes %v left", left)
+	}
+}

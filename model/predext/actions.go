@@ -157,16 +157,12 @@ func (sp *Spec) CreateRequestLost(s *State, c int, t *State) model.Guard {
 }
 
 // WatchSecondLost: the getData on the node two ahead fails with a lost
-// connection and its retry (watchBoth, after the predecessor's getData)
-// finds the node gone: c goes on to its predecessor with no watch on its
-// second. Spec: PredecessorLockConnLoss!WatchSecondLost.
+// connection and is not retried: c goes on to its predecessor with no
+// watch on its second (predlock.Spec.WatchSecondLost). Spec:
+// PredecessorLockConnLoss!WatchSecondLost.
 func (sp *Spec) WatchSecondLost(s *State, c int, t *State) model.Guard {
-	if g := s.Ready(c, recipe.PCSecond); g != model.Enabled {
-		return g
-	}
 	*t = *s
-	t.PC = cow.With(s.PC, c, recipe.PCWatch)
-	return model.Enabled
+	return sp.Spec.WatchSecondLost(&s.State, c, &t.State)
 }
 
 // WatchPredecessorLost: the getData on the predecessor fails with a lost

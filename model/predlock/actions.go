@@ -122,6 +122,13 @@ func (sp *Spec) WatchPredecessorLost(s *State, c int, t *State) model.Guard {
 	return keep(s, t, sp.r.WatchPredecessorLost(&s.State, c, &t.State))
 }
 
+// WatchSecondLost: recipe.Spec.WatchSecondLost, on PredecessorLock's
+// state (the second watch is PredecessorLock's alone). Spec:
+// PredecessorLockConnLoss!WatchSecondLostStep.
+func (sp *Spec) WatchSecondLost(s *State, c int, t *State) model.Guard {
+	return keep(s, t, sp.r.WatchSecondLost(&s.State, c, &t.State))
+}
+
 // CreateReplyLost: recipe.Spec.CreateReplyLost, of a node without kind.
 // Spec: PredecessorLock!CreateReplyLost.
 func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {

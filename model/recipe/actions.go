@@ -193,6 +193,22 @@ func (sp Spec[K]) WatchPredecessor(s *State[K], c int, t *State[K]) model.Guard 
 	return model.Enabled
 }
 
+// WatchSecondLost: the getData(<second>, watch=true) fails with a lost
+// connection: whatever watch the server armed went with the connection,
+// and the client, which does not retry it, goes on to its predecessor
+// with no watch on its second (impl/zklock watchBoth; the trace says
+// WatchSecond "lost"). No budget here: it is
+// PredecessorLockConnLoss!WatchSecondLostStep; the module's action spends
+// its budget around it.
+func (sp Spec[K]) WatchSecondLost(s *State[K], c int, t *State[K]) model.Guard {
+	if g := s.Ready(c, PCSecond); g != model.Enabled {
+		return g
+	}
+	*t = *s
+	t.PC = cow.With(s.PC, c, PCWatch)
+	return model.Enabled
+}
+
 // WatchPredecessorLost: the getData(<target>, watch=true) fails with a
 // lost connection (its request or its reply): the server dropped whatever
 // watch it armed with the connection and go-zookeeper, which registers a

@@ -96,9 +96,17 @@ func (a predAdapter) format(s *predlock.State) string { return a.sp.Format(s) }
 // which the adapters take by this name.
 const watchPredecessorLost traceevent.Action = "WatchPredecessorLost"
 
+// watchSecondLost names the step that matches WatchSecond "lost":
+// PredecessorLock's WatchSecondLost without its budget
+// (PredecessorLockConnLoss!WatchSecondLostStep).
+const watchSecondLost traceevent.Action = "WatchSecondLost"
+
 func (a predAdapter) step(s *predlock.State, action traceevent.Action, c, arg int, t *predlock.State) model.Guard {
-	if action == watchPredecessorLost {
+	switch action {
+	case watchPredecessorLost:
 		return a.sp.WatchPredecessorLost(s, c, t)
+	case watchSecondLost:
+		return a.sp.WatchSecondLost(s, c, t)
 	}
 	idx, ok := predActions[action]
 	if !ok {

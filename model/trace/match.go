@@ -254,13 +254,22 @@ func (m *eventMatch[S]) WatchPredecessor() ([]succ[S], string) {
 
 // WatchSecond: the client watches the node two ahead of its own that its
 // last listing showed (the model's second, PredecessorLock only), and
-// finds it where the model has it (armed) or gone (nothing watched);
-// either way the client goes on to its predecessor.
+// finds it where the model has it (armed) or gone (nothing watched), or
+// the connection was lost before the reply ("lost": nothing armed,
+// WatchSecondLost, a step of PredecessorLockConnLoss); either way the
+// client goes on to its predecessor.
 func (m *eventMatch[S]) WatchSecond() ([]succ[S], string) {
 	ev := m.ev
 	sec, ok := m.se.a.second(m.s, m.c)
 	if ok && !m.se.lt.sameNode(ev.Target, sec) {
 		return nil, fmt.Sprintf("the client watches %s as its second; in the model its second is %s", ev.Target, m.se.lt.nameOf(sec))
+	}
+	if ev.Result == traceevent.ResultLost {
+		t, why := m.do(watchSecondLost, 0)
+		if why != "" {
+			return nil, why
+		}
+		return m.one(t, m.nd.maxSeq, m.label+" -> reply lost, nothing watched")
 	}
 	t, why := m.do("WatchSecond", 0)
 	if why != "" {

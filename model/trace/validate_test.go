@@ -101,6 +101,12 @@ func TestControls(t *testing.T) {
 		{file: "mutex_watch_reply_lost.jsonl", verdict: Valid},
 		{file: "rw_watch_reply_lost.jsonl", verdict: Valid},
 		{"mutex_watch_lost_then_woken.jsonl", Invalid, "c2", traceevent.PredecessorGone, `pc[c2] = "list"`},
+		// Connection loss on the getData of the node two ahead
+		// (PredecessorLockConnLoss's WatchSecondLost): c3 waits for c2
+		// with nothing armed on c1, and is woken by c2's release alone.
+		// Its control: c3 woken by c1's release, where no watch was armed.
+		{file: "mutex_second_watch_lost.jsonl", verdict: Valid},
+		{"mutex_second_lost_then_woken.jsonl", Invalid, "c3", traceevent.PredecessorGone, "no notification for this request"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})

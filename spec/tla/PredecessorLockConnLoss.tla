@@ -21,11 +21,9 @@
 (*   find-own-node   getChildren and exists, retried (retry): reads with   *)
 (*                   no effect, the retry is the step (stutter)            *)
 (*   listing         getChildren, retried (lockCore.children): stutter     *)
-(*   second watch    getData+watch, retried after the predecessor's (the   *)
-(*                   two are in flight together): WatchSecondLost below    *)
-(*                   when the retry finds the node gone; a retry that arms *)
-(*                   it is WatchSecond taken earlier (the node existed     *)
-(*                   then: nodes before ours are never created)            *)
+(*   second watch    getData+watch, NOT retried (a retry would read after  *)
+(*                   the predecessor's getData): wait with no watch on the *)
+(*                   node two ahead: WatchSecondLost below                 *)
 (*   predecessor     getData+watch, NOT retried: list again after a        *)
 (*   watch           backoff, the node possibly still there and no watch   *)
 (*                   armed: WatchPredecessorLost below                     *)
@@ -77,20 +75,21 @@ CreateRequestLost(c) ==
     /\ UNCHANGED <<zkVars, pending, sess, reqNo, node, target, second, soleBlocker, token,
                    tenure, paused, histVars>>
 
-(* getData(<second>, watch=true) fails with a lost connection; watchBoth   *)
-(* retries it once the predecessor's getData has answered, and the retry   *)
-(* finds the node gone (it went after the predecessor's watch was set):    *)
-(* the client waits with no watch on the node two ahead.  (A retry that    *)
-(* arms the watch is WatchSecond's step: the node existed since the        *)
-(* listing.)                                                               *)
-WatchSecondLost(c) ==
+(* getData(<second>, watch=true) fails with a lost connection: whatever    *)
+(* watch the server armed went with the connection, and watchBoth does not *)
+(* retry it (the retry would read after the predecessor's getData), so the *)
+(* client goes on to its predecessor with no watch on the node two ahead   *)
+(* (trace: WatchSecond "lost").  WatchSecondLostStep is that step without  *)
+(* the budget, which PredecessorLockTrace matches.                         *)
+WatchSecondLostStep(c) ==
     /\ ~paused[c]
     /\ pc[c] = "second"
     /\ Live(c)
-    /\ Lose
     /\ pc' = [pc EXCEPT ![c] = "watch"]
     /\ UNCHANGED <<zkVars, pending, sess, reqNo, node, target, second, soleBlocker, token,
                    tenure, paused, histVars>>
+
+WatchSecondLost(c) == Lose /\ WatchSecondLostStep(c)
 
 (* getData(<target>, watch=true) fails with a lost connection: the server  *)
 (* may have armed the watch, but it dropped it with the connection, and    *)

@@ -98,8 +98,8 @@ Sync == INSTANCE PredecessorLock
          MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
          WithPause <- TRUE, WithCancel <- TRUE, Fencing <- TRUE, GrantRule <- "reread",
          AsyncDelete <- FALSE
-\* The lost calls of PredecessorLockConnLoss, for WatchPredecessor "lost"
-\* (its step without the budget: the trace's faults are not counted there).
+\* The lost calls of PredecessorLockConnLoss, for WatchPredecessor and
+\* WatchSecond "lost" (their steps without the budget: the trace's faults are not counted there).
 Loss == INSTANCE PredecessorLockConnLoss
     WITH Clients <- LogClients, MaxRequests <- LogMaxRequests, MaxSeq <- LogMaxSeq,
          MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
@@ -204,6 +204,11 @@ Logged(c) ==
               pc[c] = "create" /\ Nothing /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "ListChildren" ->
               MatchListChildren(c, e)
+         [] e.action = "WatchSecond" /\ e.result = "lost" ->
+              \* the connection was lost before the reply: nothing armed,
+              \* go on to the predecessor
+              /\ Loss!WatchSecondLostStep(c)
+              /\ UNCHANGED <<seqHigh, tokenHigh>>
          [] e.action = "WatchSecond" ->
               \* the node two ahead the last listing showed, found or gone
               /\ Lock!WatchSecond(c)
