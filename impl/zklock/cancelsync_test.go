@@ -34,12 +34,7 @@ func TestCancelAfterLostCreateSyncsFirst(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 2*time.Minute)
 	a := admin(t)
-	h := newClient(t, "holder")
-	mh, _ := NewMutex(h.Session, lock)
-	held, err := mh.Lock(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, held := holdLock(t, ctx, lock)
 	defer held.Unlock(ctx)
 
 	c := newClient(t, "cancelled")

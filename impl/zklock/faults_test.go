@@ -24,12 +24,7 @@ func TestCreateReplyLost(t *testing.T) {
 			a := admin(t)
 			// The parents exist already, so the create that is cut is the
 			// one that succeeds, not one that fails for a missing parent.
-			h := newClient(t, "holder")
-			mh, _ := NewMutex(h.Session, lock)
-			held, err := mh.Lock(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, held := holdLock(t, ctx, lock)
 			if !contended {
 				held.Unlock(ctx)
 			}

@@ -295,3 +295,16 @@ func seqOf(t testing.TB, node string) int64 {
 	}
 	return c.seq
 }
+
+// holdLock takes lock with a Mutex on a client of its own, named holder,
+// and returns the client and the lease.
+func holdLock(t testing.TB, ctx context.Context, lock string) (*client, *Lease) {
+	t.Helper()
+	h := newClient(t, "holder")
+	m, _ := NewMutex(h.Session, lock)
+	held, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, held
+}

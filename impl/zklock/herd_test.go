@@ -24,12 +24,7 @@ func TestNoHerd(t *testing.T) {
 	const n = 20
 	lock := lockPath(t)
 	ctx := ctxFor(t, 3*time.Minute)
-	h := newClient(t, "holder")
-	mh, _ := NewMutex(h.Session, lock)
-	held, err := mh.Lock(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, held := holdLock(t, ctx, lock)
 	waiters := make([]*client, n)
 	granted := make(chan int, n)
 	// Every release is counted: the last waiter's own node is watched

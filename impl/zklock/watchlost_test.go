@@ -37,12 +37,7 @@ func TestWatchReplyLost(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 3*time.Minute)
 	a := admin(t)
-	h := newClient(t, "holder")
-	mh, _ := NewMutex(h.Session, lock)
-	held, err := mh.Lock(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, held := holdLock(t, ctx, lock)
 	c, p := loseWatchReply(t, ctx, func(s *Session) func(context.Context) (*Lease, error) {
 		m, _ := NewMutex(s, lock)
 		return m.Lock
@@ -191,12 +186,7 @@ func TestSecondWatchReplyLost(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 3*time.Minute)
 	a := admin(t)
-	h := newClient(t, "holder")
-	mh, _ := NewMutex(h.Session, lock)
-	held, err := mh.Lock(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, held := holdLock(t, ctx, lock)
 	w1 := newClient(t, "first")
 	m1, _ := NewMutex(w1.Session, lock)
 	p1 := lockAsync(ctx, m1.Lock)
