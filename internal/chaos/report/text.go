@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -78,5 +79,17 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 		fmt.Fprintf(w, "error: %s\n", e)
 	}
 	fmt.Fprintf(w, "verdict: %s (exit %d)\n", strings.ToUpper(r.Verdict), r.ExitCode)
-	fmt.Fprintf(w, "report: %s\nreplay: %s\n", filepath.Join(outDir, "report.json"), r.Replay)
+	if _, ok := r.Files["html_report"]; ok {
+		fmt.Fprintf(w, "report: %s\n", fileURL(filepath.Join(outDir, "report.html")))
+	}
+	fmt.Fprintf(w, "data: %s\nreplay: %s\n", filepath.Join(outDir, "report.json"), r.Replay)
+}
+
+// fileURL is path as a file:// address, absolute, so that a terminal turns
+// it into a link to the page a person reads.
+func fileURL(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
