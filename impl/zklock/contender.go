@@ -43,6 +43,9 @@ func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, err
 	if err := s.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: %s: %w", lockPath, err)
 	}
+	if !cfg.dataSet {
+		cfg.data = ownIdentity()
+	}
 	return &lockCore{s: s, path: s.abs(lockPath), name: lockPath, acl: cfg.acl, data: cfg.data}, nil
 }
 

@@ -104,6 +104,13 @@
 // misplaced chroot is ErrChroot; no server granting a session within a
 // bound is ErrNoServer.
 //
+// # Who holds a lock
+//
+// Every lock node carries this process's Identity (host, process id, start
+// time) as a small JSON object, unless WithData gives other data;
+// ParseIdentity reads it back, and the node's ephemeralOwner names the
+// session. Curator does not read the data of lock nodes.
+//
 // # Errors
 //
 // Every error matches one of the Err* values with errors.Is. Bad input (an

@@ -156,3 +156,36 @@ func ExampleLease_Check() {
 	// applied: true
 	// true
 }
+
+// Who holds a lock: the holder's node carries its process's Identity
+// (unless WithData gave other data), and the node's ephemeralOwner its
+// session.
+func ExampleParseIdentity() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers(), zklock.WithSessionTimeout(8*time.Second), timing())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	m, err := zklock.NewMutex(s, "/example/reports")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer lease.Unlock(ctx)
+	// An operator's tool would list the lock path; the lease names its node.
+	data, stat, err := s.Conn().Get(lease.Node())
+	if err != nil {
+		log.Fatal(err)
+	}
+	id, ok := zklock.ParseIdentity(data)
+	fmt.Println("identity:", ok, "pid > 0:", id.PID > 0)
+	fmt.Println("owned by our session:", stat.EphemeralOwner == s.ID())
+	// Output:
+	// identity: true pid > 0: true
+	// owned by our session: true
+}

@@ -135,8 +135,9 @@ func WithAuth(scheme string, auth []byte) SessionOption {
 }
 
 type lockConfig struct {
-	acl  []zk.ACL
-	data []byte
+	acl     []zk.ACL
+	data    []byte
+	dataSet bool // WithData was given: no Identity
 }
 
 // LockOption configures NewMutex and NewRWMutex.
@@ -154,14 +155,15 @@ func WithACL(acl []zk.ACL) LockOption {
 	}
 }
 
-// WithData stores data in every lock node this lock creates, for example the
-// host name of the holder, so that Contenders and operators can see who waits.
+// WithData stores data in every lock node this lock creates, in place of
+// the default, this process's Identity (host, process id, start time) as
+// JSON. WithData(nil) stores nothing.
 func WithData(data []byte) LockOption {
 	return func(c *lockConfig) error {
 		if len(data) > MaxNodeData {
 			return fmt.Errorf("%w: %d bytes (max %d)", ErrDataTooLarge, len(data), MaxNodeData)
 		}
-		c.data = append([]byte(nil), data...)
+		c.data, c.dataSet = append([]byte(nil), data...), true
 		return nil
 	}
 }
