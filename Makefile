@@ -82,8 +82,11 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# examples/prometheus is a module of its own (the Prometheus client stays
+# out of the library's dependencies): vetted and tested here too.
 unit:
 	$(GO) test -short -count=1 $(PKGS)
+	cd examples/prometheus && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # One ensemble per test binary (TestMain); -p 1 keeps two ensembles from
 # competing for the two cores of a CI machine. TestRapidPrograms runs

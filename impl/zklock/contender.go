@@ -76,14 +76,16 @@ func (l *lockCore) acquire(ctx context.Context, kind Mode, try bool) (*Lease, er
 	if err != nil {
 		return nil, err
 	}
-	c := &contender{l: l, kind: kind, uuid: uuid}
+	c := &contender{l: l, kind: kind, uuid: uuid, ahead: -1}
 	c.trace(TraceEvent{Action: traceevent.RequestLock})
+	start := time.Now()
 	lease, err := c.run(ctx, try)
 	if err != nil {
 		c.cancel()
-		return nil, fmt.Errorf("zklock: lock %s: %w", l.path, err)
+		err = fmt.Errorf("zklock: lock %s: %w", l.path, err)
 	}
-	return lease, nil
+	l.s.observeAcquire(Acquisition{Lock: l.name, Mode: kind, Try: try, Ahead: c.ahead, Waited: time.Since(start), Err: err})
+	return lease, err
 }
 
 // contender is one acquisition: one uuid, and at most one node.
@@ -106,6 +108,7 @@ type contender struct {
 	pred      *armedWatch             // the watch on the node we wait for, while it has not fired
 	ownAt     uint64                  // the session's attach count when own was armed
 	ambiguous bool                    // a create may have happened that we never saw
+	ahead     int                     // contenders ahead of ours at the first listing, -1 before it
 }
 
 // armedWatch is a watch set on a node of the queue whose event has not
@@ -149,6 +152,9 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 				return nil, serr
 			}
 			return nil, fmt.Errorf("%w: our node was deleted while we waited", ErrLockLost)
+		}
+		if c.ahead < 0 {
+			c.ahead = me
 		}
 		grant, wait := decide(q, me, c.kind)
 		if grant {

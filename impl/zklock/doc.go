@@ -111,6 +111,12 @@
 // ParseIdentity reads it back, and the node's ephemeralOwner names the
 // session. Curator does not read the data of lock nodes.
 //
+// # Metrics
+//
+// WithObserver has a session report its acquisitions, the ends of its
+// leases and its own events to plain functions (Observer); package
+// otelzklock records them as OpenTelemetry metrics.
+//
 // # Errors
 //
 // Every error matches one of the Err* values with errors.Is. Bad input (an

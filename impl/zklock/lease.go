@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 
@@ -51,6 +52,7 @@ type Lease struct {
 	unlock  bool  // Unlock was called (a second one is ErrNotHeld)
 	done    chan struct{}
 	onEnd   []func() // called once done is closed (MultiLease)
+	granted time.Time
 }
 
 // leaseState is where a Lease is in its life (see Lease).
@@ -74,6 +76,7 @@ func newLease(c *contender) *Lease {
 		version: c.stat.Version,
 		token:   c.stat.Czxid,
 		done:    make(chan struct{}),
+		granted: time.Now(),
 	}
 }
 
@@ -116,13 +119,16 @@ func (l *Lease) Mode() Mode {
 // once. A lease being released keeps ErrReleased.
 func (l *Lease) end(reason error) bool {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.err != nil {
+		l.mu.Unlock()
 		return false
 	}
 	l.err = reason
 	l.st = stateEnded
 	l.closeDone()
+	mode := l.kind
+	l.mu.Unlock()
+	l.observeEnd(mode, reason)
 	return true
 }
 
@@ -197,8 +203,9 @@ func (l *Lease) Unlock(ctx context.Context) error {
 	}
 	l.st, l.err = stateReleasing, ErrReleased
 	l.closeDone()
-	settled := l.settled
+	settled, mode := l.settled, l.kind
 	l.mu.Unlock()
+	l.observeEnd(mode, ErrReleased)
 	l.s.removeLease(l)
 	if settled != nil {
 		// The Downgrade under way hands its outcome over to us: wait for it

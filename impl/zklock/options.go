@@ -36,6 +36,7 @@ type sessionConfig struct {
 	tracer    Tracer
 	auth      []zkAuth
 	tls       *tls.Config
+	observer  Observer
 }
 
 type zkAuth struct {

@@ -342,6 +342,7 @@ func (s *Session) lose(cause error, how traceevent.Result) {
 	for l := range leases {
 		l.end(lockLost(cause))
 	}
+	s.observeSession(SessionEnded, cause)
 	if how != traceevent.ResultClosed {
 		s.log.Warn("zklock: session lost", "session", fmt.Sprintf("0x%x", s.ID()), "err", cause)
 	}
@@ -392,6 +393,7 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		s.mu.Unlock()
 		s.wire.evidence.established()
 		close(s.established)
+		s.observeSession(SessionEstablished, nil)
 	case s.id != id:
 		s.mu.Unlock()
 		s.expired()
@@ -404,6 +406,7 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		s.timeout = timeout
 		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
+		s.observeSession(SessionReconnected, nil)
 		if !changed {
 			return
 		}
