@@ -13,7 +13,7 @@ ZK_VERSIONS ?= 3.8 3.9
 # The packages that depend on the server version; the rest run once.
 ZK_PKGS   := ./impl/... ./ensemble/...
 
-.PHONY: setup verify verify-deep live test vet fmt-check unit integration rapid-programs checker model tlc tlc-deep \
+.PHONY: setup verify verify-deep live test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
         conformance results specs mutants tlatrace tlatrace-deep chaos chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
@@ -23,7 +23,7 @@ verify: setup vet fmt-check unit fuzz checker model live chaos-lag
 # live: the stages that run against real ensembles (integration on each
 # server version, the random programs, the chaos package's tests, the
 # mutants, the short campaigns whose verdict does not depend on timing, the
-# load campaign and its control),
+# load campaign and its control, the examples),
 # VERIFY_JOBS at a time, each with its own ensemble. They spend most of
 # their time waiting on session timeouts and faults, not computing, so two
 # at once halve their wall time on a 2-core machine. Beside them, at the
@@ -37,7 +37,7 @@ verify: setup vet fmt-check unit fuzz checker model live chaos-lag
 VERIFY_JOBS ?= 2
 live:
 	@mkdir -p .cache && nice -n 19 $(MAKE) --no-print-directory specs > .cache/specs.log 2>&1 & specs=$$!; \
-	$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants integration chaos-tests chaos-campaigns chaos-load; rc=$$?; \
+	$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants integration chaos-tests chaos-campaigns chaos-load examples; rc=$$?; \
 	wait $$specs; src=$$?; echo "== spec checks (make specs, beside the live stages)"; cat .cache/specs.log; \
 	if [ $$rc -ne 0 ] || [ $$src -ne 0 ]; then exit 1; fi
 
@@ -82,11 +82,16 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# examples/prometheus is a module of its own (the Prometheus client stays
-# out of the library's dependencies): vetted and tested here too.
 unit:
 	$(GO) test -short -count=1 $(PKGS)
-	cd examples/prometheus && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The examples are modules of their own, so that the library carries
+# neither the Prometheus client nor a database driver: vetted and tested
+# here (examples/fencing against its own local ensemble).
+EXAMPLES := examples/prometheus examples/fencing
+examples:
+	@for d in $(EXAMPLES); do echo "examples: $$d"; \
+	  (cd $$d && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...) || exit 1; done
 
 # One ensemble per test binary (TestMain); -p 1 keeps two ensembles from
 # competing for the two cores of a CI machine. TestRapidPrograms runs
