@@ -3,6 +3,7 @@ package zklock
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
@@ -61,5 +62,35 @@ func TestLockNodeIdentity(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A Mode reads and writes as its name (JSON: LockView's mode), and only
+// its name reads back.
+func TestModeText(t *testing.T) {
+	for _, m := range []Mode{ModeExclusive, ModeRead, ModeWrite} {
+		b, _ := m.MarshalText()
+		var got Mode
+		if err := got.UnmarshalText(b); err != nil || got != m {
+			t.Errorf("%v: round trip %q -> %v, %v", m, b, got, err)
+		}
+	}
+	var m Mode
+	if err := m.UnmarshalText([]byte("shared")); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("UnmarshalText(shared) = %v, want ErrInvalidArgument", err)
+	}
+}
+
+// Inspect refuses bad input with typed errors, before any request.
+func TestInspectBadInput(t *testing.T) {
+	if _, err := Inspect(context.Background(), nil, "/a"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil session: %v", err)
+	}
+	s := &Session{}
+	if _, err := Inspect(context.Background(), s, "a/b"); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf("relative path: %v", err)
+	}
+	if _, err := Inspect(nil, s, "/a"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil context: %v", err)
 	}
 }

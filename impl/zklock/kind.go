@@ -1,5 +1,7 @@
 package zklock
 
+import "fmt"
+
 // Mode is what a lease holds, and what its lock node asks for: its String
 // is "exclusive", "read" or "write".
 type Mode uint8
@@ -21,6 +23,20 @@ func (k Mode) String() string {
 	default:
 		return "exclusive"
 	}
+}
+
+// MarshalText is String, so that a Mode reads as its name in JSON.
+func (k Mode) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a Mode's name; any other text is ErrInvalidArgument.
+func (k *Mode) UnmarshalText(b []byte) error {
+	for _, m := range []Mode{ModeExclusive, ModeRead, ModeWrite} {
+		if string(b) == m.String() {
+			*k = m
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: mode %q", ErrInvalidArgument, b)
 }
 
 // marker is the part of the node name that tells other clients (Curator
