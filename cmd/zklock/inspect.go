@@ -131,6 +131,14 @@ func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) 
 			fmt.Fprintf(w, "\x1b[H\x1b[2J%s\n", time.Now().Format(time.TimeOnly)) // clear the terminal
 		}
 	}
+	live := liveness{}
+	if f.tlsCA != "" {
+		live.why = "cons is not asked over TLS"
+	} else if ids, err := connectedSessions(ctx, f.servers); err != nil {
+		live.why = err.Error()
+	} else {
+		live.ids = ids
+	}
 	for _, p := range f.paths {
 		v, err := zklock.Inspect(ctx, s, p)
 		if err != nil {
@@ -142,7 +150,7 @@ func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) 
 			}
 			continue
 		}
-		writeView(w, v, time.Now())
+		writeView(w, v, live, time.Now())
 	}
 	return changed, nil
 }
@@ -171,7 +179,7 @@ func armWatch(s *zklock.Session, p string, changed chan<- struct{}) error {
 
 // writeView prints one lock path for people: a line per contender, head
 // first, saying who holds and what each waiter waits for.
-func writeView(w io.Writer, v *zklock.LockView, now time.Time) {
+func writeView(w io.Writer, v *zklock.LockView, live liveness, now time.Time) {
 	fmt.Fprintf(w, "%s: %d contender(s)", v.Path, len(v.Nodes))
 	if v.Zxid == 0 {
 		fmt.Fprint(w, " (no lock path)")
@@ -182,11 +190,14 @@ func writeView(w io.Writer, v *zklock.LockView, now time.Time) {
 		pos[n.Name] = i + 1
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  #\tmode\ttoken\tage\tsession\tholder\tstate")
+	fmt.Fprintln(tw, "  #\tmode\ttoken\tage\tsession\tconnected\tholder\tstate")
 	for i, n := range v.Nodes {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, n.Mode, token(n), age(n, now), session(n), holder(n), state(n, v, pos))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, n.Mode, token(n), age(n, now), session(n), live.of(n), holder(n), state(n, v, pos))
 	}
 	tw.Flush()
+	if live.why != "" && len(v.Nodes) > 0 {
+		fmt.Fprintf(w, "  connected: unknown (%s)\n", live.why)
+	}
 	for i, n := range v.Nodes {
 		fmt.Fprintf(w, "  #%d %s\n", i+1, n.Name)
 	}
@@ -249,4 +260,26 @@ func state(n zklock.NodeView, v *zklock.LockView, pos map[string]int) string {
 		return fmt.Sprintf("waits for #%d (%s), which holds", i, why)
 	}
 	return fmt.Sprintf("waits for #%d (%s), which waits too", i, why)
+}
+
+// liveness is which sessions some server lists a connection for (cons),
+// or why that is not known.
+type liveness struct {
+	ids map[int64]bool
+	why string
+}
+
+// of says whether n's session is connected to a server: "no" means the
+// client is away, and the server will expire the session (deleting the
+// node) unless the client comes back within its timeout.
+func (l liveness) of(n zklock.NodeView) string {
+	switch {
+	case n.Gone:
+		return "-"
+	case l.ids == nil:
+		return "?"
+	case l.ids[n.Session]:
+		return "yes"
+	}
+	return "no"
 }

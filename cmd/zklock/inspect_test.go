@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/impl/zklock"
 )
 
@@ -97,7 +98,7 @@ func TestInspect(t *testing.T) {
 		t.Fatalf("exit %d: %s", rc, errs.String())
 	}
 	text := out.String()
-	for _, want := range []string{"3 contender(s)", "HOLDS", "waits for #1 (the last writer ahead), which holds",
+	for _, want := range []string{"3 contender(s)", "HOLDS", " yes ", "waits for #1 (the last writer ahead), which holds",
 		"waits for #2 (its predecessor), which waits too", fmt.Sprintf("pid %d", os.Getpid()), "not contenders: notes"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
@@ -183,4 +184,46 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// A holder whose client is cut off (its connection severed, reconnects
+// blackholed) keeps its node until the server expires its session:
+// inspect says its session is not connected, while the others are.
+func TestInspectDisconnectedHolder(t *testing.T) {
+	servers := ensembletest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	path := fmt.Sprintf("/zklock-inspect/%d", time.Now().UnixNano())
+	net, err := faultinject.NewSet(servers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer net.Close()
+	s, err := zklock.NewSession(ctx, net.Addrs(), zklock.WithSessionTimeout(8*time.Second), zklock.WithEnsembleTiming(ensembletest.Timing()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m, _ := zklock.NewMutex(s, path)
+	if _, err := m.Lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	net.BlackholeUntilHealed()
+	net.Sever()
+	var out, errs bytes.Buffer
+	deadline := time.Now().Add(6 * time.Second) // within the session timeout: the node is still there
+	for {
+		out.Reset()
+		if rc := run(ctx, append(append([]string{"inspect"}, connect(servers)...), path), &out, &errs); rc != 0 {
+			t.Fatalf("exit %d: %s", rc, errs.String())
+		}
+		if strings.Contains(out.String(), " no ") {
+			break
+		}
+		if time.Now().After(deadline) || !strings.Contains(out.String(), "1 contender(s)") {
+			t.Fatalf("the cut-off holder not shown as disconnected:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("\n%s", out.String())
 }

@@ -5,10 +5,13 @@
 // inspect reads each lock path as the locks read it (after a sync, so a
 // lagging server answers as up to date as the leader): the contenders in
 // queue order, which one holds, whom each waiter waits for and why, each
-// node's fencing token, age, owning session and holder identity (the
-// data zklock writes by default), and the children that are not
-// contenders. --json prints one LockView object per path (impl/zklock's
-// LockView: the schema is its JSON tags, documented there); --watch
+// node's fencing token, age, owning session, whether that session is
+// connected to a server now (asked with the four-letter word cons, where
+// the servers allow it; a disconnected session's nodes go when the server
+// expires it), holder identity (the data zklock writes by default), and
+// the children that are not contenders. --json prints one LockView object
+// per path (impl/zklock's LockView: the schema is its JSON tags,
+// documented there; it has no connection status); --watch
 // prints the view again whenever a queue changes, on ZooKeeper watches,
 // not by polling.
 //
