@@ -34,6 +34,9 @@ func main() {
 	lock := flag.String("lock", "/locks/orders", "lock path")
 	db := flag.String("db", "orders.db", "SQLite database file")
 	name := flag.String("name", "worker", "this worker's name, written as the value")
+	timeout := flag.Duration("session-timeout", zklock.DefaultSessionTimeout, "session timeout to ask for")
+	tick := flag.Duration("tick-time", 2*time.Second, "the servers' tickTime (zoo.cfg)")
+	syncLimit := flag.Int("sync-limit", 5, "the servers' syncLimit (zoo.cfg)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -42,7 +45,8 @@ func main() {
 		log.Fatal(err)
 	}
 	defer store.Close()
-	s, err := zklock.NewSession(ctx, strings.Split(*servers, ","))
+	s, err := zklock.NewSession(ctx, strings.Split(*servers, ","),
+		zklock.WithSessionTimeout(*timeout), zklock.WithEnsembleTiming(*tick, *syncLimit))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -34,6 +34,9 @@ func main() {
 	servers := flag.String("servers", "127.0.0.1:2181", "ZooKeeper connect string")
 	lock := flag.String("lock", "/locks/demo", "lock path")
 	addr := flag.String("listen", "127.0.0.1:9464", "address of the /metrics endpoint")
+	timeout := flag.Duration("session-timeout", zklock.DefaultSessionTimeout, "session timeout to ask for")
+	tick := flag.Duration("tick-time", 2*time.Second, "the servers' tickTime (zoo.cfg)")
+	syncLimit := flag.Int("sync-limit", 5, "the servers' syncLimit (zoo.cfg)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -46,7 +49,8 @@ func main() {
 	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	go func() { log.Fatal(http.ListenAndServe(*addr, nil)) }()
 
-	s, err := zklock.NewSession(ctx, strings.Split(*servers, ","), zklock.WithObserver(obs))
+	s, err := zklock.NewSession(ctx, strings.Split(*servers, ","), zklock.WithObserver(obs),
+		zklock.WithSessionTimeout(*timeout), zklock.WithEnsembleTiming(*tick, *syncLimit))
 	if err != nil {
 		log.Fatal(err)
 	}
