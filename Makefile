@@ -70,6 +70,11 @@ setup:
 	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium; \
 	fi
+	@if ! command -v tmux >/dev/null; then \
+	  echo "installing Debian's tmux (zklock inspect's terminal view is tested in it)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq tmux; \
+	fi
 	$(GO) mod download
 
 ## test: the fast subset, no ensemble, no TLC.

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -226,4 +228,61 @@ func TestInspectDisconnectedHolder(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("\n%s", out.String())
+}
+
+// The live view as a person sees it: zklock inspect --watch in a tmux
+// pane 120 columns wide. Each change redraws the screen from the top (no
+// frame left above the new one), and the lines fit the pane; the pane is
+// read back with capture-pane. tmux is one of make setup's packages.
+func TestInspectWatchInTmux(t *testing.T) {
+	servers := ensembletest.Require(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is missing: make setup installs it")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	path := fmt.Sprintf("/zklock-inspect/%d", time.Now().UnixNano())
+	held := queueOf(t, ctx, servers, path)
+	bin := filepath.Join(t.TempDir(), "zklock")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	cmd := strings.Join(append(append([]string{bin, "inspect", "--watch"}, connect(servers)...), path), " ")
+	tmux("new-session", "-d", "-s", "inspect", "-x", "120", "-y", "20", cmd)
+	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
+	pane := func(want string) string {
+		deadline := time.Now().Add(time.Minute)
+		for {
+			p := tmux("capture-pane", "-p", "-t", "inspect")
+			if strings.Contains(p, want) {
+				return p
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q in the pane:\n%s", want, p)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	first := pane("3 contender(s)")
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second := pane("2 contender(s)")
+	if strings.Contains(second, "3 contender(s)") {
+		t.Fatalf("the old frame is still on screen:\n%s", second)
+	}
+	for _, line := range strings.Split(second, "\n") {
+		if len(line) >= 120 {
+			t.Errorf("a line fills the pane (wrapped?): %q", line)
+		}
+	}
+	t.Logf("first frame:\n%s\nafter the holder's release:\n%s", first, second)
 }
