@@ -123,26 +123,43 @@ func (sp *Spec[S, K]) read(s *State[S, K], a uint8, c, v int, t *State[S, K]) mo
 	return g
 }
 
-// watchTarget is StaleWatchPredecessor(c) on snapshot snap: the target
-// exists there: arm (replicas.ArmAt: at the leader, or the event queued at
-// once when the leader already deleted it) and wait; NoNode there: list
-// again.
-func (sp *Spec[S, K]) watchTarget(s *State[S, K], c int, snap []zk.Node[K], t *State[S, K]) model.Guard {
+// watchAt is WatchAt(c, v, at, name, Found, Gone) on snapshot snap up to
+// the client's part: c's getData(name, watch=true) in control state at,
+// armed where snap has the node (replicas.ArmAt: at the leader, or its
+// event queued at once when the leader already deleted it). It returns
+// the recipe state of t, a copy of s, and whether the node exists there,
+// for the caller's Found or Gone.
+func (sp *Spec[S, K]) watchAt(s *State[S, K], c int, at recipe.PC, name zk.Name[K], snap []zk.Node[K],
+	t *State[S, K]) (*recipe.State[K], bool, model.Guard) {
 	r := sp.Core(&s.Lock)
-	if g := r.Ready(c, recipe.PCWatch); g != model.Enabled {
-		return g
+	if g := r.Ready(c, at); g != model.Enabled {
+		return nil, false, g
 	}
 	t.Lock = s.Lock
 	w := sp.Core(&t.Lock)
-	if replicas.ExistsAt(snap, r.Target[c]) {
-		replicas.ArmAt(&r.Server, r.Target[c], r.UuidOf(c), &w.Server)
-		w.PC = cow.With(r.PC, c, recipe.PCWait)
-		return model.Enabled
+	found := replicas.ExistsAt(snap, name)
+	if found {
+		replicas.ArmAt(&r.Server, name, r.UuidOf(c), &w.Server)
 	}
-	w.PC = cow.With(r.PC, c, recipe.PCList)
-	w.Target = cow.With(r.Target, c, recipe.NoTarget[K]())
-	w.SetSecond(c, zk.NoNode)
-	w.SetSoleBlocker(c, false)
+	return w, found, model.Enabled
+}
+
+// watchTarget is StaleWatchPredecessor(c) on snapshot snap: the target
+// exists there: wait; NoNode there: list again.
+func (sp *Spec[S, K]) watchTarget(s *State[S, K], c int, snap []zk.Node[K], t *State[S, K]) model.Guard {
+	r := sp.Core(&s.Lock)
+	w, found, g := sp.watchAt(s, c, recipe.PCWatch, r.Target[c], snap, t)
+	switch {
+	case g != model.Enabled:
+		return g
+	case found:
+		w.PC = cow.With(r.PC, c, recipe.PCWait)
+	default:
+		w.PC = cow.With(r.PC, c, recipe.PCList)
+		w.Target = cow.With(r.Target, c, recipe.NoTarget[K]())
+		w.SetSecond(c, zk.NoNode)
+		w.SetSoleBlocker(c, false)
+	}
 	return model.Enabled
 }
 
@@ -150,14 +167,9 @@ func (sp *Spec[S, K]) watchTarget(s *State[S, K], c int, snap []zk.Node[K], t *S
 // node two ahead exists there, and on to the target either way.
 func (sp *Spec[S, K]) watchSecond(s *State[S, K], c int, snap []zk.Node[K], t *State[S, K]) model.Guard {
 	r := sp.Core(&s.Lock)
-	if g := r.Ready(c, recipe.PCSecond); g != model.Enabled {
-		return g
+	w, _, g := sp.watchAt(s, c, recipe.PCSecond, zk.Name[K]{Seq: r.Second[c]}, snap, t)
+	if g == model.Enabled {
+		w.PC = cow.With(r.PC, c, recipe.PCWatch)
 	}
-	t.Lock = s.Lock
-	w := sp.Core(&t.Lock)
-	if second := (zk.Name[K]{Seq: r.Second[c]}); replicas.ExistsAt(snap, second) {
-		replicas.ArmAt(&r.Server, second, r.UuidOf(c), &w.Server)
-	}
-	w.PC = cow.With(r.PC, c, recipe.PCWatch)
-	return model.Enabled
+	return g
 }
