@@ -21,30 +21,29 @@ type (
 	sharedStale = stalereads.Spec[sharedlock.State, sharedlock.Kind]
 )
 
-func newPred(t *testing.T, k predlock.Constants, sessionOrder bool) (*predStale, *predlock.Spec) {
+// must returns the variant over the recipe spec lock (err: the error
+// building it), as recipeOf describes it.
+func must[L any, S any, K zk.Kind](t *testing.T, k recipe.Constants, order bool, lock L, err error,
+	recipeOf func(L) stalereads.Recipe[S, K]) *stalereads.Spec[S, K] {
 	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := stalereads.New(k, recipeOf(lock), order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+func newPred(t *testing.T, k predlock.Constants, sessionOrder bool) (*predStale, *predlock.Spec) {
 	p, err := predlock.New(k, predlock.Base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := stalereads.New(k.Constants, specs.PredLockStale(p), sessionOrder)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp, p
+	return must(t, k.Constants, sessionOrder, p, err, specs.PredLockStale), p
 }
 
 func newShared(t *testing.T, k sharedlock.Constants, sessionOrder bool) (*sharedStale, *sharedlock.Spec) {
-	t.Helper()
 	l, err := sharedlock.New(k, sharedlock.Base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := stalereads.New(k.Constants, specs.SharedLockStale(l), sessionOrder)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp, l
+	return must(t, k.Constants, sessionOrder, l, err, specs.SharedLockStale), l
 }
 
 // two clients, one request each, MaxSeq 2, fencing, the checked grant.
