@@ -56,18 +56,13 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 	r := newConstReader(m)
 	var order, dupes bool
 	more := func(r *constReader) { order, dupes = r.bool("SessionOrder"), r.bool("DeleteDuplicates") }
-	base := staleBase(m)
 	if module == "PredecessorLockStaleReads" {
 		k, err := predLockConstants(r, more)
 		if err != nil {
 			return nil, err
 		}
 		p, err := predlock.New(k, predlock.Base)
-		if err != nil {
-			return nil, err
-		}
-		es, err := PredLockSpec(p, false, base.Invariants, m.Properties)
-		return staleInstance(module, m, k.Constants, PredLockStale(p), order, dupes, es, err)
+		return staleInstance(module, m, k.Constants, order, dupes, p, err, PredLockStale, PredLockSpec)
 	}
 	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
 	more(r)
@@ -75,36 +70,38 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 		return nil, err
 	}
 	l, err := sharedlock.New(k, sharedlock.Base)
-	if err != nil {
-		return nil, err
-	}
-	es, err := SharedLockSpec(l, false, base.Invariants, m.Properties)
-	return staleInstance(module, m, k.Constants, SharedLockStale(l), order, dupes, es, err)
+	return staleInstance(module, m, k.Constants, order, dupes, l, err, SharedLockStale, SharedLockSpec)
 }
 
 // staleOwn are the invariants a stale module adds to its recipe's.
 var staleOwn = map[string]bool{"StaleTypeOK": true, "StaleNoOrphans": true}
 
-// staleBase returns m with only the invariants its recipe's model checks.
-func staleBase(m tlccfg.Model) tlccfg.Model {
-	base := m
-	base.Invariants = nil
+// recipeInvariants returns the invariants of m its recipe's model checks.
+func recipeInvariants(m tlccfg.Model) []string {
+	var out []string
 	for _, name := range m.Invariants {
 		if !staleOwn[name] {
-			base.Invariants = append(base.Invariants, name)
+			out = append(out, name)
 		}
 	}
-	return base
+	return out
 }
 
-// staleInstance wraps the recipe's explorer spec es (its invariants and
-// properties of config m, built by the caller with error err) in the
-// stale-read variant of r.
-func staleInstance[S any, K zk.Kind](module string, m tlccfg.Model, k recipe.Constants, r stalereads.Recipe[S, K],
-	order, dupes bool, es *explore.Spec[S], err error) (Instance, error) {
+// staleInstance builds the model of config m of module, the stale-read
+// variant (recipeOf) of the recipe spec lock (err: the error building it)
+// whose constants are k, with the recipe's invariants and properties of
+// m (spec: the recipe's explorer spec, without fairness).
+func staleInstance[L any, S any, K zk.Kind](module string, m tlccfg.Model, k recipe.Constants, order, dupes bool,
+	lock L, err error, recipeOf func(L) stalereads.Recipe[S, K],
+	spec func(L, bool, []string, []string) (*explore.Spec[S], error)) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	es, err := spec(lock, false, recipeInvariants(m), m.Properties)
+	if err != nil {
+		return nil, err
+	}
+	r := recipeOf(lock)
 	specName, err := specOf(m)
 	if err != nil {
 		return nil, err
