@@ -10,10 +10,10 @@
 //	model/predlock    PredecessorLock (impl/zklock Mutex) and its mutants
 //	model/predext     PredecessorLock extended with a variable: Guard, CancelInFlight
 //	model/sharedlock  SharedLock (impl/zklock RWMutex) and its mutants
-//	model/replicas    ZooKeeperReplicas, the ensemble's read view the
-//	                  stale-read mirrors share (spec/tla/ZooKeeperReplicas.tla)
-//	model/stalereads  PredecessorLockStaleReads: reads from a lagging server
-//	model/sharedstale SharedLockStaleReads: the same for SharedLock
+//	model/replicas    ZooKeeperReplicas, the ensemble's read view
+//	                  (spec/tla/ZooKeeperReplicas.tla)
+//	model/stalereads  StaleReads: any recipe with reads from a lagging server
+//	                  (PredecessorLockStaleReads, SharedLockStaleReads)
 //	model/lockall     LockAll (impl/zklock LockAll over two locks) and its controls
 //	model/explore     explicit-state explorer: breadth-first search over
 //	                  fingerprinted states (parallel, or in TLC's order),

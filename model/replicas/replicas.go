@@ -1,11 +1,10 @@
 // Package replicas is the Go mirror of spec/tla/ZooKeeperReplicas.tla, the
-// ensemble's read view that the stale-read specs share: the leader's log
-// as the node set after each write step (Hist), and per client the highest
-// zxid it has seen (Seen). The leader is model/zk's Server, embedded in the
-// lock spec's state; a lock spec's stale mirror (model/stalereads for
-// PredecessorLockStaleReads, model/sharedstale for SharedLockStaleReads)
-// embeds a View beside it and calls the operators below, each a method or
-// function named like the module's operator.
+// ensemble's read view: the leader's log as the node set after each write
+// step (Hist), and per client the highest zxid it has seen (Seen). The
+// leader is model/zk's Server, in the recipe's state; model/stalereads,
+// the stale-read variant of every recipe, embeds a View beside it and
+// calls the operators below, each a method or function named like the
+// module's operator.
 //
 // A View is built copy-on-write like the rest of a state: a step never
 // writes into a slice it did not allocate.

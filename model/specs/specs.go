@@ -75,10 +75,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 	switch {
 	case isPredExt(module):
 		return loadPredExt(module, m)
-	case module == "PredecessorLockStaleReads":
+	case module == "PredecessorLockStaleReads" || module == "SharedLockStaleReads":
 		return loadStaleReads(module, m)
-	case module == "SharedLockStaleReads":
-		return loadSharedStale(module, m)
 	case isSharedExt(module):
 		return loadSharedExt(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):

@@ -6,84 +6,159 @@ import (
 	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/model/stalereads"
 	"github.com/zklock/zklock/model/tla"
+	"github.com/zklock/zklock/model/zk"
 )
 
-// loadStaleReads builds the model of a PredecessorLockStaleReads config:
-// PredecessorLock's constants and SessionOrder, specification StaleSpec.
+// PredLockStale is PredecessorLockStaleReads: PredecessorLock (sp, the
+// Base variant) with its reads ListChildren, FindOwnNode, WatchSecond and
+// WatchPredecessor answered from a snapshot.
+func PredLockStale(sp *predlock.Spec) stalereads.Recipe[predlock.State, zk.NoKind] {
+	return stalereads.Recipe[predlock.State, zk.NoKind]{
+		Lock: sp, Module: "PredecessorLockStaleReads", VarNames: predlock.VarNames, ActionNames: predlock.ActionNames,
+		ClientNext: sp.ClientNext(),
+		Reads: map[uint8]stalereads.Read{recipe.ActListChildren: stalereads.Listing, recipe.ActFindOwnNode: stalereads.Listing,
+			predlock.ActWatchSecond: stalereads.WatchSecond, recipe.ActWatchPredecessor: stalereads.WatchTarget},
+		Replied: []uint8{recipe.ActCreateOk, recipe.ActRelease, recipe.ActCancel},
+		Core:    func(s *predlock.State) *recipe.State[zk.NoKind] { return &s.State },
+		Encode:  func(b []byte, s *predlock.State) []byte { return s.AppendEncoding(b) },
+		Printer: zk.Printer[zk.NoKind]{Clients: sp.Clients},
+	}
+}
+
+// SharedLockStale is SharedLockStaleReads: SharedLock (sp, the Base
+// variant) with its reads ListChildren, FindOwnNode and WatchPredecessor
+// answered from a snapshot; Downgrade's reply raises seen as a create's
+// does, and the module defines StaleFairSpec.
+func SharedLockStale(sp *sharedlock.Spec) stalereads.Recipe[sharedlock.State, sharedlock.Kind] {
+	return stalereads.Recipe[sharedlock.State, sharedlock.Kind]{
+		Lock: sp, Module: "SharedLockStaleReads", VarNames: sharedlock.VarNames, ActionNames: sharedlock.ActionNames,
+		ClientNext: sp.ClientNext(),
+		Reads: map[uint8]stalereads.Read{recipe.ActListChildren: stalereads.Listing, recipe.ActFindOwnNode: stalereads.Listing,
+			recipe.ActWatchPredecessor: stalereads.WatchTarget},
+		Replied: []uint8{recipe.ActCreateOk, sharedlock.ActDowngrade, recipe.ActRelease, recipe.ActCancel},
+		Kinds:   int16(len(sharedlock.Kinds)),
+		Fair:    true,
+		Core:    func(s *sharedlock.State) *recipe.State[sharedlock.Kind] { return &s.State },
+		Encode:  func(b []byte, s *sharedlock.State) []byte { return s.AppendEncoding(b) },
+		Printer: zk.Printer[sharedlock.Kind]{Clients: sp.Clients,
+			Kind: func(k sharedlock.Kind) tla.Value { return tla.Str(k.String()) }},
+	}
+}
+
+// loadStaleReads builds the model of a config of a recipe's stale module:
+// the recipe's constants, SessionOrder and DeleteDuplicates; StaleSpec, or
+// StaleFairSpec where the module defines it.
 func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
+	r := newConstReader(m)
+	var order, dupes bool
+	more := func(r *constReader) { order, dupes = r.bool("SessionOrder"), r.bool("DeleteDuplicates") }
+	if module == "PredecessorLockStaleReads" {
+		k, err := predLockConstants(r, more)
+		if err != nil {
+			return nil, err
+		}
+		p, err := predlock.New(k, predlock.Base)
+		return staleInstance(module, m, k.Constants, order, dupes, p, err, PredLockStale, PredLockSpec)
+	}
+	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
+	more(r)
+	if err := r.done(); err != nil {
+		return nil, err
+	}
+	l, err := sharedlock.New(k, sharedlock.Base)
+	return staleInstance(module, m, k.Constants, order, dupes, l, err, SharedLockStale, SharedLockSpec)
+}
+
+// staleOwn are the invariants a stale module adds to its recipe's.
+var staleOwn = map[string]bool{"StaleTypeOK": true, "StaleNoOrphans": true}
+
+// recipeInvariants returns the invariants of m its recipe's model checks.
+func recipeInvariants(m tlccfg.Model) []string {
+	var out []string
+	for _, name := range m.Invariants {
+		if !staleOwn[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// staleInstance builds the model of config m of module, the stale-read
+// variant (recipeOf) of the recipe spec lock (err: the error building it)
+// whose constants are k, with the recipe's invariants and properties of
+// m (spec: the recipe's explorer spec, without fairness).
+func staleInstance[L any, S any, K zk.Kind](module string, m tlccfg.Model, k recipe.Constants, order, dupes bool,
+	lock L, err error, recipeOf func(L) stalereads.Recipe[S, K],
+	spec func(L, bool, []string, []string) (*explore.Spec[S], error)) (Instance, error) {
+	if err != nil {
+		return nil, err
+	}
+	es, err := spec(lock, false, recipeInvariants(m), m.Properties)
+	if err != nil {
+		return nil, err
+	}
+	r := recipeOf(lock)
 	specName, err := specOf(m)
 	if err != nil {
 		return nil, err
 	}
-	if specName != "StaleSpec" {
+	if specName != "StaleSpec" && (specName != "StaleFairSpec" || !r.Fair) {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
-	var order, dupes bool
-	k, err := predLockConstants(newConstReader(m), func(r *constReader) {
-		order, dupes = r.bool("SessionOrder"), r.bool("DeleteDuplicates")
-	})
-	if err != nil {
-		return nil, err
-	}
-	sp, err := stalereads.New(k, order)
+	sp, err := stalereads.New(k, r, order)
 	if err != nil {
 		return nil, err
 	}
 	sp.DeleteDuplicates = dupes
-	es, err := StaleReadsSpec(sp, m.Invariants, m.Properties)
+	st, err := StaleSpec(sp, es, m.Invariants)
 	if err != nil {
 		return nil, err
 	}
-	es.Name = module + "!" + specName
-	es.CheckDeadlock = m.CheckDeadlock
-	return &instance[stalereads.State]{spec: es, format: sp.Format}, nil
+	if specName == "StaleFairSpec" {
+		st.Fairness = sp.Fairness()
+	}
+	st.Name = module + "!" + specName
+	st.CheckDeadlock = m.CheckDeadlock
+	return &instance[stalereads.State[S, K]]{spec: st, format: sp.Format}, nil
 }
 
-// StaleReadsSpec returns the explorer's view of sp with the named
-// invariants (StaleTypeOK, and PredecessorLock's safety invariants) and
-// action properties (TokensIncrease, FencedSafety).
-func StaleReadsSpec(sp *stalereads.Spec, invariants, properties []string) (*explore.Spec[stalereads.State], error) {
-	es := &explore.Spec[stalereads.State]{
-		Name:        stalereads.Module,
-		Init:        func() []stalereads.State { return []stalereads.State{sp.Init()} },
-		Next:        sp.Next,
-		Step:        sp.Step,
-		Encode:      func(b []byte, s *stalereads.State) []byte { return s.AppendEncoding(b) },
-		ActionName:  stalereads.ActionName,
-		LabelString: sp.LabelString,
-		View:        func(s *stalereads.State) []tla.Binding { return sp.TLA(s) },
+// StaleSpec returns the explorer's view of sp: the named invariants in
+// their order, StaleTypeOK and StaleNoOrphans the variant's, the others
+// the recipe's from es (built with them), and es's properties, each on
+// the recipe's part of the state.
+func StaleSpec[S any, K zk.Kind](sp *stalereads.Spec[S, K], es *explore.Spec[S], invariants []string) (*explore.Spec[stalereads.State[S, K]], error) {
+	type state = stalereads.State[S, K]
+	st := &explore.Spec[state]{
+		Name: sp.Module, Init: func() []state { return []state{sp.Init()} }, Next: sp.Next, Step: sp.Step,
+		Encode: sp.AppendEncoding, ActionName: sp.ActionName, LabelString: sp.LabelString, View: sp.TLA,
 	}
-	p := sp.P
-	on := func(f func(*predlock.State) bool) func(*stalereads.State) bool {
-		return func(s *stalereads.State) bool { return f(&s.State) }
-	}
-	invs := map[string]func(*stalereads.State) bool{
-		"StaleTypeOK":           sp.StaleTypeOK,
-		"MutualExclusion":       on(p.MutualExclusion),
-		"NaiveExclusion":        on(p.NaiveExclusion),
-		"NoHerd":                on(p.NoHerd),
-		"NoOrphans":             on((*predlock.State).NoOrphans),
-		"StaleNoOrphans":        (*stalereads.State).StaleNoOrphans,
-		"GrantsInSequenceOrder": on(p.GrantsInSequenceOrder),
-		"KnownNodeExists":       on(p.KnownNodeExists),
+	own := map[string]func(*state) bool{"StaleTypeOK": sp.StaleTypeOK, "StaleNoOrphans": sp.StaleNoOrphans}
+	base := map[string]func(*S) bool{}
+	for _, inv := range es.Invariants {
+		base[inv.Name] = inv.Holds
 	}
 	for _, name := range invariants {
-		f, ok := invs[name]
-		if !ok {
-			return nil, fmt.Errorf("specs: %s has no invariant %s", stalereads.Module, name)
+		f := own[name]
+		if g, ok := base[name]; ok {
+			f = func(s *state) bool { return g(&s.Lock) }
 		}
-		es.Invariants = append(es.Invariants, explore.Invariant[stalereads.State]{Name: name, Holds: f})
-	}
-	acts := map[string]func(s, t *predlock.State) bool{"TokensIncrease": p.TokensIncrease, "FencedSafety": p.FencedSafety}
-	for _, name := range properties {
-		f, ok := acts[name]
-		if !ok {
-			return nil, fmt.Errorf("specs: %s has no property %s", stalereads.Module, name)
+		if f == nil {
+			return nil, fmt.Errorf("specs: %s has no invariant %s", sp.Module, name)
 		}
-		es.Actions = append(es.Actions, explore.ActionProperty[stalereads.State]{Name: name,
-			Holds: func(s, t *stalereads.State) bool { return f(&s.State, &t.State) }})
+		st.Invariants = append(st.Invariants, explore.Invariant[state]{Name: name, Holds: f})
 	}
-	return es, nil
+	for _, a := range es.Actions {
+		st.Actions = append(st.Actions, explore.ActionProperty[state]{Name: a.Name,
+			Holds: func(s, t *state) bool { return a.Holds(&s.Lock, &t.Lock) }})
+	}
+	for _, p := range es.Temporal {
+		st.Temporal = append(st.Temporal, explore.LeadsTo[state]{Name: p.Name, N: p.N, Param: p.Param,
+			P: func(s *state, i int) bool { return p.P(&s.Lock, i) },
+			Q: func(s *state, i int) bool { return p.Q(&s.Lock, i) }})
+	}
+	return st, nil
 }

@@ -1,30 +1,37 @@
 package stalereads
 
 import (
+	"slices"
+
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
-	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/replicas"
 	"github.com/zklock/zklock/model/zk"
 )
 
-// clientNext is StaleClientNext(c): PredecessorLock's ClientNext in its
-// order, the reads made stale.
-var clientNext = []uint8{recipe.ActRequestLock, recipe.ActCreateOk, recipe.ActCreateReplyLost, recipe.ActFindOwnNode,
-	recipe.ActListChildren, predlock.ActWatchSecond, recipe.ActWatchPredecessor, recipe.ActPredecessorGone,
-	recipe.ActGrantOnHeadGone, recipe.ActIgnoreNotification, recipe.ActGrant, predlock.ActWrite,
-	recipe.ActRelease, recipe.ActCancel, recipe.ActLearnExpiry}
+// inSpec reports whether a is an action of StaleNext (the recipe's table
+// also holds its mutants' actions, and pauses and background deletes are
+// not combined with stale reads).
+func (sp *Spec[S, K]) inSpec(a uint8) bool {
+	return a == recipe.ActExpireSession || a == sp.ActDuplicateLands || slices.Contains(sp.ClientNext, a)
+}
 
 // Step applies the action instance l to s, writing the successor into t.
-// A read's Arg is the snapshot it is answered from.
-func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
+// A read's Arg is the snapshot it is answered from; any other step's is
+// the recipe's (RequestLock's kind, LExpireSession's session k).
+func (sp *Spec[S, K]) Step(s *State[S, K], l model.Label, t *State[S, K]) model.Guard {
 	c := int(l.Client)
-	if l.Action == ActDuplicateLands {
-		return sp.duplicateLands(s, int(l.Arg), t)
-	}
-	if isRead(l.Action) {
-		if c < 0 || c >= sp.P.N() {
+	switch {
+	case !sp.inSpec(l.Action):
+		return "unknown action"
+	case l.Action == sp.ActDuplicateLands:
+		// The clients are unchanged; the delete lands at the leader while
+		// p's session is live.
+		t.Lock = s.Lock
+		return s.DuplicateLands(&sp.Core(&s.Lock).Server, int(l.Arg), &sp.Core(&t.Lock).Server, &t.View)
+	case sp.Reads[l.Action] != 0:
+		if c < 0 || c >= sp.Lock.N() {
 			return "unknown client"
 		}
 		if !s.Readable(c, int(l.Arg), sp.SessionOrder) {
@@ -32,117 +39,137 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		}
 		return sp.read(s, l.Action, c, int(l.Arg), t)
 	}
-	if g := sp.P.Step(&s.State, l, &t.State); g != model.Enabled {
+	if g := sp.Lock.Step(&s.Lock, l, &t.Lock); g != model.Enabled {
 		return g
 	}
-	s.Log(&s.Server, &t.Server, &t.View)
+	from, to := &sp.Core(&s.Lock).Server, &sp.Core(&t.Lock).Server
+	s.Log(from, to, &t.View)
 	t.Seen = s.Seen
-	switch l.Action {
-	case recipe.ActCreateOk, recipe.ActRelease, recipe.ActCancel:
-		s.Replied(c, &s.Server, &t.Server, &t.View)
-	case recipe.ActLearnExpiry: // a new connection: seen[c] = 0
+	switch {
+	case slices.Contains(sp.Replied, l.Action): // the reply of c's write
+		s.Replied(c, from, to, &t.View)
+	case l.Action == recipe.ActLearnExpiry: // a new connection: seen[c] = 0
 		s.NewConnection(c, &t.View)
-	case recipe.ActExpireSession: // its queued duplicate deletes stop
+	case l.Action == recipe.ActExpireSession: // its queued duplicate deletes stop
 		s.DropDuplicates(zk.Session{C: c, K: int(l.Arg)}, &t.View)
 	}
 	return model.Enabled
 }
 
-// duplicateLands is LDuplicateLands(p) for p = dupes[i]: the delete lands
-// at the leader while p's session is live; the clients are unchanged.
-func (sp *Spec) duplicateLands(s *State, i int, t *State) model.Guard {
-	t.State = s.State
-	return s.DuplicateLands(&s.Server, i, &t.Server, &t.View)
-}
-
 // Next calls emit with every successor of s in TLC's order: per client,
-// StaleClientNext(c)'s disjuncts in order, a read once per readable
-// snapshot in increasing zxid order; then StaleEnvNext: LExpireSession(x)
-// for each live session, then LDuplicateLands(p) for each p in dupes
-// (no pauses, no background deletes of AsyncDelete: New refuses WithPause
-// and AsyncDelete).
-func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
-	var t State
+// StaleClientNext(c)'s disjuncts in order (LRequestLock once per kind; a
+// read once per readable snapshot in increasing zxid order); then
+// StaleEnvNext: LExpireSession(x) for each live session, then
+// LDuplicateLands(p) for each p in dupes (no pauses, no background deletes
+// of AsyncDelete: New refuses WithPause and AsyncDelete).
+func (sp *Spec[S, K]) Next(s *State[S, K], emit func(model.Label, *State[S, K])) {
+	var t State[S, K]
 	try := func(l model.Label) {
 		if sp.Step(s, l, &t) == model.Enabled {
 			emit(l, &t)
 		}
 	}
-	for c := range sp.P.N() {
-		for _, a := range clientNext {
-			if !isRead(a) {
+	for c := range sp.Lock.N() {
+		for _, a := range sp.ClientNext {
+			switch {
+			case sp.Reads[a] != 0:
+				for _, v := range s.Readables(c, sp.SessionOrder) {
+					try(model.Label{Action: a, Client: int16(c), Arg: int16(v)})
+				}
+			case a == recipe.ActRequestLock:
+				for k := range max(sp.Kinds, 1) {
+					try(model.Label{Action: a, Client: int16(c), Arg: k})
+				}
+			default:
 				try(model.Label{Action: a, Client: int16(c)})
-				continue
-			}
-			for _, v := range s.Readables(c, sp.SessionOrder) {
-				try(model.Label{Action: a, Client: int16(c), Arg: int16(v)})
 			}
 		}
 	}
-	for _, x := range s.Live {
+	for _, x := range sp.Core(&s.Lock).Live {
 		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
 	}
 	for i := range s.Dupes {
-		try(model.Label{Action: ActDuplicateLands, Client: -1, Arg: int16(i)})
+		try(model.Label{Action: sp.ActDuplicateLands, Client: -1, Arg: int16(i)})
 	}
 }
 
-// read is a read step of c answered from snapshot v; it raises seen[c]
-// to v and leaves hist alone.
-func (sp *Spec) read(s *State, a uint8, c, v int, t *State) model.Guard {
+// read is the read step a of c answered from snapshot v; it raises
+// seen[c] to v and leaves hist alone (replicas.View.Read).
+func (sp *Spec[S, K]) read(s *State[S, K], a uint8, c, v int, t *State[S, K]) model.Guard {
 	snap, _ := s.At(v)
 	var g model.Guard
-	switch a {
-	case recipe.ActListChildren, recipe.ActFindOwnNode:
-		// Snap(v)!ListChildren(c), Snap(v)!FindOwnNode(c): predlock's step
-		// on the state whose nodes are hist[v]; the leader's nodes stay.
-		u := s.State
-		u.Nodes = snap
-		if g = sp.P.Step(&u, model.Label{Action: a, Client: int16(c)}, &t.State); g == model.Enabled {
-			t.Nodes = s.Nodes
-		}
-	case predlock.ActWatchSecond:
+	switch sp.Reads[a] {
+	case WatchTarget:
+		g = sp.watchTarget(s, c, snap, t)
+	case WatchSecond:
 		g = sp.watchSecond(s, c, snap, t)
 	default:
-		g = sp.watchPredecessor(s, c, snap, t)
+		// Snap(v)!ListChildren(c), Snap(v)!FindOwnNode(c): the recipe's
+		// step on the state whose nodes are hist[v]; the leader's nodes
+		// stay.
+		u := s.Lock
+		sp.Core(&u).Nodes = snap
+		if g = sp.Lock.Step(&u, model.Label{Action: a, Client: int16(c)}, &t.Lock); g == model.Enabled {
+			sp.Core(&t.Lock).Nodes = sp.Core(&s.Lock).Nodes
+		}
 	}
 	if g == model.Enabled {
 		s.Read(c, v, &t.View)
 		if a == recipe.ActListChildren {
-			s.QueueDuplicates(sp.DeleteDuplicates, s.SessOf(c), s.UuidOf(c), s.Node[c], snap, &t.View)
+			r := sp.Core(&s.Lock)
+			s.QueueDuplicates(sp.DeleteDuplicates, r.SessOf(c), r.UuidOf(c), r.Node[c], snap, &t.View)
 		}
 	}
 	return g
 }
 
-// watchSecond is StaleWatchSecond(c) on snapshot snap.
-func (sp *Spec) watchSecond(s *State, c int, snap []predlock.Node, t *State) model.Guard {
-	if g := s.Ready(c, recipe.PCSecond); g != model.Enabled {
+// watchAt is WatchAt(c, v, at, name, Found, Gone) on snapshot snap up to
+// the client's part: c's getData(name, watch=true) in control state at,
+// armed where snap has the node (replicas.ArmAt: at the leader, or its
+// event queued at once when the leader already deleted it). It returns
+// the recipe state of t, a copy of s, and whether the node exists there,
+// for the caller's Found or Gone.
+func (sp *Spec[S, K]) watchAt(s *State[S, K], c int, at recipe.PC, name zk.Name[K], snap []zk.Node[K],
+	t *State[S, K]) (*recipe.State[K], bool, model.Guard) {
+	r := sp.Core(&s.Lock)
+	if g := r.Ready(c, at); g != model.Enabled {
+		return nil, false, g
+	}
+	t.Lock = s.Lock
+	w := sp.Core(&t.Lock)
+	found := replicas.ExistsAt(snap, name)
+	if found {
+		replicas.ArmAt(&r.Server, name, r.UuidOf(c), &w.Server)
+	}
+	return w, found, model.Enabled
+}
+
+// watchTarget is StaleWatchPredecessor(c) on snapshot snap: the target
+// exists there: wait; NoNode there: list again.
+func (sp *Spec[S, K]) watchTarget(s *State[S, K], c int, snap []zk.Node[K], t *State[S, K]) model.Guard {
+	r := sp.Core(&s.Lock)
+	w, found, g := sp.watchAt(s, c, recipe.PCWatch, r.Target[c], snap, t)
+	switch {
+	case g != model.Enabled:
 		return g
+	case found:
+		w.PC = cow.With(r.PC, c, recipe.PCWait)
+	default:
+		w.PC = cow.With(r.PC, c, recipe.PCList)
+		w.Target = cow.With(r.Target, c, recipe.NoTarget[K]())
+		w.SetSecond(c, zk.NoNode)
+		w.SetSoleBlocker(c, false)
 	}
-	t.State = s.State
-	if replicas.ExistsAt(snap, predlock.Name{Seq: s.Second[c]}) {
-		replicas.ArmAt(&s.Server, predlock.Name{Seq: s.Second[c]}, s.UuidOf(c), &t.Server)
-	}
-	t.PC = cow.With(s.PC, c, recipe.PCWatch)
 	return model.Enabled
 }
 
-// watchPredecessor is StaleWatchPredecessor(c) on snapshot snap: the
-// target exists there: arm (armAt) and wait; NoNode there: list again.
-func (sp *Spec) watchPredecessor(s *State, c int, snap []predlock.Node, t *State) model.Guard {
-	if g := s.Ready(c, recipe.PCWatch); g != model.Enabled {
-		return g
+// watchSecond is StaleWatchSecond(c) on snapshot snap: armed where the
+// node two ahead exists there, and on to the target either way.
+func (sp *Spec[S, K]) watchSecond(s *State[S, K], c int, snap []zk.Node[K], t *State[S, K]) model.Guard {
+	r := sp.Core(&s.Lock)
+	w, _, g := sp.watchAt(s, c, recipe.PCSecond, zk.Name[K]{Seq: r.Second[c]}, snap, t)
+	if g == model.Enabled {
+		w.PC = cow.With(r.PC, c, recipe.PCWatch)
 	}
-	t.State = s.State
-	if replicas.ExistsAt(snap, s.Target[c]) {
-		replicas.ArmAt(&s.Server, s.Target[c], s.UuidOf(c), &t.Server)
-		t.PC = cow.With(s.PC, c, recipe.PCWait)
-		return model.Enabled
-	}
-	t.PC = cow.With(s.PC, c, recipe.PCList)
-	t.Target = cow.With(s.Target, c, predlock.NoTarget)
-	t.SetSecond(c, predlock.NoNode)
-	t.SetSoleBlocker(c, false)
-	return model.Enabled
+	return g
 }
