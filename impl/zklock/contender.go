@@ -345,7 +345,9 @@ type listing struct {
 func (c *contender) pipeList() {
 	s := c.l.s
 	at := s.now()
-	ch, err := start(s, func() (listing, error) {
+	// Only in a free slot (listings.go): one that would wait is not sent,
+	// and list sends its own when a slot frees.
+	ch, err := tryListing(s, func() (listing, error) {
 		names, st, err := s.conn.Children(c.l.path)
 		var p int64
 		if st != nil {
@@ -683,7 +685,10 @@ func (l *lockCore) stat(node string) (*zk.Stat, error) {
 func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
 	s := l.s
 	var pzxid int64
-	names, err := retry(ctx, s, func() ([]string, error) {
+	// In a listing slot of the session (listings.go), so that its reply,
+	// which grows with the queue, never keeps the heartbeat's sync waiting
+	// behind more than maxListings of its kind.
+	names, err := retryListing(ctx, s, func() ([]string, error) {
 		n, st, err := s.conn.Children(l.path)
 		if st != nil {
 			pzxid = st.Pzxid
