@@ -103,6 +103,7 @@ type contender struct {
 	pred      *armedWatch             // the watch on the node we wait for, while it has not fired
 	ownAt     uint64                  // the session's attach count when own was armed
 	ambiguous bool                    // a create may have happened that we never saw
+	queued    bool                    // a listing showed our node: later listings are urgent (listings.go)
 }
 
 // armedWatch is a watch set on a node of the queue whose event has not
@@ -365,7 +366,7 @@ func (c *contender) pipeList() {
 func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 	s := c.l.s
 	sent := s.now()
-	names, _, err := c.l.children(ctx)
+	names, _, err := c.l.children(ctx, joining)
 	if err != nil {
 		return false, err
 	}
@@ -414,7 +415,11 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 	}
 	if names == nil {
 		c.listed = s.now()
-		names, pzxid, err = c.l.children(ctx)
+		line := joining
+		if c.queued {
+			line = urgent
+		}
+		names, pzxid, err = c.l.children(ctx, line)
 		if err != nil {
 			return nil, -1, err
 		}
@@ -432,6 +437,7 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 			s.background(func(life context.Context) { s.deleteNode(life, dup) })
 		}
 	}
+	c.queued = c.queued || me >= 0
 	return q, me, nil
 }
 
@@ -656,7 +662,7 @@ func (c *contender) removeOwnNodes(ctx context.Context) error {
 	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(c.l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return err
 	}
-	names, _, err := c.l.children(ctx)
+	names, _, err := c.l.children(ctx, urgent)
 	if err != nil {
 		return err
 	}
@@ -682,13 +688,13 @@ func (l *lockCore) stat(node string) (*zk.Stat, error) {
 
 // children lists the lock path, with its pzxid: the zxid of the last
 // change to the queue. A missing lock path is an empty queue, pzxid 0.
-func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
+func (l *lockCore) children(ctx context.Context, line int) ([]string, int64, error) {
 	s := l.s
 	var pzxid int64
 	// In a listing slot of the session (listings.go), so that its reply,
 	// which grows with the queue, never keeps the heartbeat's sync waiting
 	// behind more than maxListings of its kind.
-	names, err := retryListing(ctx, s, func() ([]string, error) {
+	names, err := retryListing(ctx, s, line, func() ([]string, error) {
 		n, st, err := s.conn.Children(l.path)
 		if st != nil {
 			pzxid = st.Pzxid

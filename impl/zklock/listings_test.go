@@ -14,7 +14,7 @@ import (
 // workers use: no connection.
 func slotSession(t *testing.T) *Session {
 	t.Helper()
-	s := &Session{done: make(chan struct{}), listings: make(chan struct{}, maxListings), log: slog.New(slog.DiscardHandler)}
+	s := &Session{done: make(chan struct{}), listings: newListingSlots(maxListings), log: slog.New(slog.DiscardHandler)}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	t.Cleanup(func() {
 		s.lose(ErrClosed, traceevent.ResultClosed)
@@ -33,7 +33,7 @@ func TestListingSlots(t *testing.T) {
 	held := make([]<-chan result[int], maxListings)
 	for i := range held {
 		ctx := context.Background()
-		if err := s.takeListing(ctx); err != nil {
+		if err := s.listings.take(ctx, joining, s.done, s.Err); err != nil {
 			t.Fatal(err)
 		}
 		ch, err := startListing(s, func() (int, error) { <-release; return 0, nil })
@@ -48,7 +48,7 @@ func TestListingSlots(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	waited := make(chan error, 1)
 	go func() {
-		_, err := doListing(ctx, s, func() (int, error) { return 1, nil })
+		_, err := doListing(ctx, s, joining, func() (int, error) { return 1, nil })
 		waited <- err
 	}()
 	select {
@@ -63,14 +63,14 @@ func TestListingSlots(t *testing.T) {
 	// Nobody reads the held calls' results: their slots come back as the
 	// calls return all the same.
 	close(release)
-	eventually(t, "every slot given back", 10*time.Second, func() bool { return len(s.listings) == 0 })
+	eventually(t, "every slot given back", 10*time.Second, func() bool { return freeSlots(s.listings) == maxListings })
 	for range maxListings {
-		if v, err := doListing(context.Background(), s, func() (int, error) { return 7, nil }); err != nil || v != 7 {
+		if v, err := doListing(context.Background(), s, joining, func() (int, error) { return 7, nil }); err != nil || v != 7 {
 			t.Fatalf("listing after the slots came back: %v, %v", v, err)
 		}
 	}
-	if n := len(s.listings); n != 0 {
-		t.Fatalf("%d slots still taken after every call returned", n)
+	if n := freeSlots(s.listings); n != maxListings {
+		t.Fatalf("%d of %d slots free after every call returned", n, maxListings)
 	}
 }
 
@@ -79,15 +79,74 @@ func TestListingSlots(t *testing.T) {
 func TestListingSlotWaitEndsWithSession(t *testing.T) {
 	s := slotSession(t)
 	for range maxListings {
-		s.listings <- struct{}{}
+		if !s.listings.tryTake() {
+			t.Fatal("a fresh session has fewer than maxListings free slots")
+		}
 	}
 	waited := make(chan error, 1)
 	go func() {
-		_, err := doListing(context.Background(), s, func() (int, error) { return 0, nil })
+		_, err := doListing(context.Background(), s, joining, func() (int, error) { return 0, nil })
 		waited <- err
 	}()
 	s.lose(ErrSessionLost, traceevent.ResultTimer)
 	if err := <-waited; !errors.Is(err, ErrSessionLost) {
 		t.Fatalf("wait for a slot as the session ended: %v, want ErrSessionLost", err)
+	}
+}
+
+func freeSlots(l *listingSlots) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.free
+}
+
+// waitingIn is how many listings wait in line.
+func waitingIn(l *listingSlots, line int) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.lines[line])
+}
+
+// TestListingSlotsUrgentFirst: a freed slot goes to the first urgent
+// listing waiting, before joining ones that waited longer; joining ones
+// take theirs in the order they came; a listing that stopped waiting is
+// skipped; and the pool gets the slot back only when nobody waits.
+func TestListingSlotsUrgentFirst(t *testing.T) {
+	l := newListingSlots(1)
+	if !l.tryTake() || l.tryTake() {
+		t.Fatal("one slot: the first tryTake takes it, the second finds none")
+	}
+	never := make(chan struct{})
+	ended := func() error { return ErrClosed }
+	got := make(chan string, 4)
+	wait := func(name string, ctx context.Context, line int) {
+		n := waitingIn(l, line)
+		go func() {
+			if err := l.take(ctx, line, never, ended); err != nil {
+				got <- name + ": " + err.Error()
+				return
+			}
+			got <- name
+		}()
+		eventually(t, name+" waiting", 10*time.Second, func() bool { return waitingIn(l, line) == n+1 })
+	}
+	gone, leave := context.WithCancel(context.Background())
+	wait("join1", context.Background(), joining)
+	wait("left", gone, joining)
+	wait("join2", context.Background(), joining)
+	wait("urgent", context.Background(), urgent)
+	leave()
+	if g := <-got; g != "left: "+context.Canceled.Error() {
+		t.Fatalf("a cancelled wait returned %q", g)
+	}
+	for _, want := range []string{"urgent", "join1", "join2"} {
+		l.give()
+		if g := <-got; g != want {
+			t.Fatalf("freed slot went to %s, want %s", g, want)
+		}
+	}
+	l.give()
+	if freeSlots(l) != 1 {
+		t.Fatalf("%d free slots with nobody waiting, want 1", freeSlots(l))
 	}
 }
