@@ -36,9 +36,11 @@ import (
 // the sync until it is answered.
 
 // maxListings is how many listings of lock queues one session keeps in
-// flight at once. Enough to keep the server busy (a listing is served in
-// about a millisecond), few enough that the replies a sync waits behind
-// stay small beside the room the loss deadline leaves.
+// flight at once: a few, so that the server always has the next one while
+// we read a reply, and the replies a sync waits behind stay small beside
+// the room the loss deadline leaves. In the load campaign (2,000 waiters
+// over two sessions) 32 queued and drained no faster than 8, and its syncs
+// waited no less.
 const maxListings = 8
 
 // Slots are handed to waiting listings in two lines, urgent first. A
