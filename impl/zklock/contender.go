@@ -690,21 +690,23 @@ func (l *lockCore) stat(node string) (*zk.Stat, error) {
 // change to the queue. A missing lock path is an empty queue, pzxid 0.
 func (l *lockCore) children(ctx context.Context, line int) ([]string, int64, error) {
 	s := l.s
-	var pzxid int64
 	// In a listing slot of the session (listings.go), so that its reply,
 	// which grows with the queue, never keeps the heartbeat's sync waiting
-	// behind more than maxListings of its kind.
-	names, err := retryListing(ctx, s, line, func() ([]string, error) {
+	// behind more than maxListings of its kind. The pzxid comes back with
+	// the result, not through a variable the call writes: a caller whose
+	// ctx ended returns while the call may still be running.
+	r, err := retryListing(ctx, s, line, func() (listing, error) {
 		n, st, err := s.conn.Children(l.path)
+		var p int64
 		if st != nil {
-			pzxid = st.Pzxid
+			p = st.Pzxid
 		}
-		return n, err
+		return listing{n, p}, err
 	})
 	if errors.Is(err, zk.ErrNoNode) {
 		return nil, 0, nil
 	}
-	return names, pzxid, err
+	return r.names, r.pzxid, err
 }
 
 // ensureParents creates the lock path and its missing ancestors as
