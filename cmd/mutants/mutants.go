@@ -527,7 +527,7 @@ var mutants = []mutant{
 	},
 	{
 		Name:    "unbounded-listings",
-		Why:     "no bound on a session's listings of lock queues in flight (the code before the fix): two thousand waiters joining one queue from one session list it whole at once, the heartbeat's sync waits behind every reply, past the loss deadline, and the healthy session declares itself lost with its leases",
+		Why:     "no bound on a session's listings of lock queues in flight (the code before the fix): a thousand waiters joining one long queue from one session list it whole at once, the heartbeat's sync waits behind every reply, past the loss deadline, and the healthy session declares itself lost with its leases",
 		File:    "impl/zklock/listings.go",
 		Find:    `const maxListings = 8`,
 		Replace: `const maxListings = 1 << 20 // a channel of struct{} costs nothing per slot`,
