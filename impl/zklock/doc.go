@@ -65,8 +65,9 @@
 // waits behind everything the session sent before it. Each waiter lists the
 // whole queue as it joins, so a session keeps at most 8 of these listings in
 // flight and the rest wait on the client, where they delay no sync; a
-// waiter woken by a watch lists before those still joining. Thousands of
-// waiters on one session, joining one queue at once, keep it alive.
+// waiter woken by a watch lists before those still joining. A thousand
+// waiters of one session joining a queue thousands long at once keep it
+// alive.
 // What can still end a healthy session is a reply to the heartbeat's sync
 // that comes later than the room allows: behind requests of your own on
 // Conn(), or on a machine too loaded to answer in time.
