@@ -39,8 +39,9 @@ import (
 // flight at once: a few, so that the server always has the next one while
 // we read a reply, and the replies a sync waits behind stay small beside
 // the room the loss deadline leaves. In the load campaign (2,000 waiters
-// over two sessions) 32 queued and drained no faster than 8, and its syncs
-// waited no less.
+// over two sessions, before the two lines below) 32 slots queued and
+// drained no faster than 8, and the syncs waited no less (at most 1.3 s
+// against 1.1 s).
 const maxListings = 8
 
 // Slots are handed to waiting listings in two lines, urgent first. A
