@@ -538,4 +538,12 @@ var mutants = []mutant{
 		Replace: `	_, err := do(ctx, s, func() (struct{}, error) { return struct{}{}, s.conn.AddAuth(a.scheme, a.auth) })`,
 		Killers: []string{"TestNewSessionAuthSurvivesConnectionLoss"},
 	},
+	{
+		Name:    "unbounded-listings",
+		Why:     "no bound on a session's listings of lock queues in flight (the code before the fix): a thousand waiters joining one long queue from one session list it whole at once, the heartbeat's sync waits behind every reply, past the loss deadline, and the healthy session declares itself lost with its leases",
+		File:    "impl/zklock/listings.go",
+		Find:    `const maxListings = 8`,
+		Replace: `const maxListings = 1 << 20 // a channel of struct{} costs nothing per slot`,
+		Killers: []string{"TestWaiterBurstKeepsSession"},
+	},
 }

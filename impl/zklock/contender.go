@@ -109,6 +109,7 @@ type contender struct {
 	ownAt     uint64                  // the session's attach count when own was armed
 	ambiguous bool                    // a create may have happened that we never saw
 	ahead     int                     // contenders ahead of ours at the first listing, -1 before it
+	queued    bool                    // a listing showed our node: later listings are urgent (listings.go)
 }
 
 // armedWatch is a watch set on a node of the queue whose event has not
@@ -354,7 +355,9 @@ type listing struct {
 func (c *contender) pipeList() {
 	s := c.l.s
 	at := s.now()
-	ch, err := start(s, func() (listing, error) {
+	// Only in a free slot (listings.go): one that would wait is not sent,
+	// and list sends its own when a slot frees.
+	ch, err := tryListing(s, func() (listing, error) {
 		names, st, err := s.conn.Children(c.l.path)
 		var p int64
 		if st != nil {
@@ -372,7 +375,7 @@ func (c *contender) pipeList() {
 func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 	s := c.l.s
 	sent := s.now()
-	names, _, err := c.l.children(ctx)
+	names, _, err := c.l.children(ctx, joining)
 	if err != nil {
 		return false, err
 	}
@@ -421,7 +424,11 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 	}
 	if names == nil {
 		c.listed = s.now()
-		names, pzxid, err = c.l.children(ctx)
+		line := joining
+		if c.queued {
+			line = urgent
+		}
+		names, pzxid, err = c.l.children(ctx, line)
 		if err != nil {
 			return nil, -1, err
 		}
@@ -439,6 +446,7 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 			s.background(func(life context.Context) { s.deleteNode(life, dup) })
 		}
 	}
+	c.queued = c.queued || me >= 0
 	return q, me, nil
 }
 
@@ -668,7 +676,7 @@ func (c *contender) removeOwnNodes(ctx context.Context) error {
 	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(c.l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return err
 	}
-	names, _, err := c.l.children(ctx)
+	names, _, err := c.l.children(ctx, urgent)
 	if err != nil {
 		return err
 	}
@@ -694,20 +702,25 @@ func (l *lockCore) stat(node string) (*zk.Stat, error) {
 
 // children lists the lock path, with its pzxid: the zxid of the last
 // change to the queue. A missing lock path is an empty queue, pzxid 0.
-func (l *lockCore) children(ctx context.Context) ([]string, int64, error) {
+func (l *lockCore) children(ctx context.Context, line int) ([]string, int64, error) {
 	s := l.s
-	var pzxid int64
-	names, err := retry(ctx, s, func() ([]string, error) {
+	// In a listing slot of the session (listings.go), so that its reply,
+	// which grows with the queue, never keeps the heartbeat's sync waiting
+	// behind more than maxListings of its kind. The pzxid comes back with
+	// the result, not through a variable the call writes: a caller whose
+	// ctx ended returns while the call may still be running.
+	r, err := retryListing(ctx, s, line, func() (listing, error) {
 		n, st, err := s.conn.Children(l.path)
+		var p int64
 		if st != nil {
-			pzxid = st.Pzxid
+			p = st.Pzxid
 		}
-		return n, err
+		return listing{n, p}, err
 	})
 	if errors.Is(err, zk.ErrNoNode) {
 		return nil, 0, nil
 	}
-	return names, pzxid, err
+	return r.names, r.pzxid, err
 }
 
 // ensureParents creates the lock path and its missing ancestors as

@@ -61,9 +61,16 @@
 // even grid of arrival times, never merged, so a sync proves nearly what
 // remembering them all would, at any request rate
 // (spec/tla/SessionTimingLoad.tla checks NoSpuriousLoss and ProvesNoMore).
+// ZooKeeper answers a session's requests in order, so the heartbeat's sync
+// waits behind everything the session sent before it. Each waiter lists the
+// whole queue as it joins, so a session keeps at most 8 of these listings in
+// flight and the rest wait on the client, where they delay no sync; a
+// waiter woken by a watch lists before those still joining. A thousand
+// waiters of one session joining a queue thousands long at once keep it
+// alive.
 // What can still end a healthy session is a reply to the heartbeat's sync
-// that comes later than the room allows: ZooKeeper answers a session's
-// requests in order, so the sync waits behind everything sent before it.
+// that comes later than the room allows: behind requests of your own on
+// Conn(), or on a machine too loaded to answer in time.
 //
 // A process paused for longer than the session timeout cannot notice that
 // its lease ended before it touches the resource again. No lock can prevent

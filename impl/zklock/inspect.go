@@ -62,7 +62,7 @@ func Inspect(ctx context.Context, s *Session, lockPath string) (*LockView, error
 	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return nil, fmt.Errorf("zklock: inspect %s: %w", lockPath, err)
 	}
-	names, pzxid, err := l.children(ctx)
+	names, pzxid, err := l.children(ctx, joining)
 	if err != nil {
 		return nil, fmt.Errorf("zklock: inspect %s: %w", lockPath, err)
 	}

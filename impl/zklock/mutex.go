@@ -69,7 +69,7 @@ func (l *lockCore) contenders(ctx context.Context) ([]string, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	names, _, err := l.children(ctx)
+	names, _, err := l.children(ctx, joining)
 	if err != nil {
 		return nil, fmt.Errorf("zklock: contenders of %s: %w", l.path, err)
 	}

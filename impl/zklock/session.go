@@ -44,6 +44,7 @@ type Session struct {
 	life        context.Context
 	endLife     context.CancelFunc
 	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
+	listings    *listingSlots  // listings of lock queues in flight, at most maxListings (listings.go)
 	wg          sync.WaitGroup // calls in flight and background clean-up
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
@@ -127,6 +128,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		timeout:     cfg.timeout,
 		kick:        make(chan struct{}, 1),
 		retime:      make(chan struct{}, 1),
+		listings:    newListingSlots(maxListings),
 		chroot:      chroot,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
