@@ -79,8 +79,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadStaleReads(module, m)
 	case module == "SharedLockStaleReads":
 		return loadSharedStale(module, m)
-	case isSharedExt(module):
-		return loadSharedExt(module, m)
+	case isConnLoss(module):
+		return loadConnLoss(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):
