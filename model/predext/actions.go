@@ -2,7 +2,6 @@ package predext
 
 import (
 	"github.com/zklock/zklock/model"
-	"github.com/zklock/zklock/model/internal/cow"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
 )
@@ -115,91 +114,5 @@ func (sp *Spec) FlightLands(s *State, u zk.Uuid, t *State) model.Guard {
 	if f.Waited {
 		t.Pending = insertPending(s.Pending, zk.Pending{Sess: f.Sess, Uuid: u})
 	}
-	return model.Enabled
-}
-
-// lostCall applies one of the ConnLoss modules' lost calls a to s for
-// client c: each spends one lost call (Lose: lost < MaxLost).
-func (sp *Spec) lostCall(s *State, c int, a uint8, t *State) model.Guard {
-	if s.Lost >= sp.MaxLost {
-		return `Lose (lost < MaxLost)`
-	}
-	var g model.Guard
-	switch a {
-	case ActCreateRequestLost:
-		g = sp.CreateRequestLost(s, c, t)
-	case ActWatchSecondLost:
-		g = sp.WatchSecondLost(s, c, t)
-	case ActWatchPredecessorLost:
-		g = sp.WatchPredecessorLost(s, c, t)
-	case ActHandOffLost:
-		g = sp.HandOffLost(s, c, t)
-	default:
-		g = sp.WatchPredecessorLostWaits(s, c, t)
-	}
-	if g == model.Enabled {
-		t.Lost = s.Lost + 1
-	}
-	return g
-}
-
-// CreateRequestLost: create's request lost, or the create not applied
-// (impl/zklock contender.create sees a transient error and looks for its
-// node by uuid, finding none): pc "find", nothing on the server. Spec:
-// PredecessorLockConnLoss!CreateRequestLost (the budget in lostCall).
-func (sp *Spec) CreateRequestLost(s *State, c int, t *State) model.Guard {
-	if g := s.Ready(c, recipe.PCCreate); g != model.Enabled {
-		return g
-	}
-	*t = *s
-	t.PC = cow.With(s.PC, c, recipe.PCFind)
-	return model.Enabled
-}
-
-// WatchSecondLost: the getData on the node two ahead fails with a lost
-// connection and is not retried: c goes on to its predecessor with no
-// watch on its second (predlock.Spec.WatchSecondLost). Spec:
-// PredecessorLockConnLoss!WatchSecondLost.
-func (sp *Spec) WatchSecondLost(s *State, c int, t *State) model.Guard {
-	*t = *s
-	return sp.Spec.WatchSecondLost(&s.State, c, &t.State)
-}
-
-// WatchPredecessorLost: the getData on the predecessor fails with a lost
-// connection: no watch (the server dropped it with the connection), list
-// again (predlock.Spec.WatchPredecessorLost). Spec:
-// PredecessorLockConnLoss!WatchPredecessorLost.
-func (sp *Spec) WatchPredecessorLost(s *State, c int, t *State) model.Guard {
-	*t = *s
-	return sp.Spec.WatchPredecessorLost(&s.State, c, &t.State)
-}
-
-// HandOffLost: the own node's getData lost, or a reconnect before the
-// event is taken (impl/zklock ownIntact): c lists again after the
-// notification instead of taking the hand-off. Spec:
-// PredecessorLockConnLoss!HandOffLost.
-func (sp *Spec) HandOffLost(s *State, c int, t *State) model.Guard {
-	switch {
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case s.PC[c] != recipe.PCWatch && s.PC[c] != recipe.PCWait:
-		return `pc[c] \in {"watch", "wait"}`
-	case !s.SoleBlocker[c]:
-		return `soleBlocker[c]`
-	}
-	*t = *s
-	t.SetSoleBlocker(c, false)
-	return model.Enabled
-}
-
-// WatchPredecessorLostWaits (mutant LostWatchWaits): the lost getData on
-// the predecessor taken as a watch set: c waits with nothing armed. Spec:
-// PredecessorLockLostWatchWaits!WatchPredecessorLostWaits.
-func (sp *Spec) WatchPredecessorLostWaits(s *State, c int, t *State) model.Guard {
-	if g := s.Ready(c, recipe.PCWatch); g != model.Enabled {
-		return g
-	}
-	*t = *s
-	t.PC = cow.With(s.PC, c, recipe.PCWait)
 	return model.Enabled
 }

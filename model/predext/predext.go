@@ -4,16 +4,14 @@
 // multi that checks its lock node) with its must-fail control
 // PredecessorLockGuardUnchecked, and PredecessorLockCancelInFlight (a
 // create still in flight when its request is cancelled) with its
-// must-fail control PredecessorLockCancelNoWait, and
-// PredecessorLockConnLoss (connection loss on every call of an
-// acquisition, recovered as impl/zklock recovers it, within a budget of
-// lost calls) with its must-fail control PredecessorLockLostWatchWaits.
+// must-fail control PredecessorLockCancelNoWait. (Connection loss, which
+// adds a variable too, is model/connloss, written once for every recipe.)
 //
 // State embeds predlock.State and adds the module's variable; every step
 // of PredecessorLock is predlock's own (Spec embeds *predlock.Spec), taken
 // with the new variable unchanged (or, for flight, filtered by the
-// sessions still live), as the modules' GBase, FBase and LBase say. TLC
-// names those steps GBase, FBase and LBase (the conjunction with the new variable hides
+// sessions still live), as the modules' GBase and FBase say. TLC
+// names those steps GBase and FBase (the conjunction with the new variable hides
 // PredecessorLock's action names), and so does ActionName; LabelString
 // keeps the inner name. spec/tla/README.md is the contract.
 package predext
@@ -21,7 +19,6 @@ package predext
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
@@ -47,36 +44,21 @@ const (
 	// CancelNoWait is PredecessorLockCancelNoWait!NWFairSpec: the clean-up
 	// does not wait (CancelNoWait replaces CancelInFlight).
 	CancelNoWait
-	// ConnLoss is PredecessorLockConnLoss (LSpec, LFairSpec): lost calls
-	// (CreateRequestLost, WatchSecondLost, WatchPredecessorLost,
-	// HandOffLost) beside PredecessorLock, within MaxLost.
-	ConnLoss
-	// LostWatchWaits is PredecessorLockLostWatchWaits!LWFairSpec: a lost
-	// getData on the predecessor taken as a watch set
-	// (WatchPredecessorLostWaits replaces WatchPredecessorLost).
-	LostWatchWaits
 )
 
 // Name returns the TLA+ module the Module mirrors.
 func (m Module) Name() string {
 	return [...]string{"PredecessorLockGuard", "PredecessorLockGuardUnchecked",
-		"PredecessorLockCancelInFlight", "PredecessorLockCancelNoWait",
-		"PredecessorLockConnLoss", "PredecessorLockLostWatchWaits"}[m]
+		"PredecessorLockCancelInFlight", "PredecessorLockCancelNoWait"}[m]
 }
-
-// loses reports whether the module has the variable lost.
-func (m Module) loses() bool { return m == ConnLoss || m == LostWatchWaits }
 
 // guards reports whether the module has the variable guarded (else flight).
 func (m Module) guards() bool { return m == Guard || m == GuardUnchecked }
 
 // base is the name TLC gives every step of PredecessorLock in the module.
 func (m Module) base() string {
-	switch {
-	case m.guards():
+	if m.guards() {
 		return "GBase"
-	case m.loses():
-		return "LBase"
 	}
 	return "FBase"
 }
@@ -103,28 +85,24 @@ func flightLess(a, b Flight) bool {
 
 // State is one state of the module: PredecessorLock's variables and the
 // module's own (guarded, [tenure |-> Guarded, version |-> Version], in the
-// Guard modules, flight in the CancelInFlight ones, lost in the ConnLoss
-// ones; the others stay zero).
+// Guard modules, flight in the CancelInFlight ones; the others stay
+// zero).
 type State struct {
 	predlock.State
 	Guarded int      // tenure of the last guarded write the server applied
 	Version int      // parity of the guarded node's data version: every write flips it
 	Flight  []Flight // creates of cancelled requests in flight, sorted by flightLess
-	Lost    int      // lost calls so far
 }
 
 // Spec is the state machine of one module with its constants.
 type Spec struct {
 	*predlock.Spec
 	Module Module
-	// MaxLost is the budget of lost calls (the ConnLoss modules' constant;
-	// zero in the others).
-	MaxLost int
 }
 
 // New checks the constants and returns the Spec of module m.
 func New(k predlock.Constants, m Module) (*Spec, error) {
-	if m > LostWatchWaits {
+	if m > CancelNoWait {
 		return nil, fmt.Errorf("predext: unknown module %d", m)
 	}
 	inner, err := predlock.New(k, predlock.Base)
@@ -142,7 +120,7 @@ func (sp *Spec) Init() State { return State{State: sp.Spec.Init()} }
 // are.
 func (s *State) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
-	b = v(v(v(v(s.State.AppendEncoding(b), int64(s.Guarded)), int64(s.Version)), int64(s.Lost)), int64(len(s.Flight)))
+	b = v(v(v(s.State.AppendEncoding(b), int64(s.Guarded)), int64(s.Version)), int64(len(s.Flight)))
 	for _, f := range s.Flight {
 		b = v(v(v(v(b, int64(f.Sess.C)), int64(f.Sess.K)), int64(f.Uuid.C)), int64(f.Uuid.R))
 		b = append(b, boolByte(f.Waited))
@@ -165,9 +143,6 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		return append(bs, tla.Binding{Name: "guarded", Value: tla.Record{
 			{Name: "tenure", Value: tla.Int(s.Guarded)}, {Name: "version", Value: tla.Int(s.Version)}}})
 	}
-	if sp.Module.loses() {
-		return append(bs, tla.Binding{Name: "lost", Value: tla.Int(s.Lost)})
-	}
 	p := zk.Printer[zk.NoKind]{Clients: sp.Clients}
 	set := tla.Set{}
 	for _, f := range s.Flight {
@@ -188,24 +163,8 @@ var (
 	ActCancelInFlight = ActGuardedWrite + 2
 	ActCancelNoWait   = ActGuardedWrite + 3
 	ActFlightLands    = ActGuardedWrite + 4
-	// The lost calls of PredecessorLockConnLoss (and its mutant's wait).
-	ActCreateRequestLost         = ActGuardedWrite + 5
-	ActWatchSecondLost           = ActGuardedWrite + 6
-	ActWatchPredecessorLost      = ActGuardedWrite + 7
-	ActHandOffLost               = ActGuardedWrite + 8
-	ActWatchPredecessorLostWaits = ActGuardedWrite + 9
-	ownNames                     = []string{"GuardedWrite", "UnguardedWrite", "CancelInFlight", "CancelNoWait", "FlightLands",
-		"CreateRequestLost", "WatchSecondLost", "WatchPredecessorLost", "HandOffLost", "WatchPredecessorLostWaits"}
+	ownNames          = []string{"GuardedWrite", "UnguardedWrite", "CancelInFlight", "CancelNoWait", "FlightLands"}
 )
-
-// lostActs are a ConnLoss module's own actions for each client, in the
-// order LostNext(c) (LWNext) lists them.
-func (m Module) lostActs() []uint8 {
-	if m == LostWatchWaits {
-		return []uint8{ActCreateRequestLost, ActWatchSecondLost, ActWatchPredecessorLostWaits, ActHandOffLost}
-	}
-	return []uint8{ActCreateRequestLost, ActWatchSecondLost, ActWatchPredecessorLost, ActHandOffLost}
-}
 
 // ActionName returns the name TLC gives l's action in the module: the
 // module's own actions by name, PredecessorLock's steps as GBase or FBase.
@@ -232,16 +191,16 @@ func (sp *Spec) LabelString(l model.Label) string {
 // module's variables unchanged, but for the flights of sessions no longer
 // live (FBase: flight' = {f \in flight : f.s \in live'}).
 func (sp *Spec) lifted(s *State, u *predlock.State, t *State) {
-	t.State, t.Guarded, t.Version, t.Flight, t.Lost = *u, s.Guarded, s.Version, s.Flight, s.Lost
+	t.State, t.Guarded, t.Version, t.Flight = *u, s.Guarded, s.Version, s.Flight
 	if len(s.Flight) > 0 {
 		t.Flight = cow.Filter(s.Flight, func(f Flight) bool { return u.IsLive(f.Sess) })
 	}
 }
 
 // Next calls emit with every successor of s in TLC's order: the steps of
-// PredecessorLock (GBase, FBase, LBase), then the module's own actions for
-// each client (GuardedWrite, UnguardedWrite, CancelInFlight, CancelNoWait;
-// the ConnLoss modules' four lost calls), then FlightLands(u) for each uuid
+// PredecessorLock (GBase, FBase), then the module's own action for each
+// client (GuardedWrite, UnguardedWrite, CancelInFlight, CancelNoWait),
+// then FlightLands(u) for each uuid
 // u in Clients \X (1..MaxRequests) order.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
@@ -249,18 +208,6 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		sp.lifted(s, u, &t)
 		emit(l, &t)
 	})
-	if sp.Module.loses() {
-		acts := sp.Module.lostActs()
-		for c := range sp.Clients {
-			for _, a := range acts {
-				l := model.Label{Action: a, Client: int16(c)}
-				if sp.Step(s, l, &t) == model.Enabled {
-					emit(l, &t)
-				}
-			}
-		}
-		return
-	}
 	own := map[Module]uint8{Guard: ActGuardedWrite, GuardUnchecked: ActUnguardedWrite,
 		CancelInFlight: ActCancelInFlight, CancelNoWait: ActCancelNoWait}[sp.Module]
 	for c := range sp.Clients {
@@ -307,8 +254,6 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return sp.CancelInFlight(s, c, false, t)
 	case l.Action == ActFlightLands && (sp.Module == CancelInFlight || sp.Module == CancelNoWait):
 		return sp.FlightLands(s, zk.Uuid{C: c, R: int(l.Arg)}, t)
-	case sp.Module.loses() && slices.Contains(sp.Module.lostActs(), l.Action):
-		return sp.lostCall(s, c, l.Action, t)
 	}
 	return "not an action of " + model.Guard(sp.Module.Name())
 }

@@ -14,12 +14,10 @@ func insertPending(ps []zk.Pending, p zk.Pending) []zk.Pending {
 	return cow.Insert(ps, p, zk.PendingLess)
 }
 
-// TypeOK is GTypeOK, FTypeOK or LTypeOK: PredecessorLock's TypeOK, guarded
-// a natural number, each flight of a session and a uuid within the bounds,
-// lost within 0..MaxLost.
+// TypeOK is GTypeOK or FTypeOK: PredecessorLock's TypeOK, guarded a
+// natural number, each flight of a session and a uuid within the bounds.
 func (sp *Spec) TypeOK(s *State) bool {
-	if !sp.Spec.TypeOK(&s.State) || s.Guarded < 0 || s.Version < 0 || s.Version > 1 ||
-		s.Lost < 0 || s.Lost > sp.MaxLost {
+	if !sp.Spec.TypeOK(&s.State) || s.Guarded < 0 || s.Version < 0 || s.Version > 1 {
 		return false
 	}
 	for _, f := range s.Flight {

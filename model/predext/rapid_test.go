@@ -40,7 +40,7 @@ func properties(sp *predext.Spec) []property {
 
 // walker is the random walks' view of sp.
 func walker(sp *predext.Spec) proptest.Spec[predext.State] {
-	return proptest.Spec[predext.State]{Init: sp.Init, Next: sp.Next, Actions: int(predext.ActWatchPredecessorLostWaits) + 1,
+	return proptest.Spec[predext.State]{Init: sp.Init, Next: sp.Next, Actions: int(predext.ActFlightLands) + 1,
 		ActionName: sp.ActionName, LabelString: sp.LabelString, Format: sp.Format}
 }
 
@@ -58,15 +58,12 @@ func drawConstants(t *rapid.T) predlock.Constants {
 // under random constants (up to 6 clients, 4 requests, 5 faults) keep
 // every property, GuardedExclusion included.
 func TestRandomWalksKeepInvariants(t *testing.T) {
-	for _, m := range []predext.Module{predext.Guard, predext.CancelInFlight, predext.ConnLoss} {
+	for _, m := range []predext.Module{predext.Guard, predext.CancelInFlight} {
 		t.Run(m.Name(), func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				sp, err := predext.New(drawConstants(t), m)
 				if err != nil {
 					t.Fatal(err)
-				}
-				if m == predext.ConnLoss {
-					sp.MaxLost = rapid.IntRange(0, 6).Draw(t, "MaxLost")
 				}
 				proptest.WalkChecking(t, walker(sp), properties(sp), rapid.IntRange(50, 600).Draw(t, "steps"), nil)
 			})
@@ -94,7 +91,7 @@ func TestMutantsCaught(t *testing.T) {
 
 // TestUnknownModule: New refuses a module it does not mirror.
 func TestUnknownModule(t *testing.T) {
-	if _, err := predext.New(predlock.Constants{}, predext.LostWatchWaits+1); err == nil {
+	if _, err := predext.New(predlock.Constants{}, predext.CancelNoWait+1); err == nil {
 		t.Fatal("New accepted an unknown module")
 	}
 }

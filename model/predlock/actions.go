@@ -115,7 +115,7 @@ func (sp *Spec) WatchSecond(s *State, c int, t *State) model.Guard {
 
 // WatchPredecessorLost: recipe.Spec.WatchPredecessorLost, the lost
 // getData on the predecessor without a budget. Not an action of
-// PredecessorLock (no variant takes it): model/predext's ConnLoss spends a
+// PredecessorLock (no variant takes it): model/connloss spends a
 // lost call around it, and model/trace matches WatchPredecessor "lost"
 // with it. Spec: PredecessorLockConnLoss!WatchPredecessorLostStep.
 func (sp *Spec) WatchPredecessorLost(s *State, c int, t *State) model.Guard {

@@ -41,7 +41,7 @@ func on(f shared, idles bool) clientAction {
 // WatchPredecessorLost: recipe.Spec.WatchPredecessorLost, the getData on
 // the node waited for lost with the connection: nothing armed, list again.
 // Not an action of SharedLock's own variants: SharedLockConnLoss takes it
-// with its budget (model/sharedext), and model/trace matches
+// with its budget (model/connloss), and model/trace matches
 // WatchPredecessor "lost" with it, as SharedLockTrace does.
 func (sp *Spec) WatchPredecessorLost(s *State, c int, t *State) model.Guard {
 	return on(recipe.Spec[Kind].WatchPredecessorLost, false)(sp, s, c, t)

@@ -77,8 +77,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredExt(module, m)
 	case module == "PredecessorLockStaleReads" || module == "SharedLockStaleReads":
 		return loadStaleReads(module, m)
-	case isSharedExt(module):
-		return loadSharedExt(module, m)
+	case isConnLoss(module):
+		return loadConnLoss(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):

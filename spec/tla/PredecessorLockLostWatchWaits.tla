@@ -12,14 +12,7 @@
 EXTENDS PredecessorLockConnLoss
 
 (* WatchPredecessorLost taken as armed: wait, with nothing armed. *)
-WatchPredecessorLostWaits(c) ==
-    /\ ~paused[c]
-    /\ pc[c] = "watch"
-    /\ Live(c)
-    /\ Lose
-    /\ pc' = [pc EXCEPT ![c] = "wait"]
-    /\ UNCHANGED <<zkVars, pending, sess, reqNo, node, target, second, soleBlocker, token,
-                   tenure, paused, histVars>>
+WatchPredecessorLostWaits(c) == Loss!Lose /\ Loss!Moves(c, "watch", "wait")
 
 LWNext ==
     \/ LBase

@@ -12,14 +12,7 @@
 EXTENDS SharedLockConnLoss
 
 (* WatchPredecessorLost taken as armed: wait, with nothing armed. *)
-WatchPredecessorLostWaits(c) ==
-    /\ ~paused[c]
-    /\ pc[c] = "watch"
-    /\ Live(c)
-    /\ Lose
-    /\ pc' = [pc EXCEPT ![c] = "wait"]
-    /\ UNCHANGED <<zkVars, pending, kind, sess, reqNo, node, target, soleBlocker, token,
-                   paused, faults>>
+WatchPredecessorLostWaits(c) == Loss!Lose /\ Loss!Moves(c, "watch", "wait")
 
 LWNext ==
     \/ LBase

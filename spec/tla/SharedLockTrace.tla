@@ -71,6 +71,13 @@ Sync == INSTANCE SharedLock
          MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
          WithPause <- TRUE, WithCancel <- TRUE, WithDowngrade <- TRUE,
          AsyncDelete <- FALSE
+\* The lost calls of SharedLockConnLoss, for WatchPredecessor "lost"
+\* (its step without the budget: the trace's faults are not counted there).
+Loss == INSTANCE SharedLockConnLoss
+    WITH Clients <- LogClients, MaxRequests <- LogMaxRequests, MaxSeq <- LogMaxSeq,
+         MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
+         WithPause <- TRUE, WithCancel <- TRUE, WithDowngrade <- TRUE,
+         AsyncDelete <- TRUE, MaxLost <- 0, lost <- 0
 
 -----------------------------------------------------------------------------
 (* Each client's log, worked out once. *)
@@ -166,15 +173,10 @@ Logged(c) ==
               MatchListChildren(c, e)
          [] e.action = "WatchPredecessor" /\ e.result = "lost" ->
               \* the connection was lost before the reply: nothing armed,
-              \* list again, the node there or not (PredecessorLockConnLoss's
-              \* WatchPredecessorLostStep, on SharedLock's variables)
+              \* list again, the node there or not
               /\ e.target = e.chosen
-              /\ ~paused[c] /\ pc[c] = "watch" /\ Lock!Live(c)
-              /\ pc' = [pc EXCEPT ![c] = "list"]
-              /\ target' = [target EXCEPT ![c] = Lock!NoTarget]
-              /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
-              /\ UNCHANGED <<nodes, nextSeq, zxid, live, watches, inbox, kind, sess, reqNo, node,
-                             token, paused, faults, pending, seqHigh>>
+              /\ Loss!WatchPredecessorLostStep(c)
+              /\ UNCHANGED seqHigh
          [] e.action = "WatchPredecessor" ->
               /\ e.target = e.chosen
               /\ Lock!WatchPredecessor(c)
