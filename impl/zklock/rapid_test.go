@@ -211,8 +211,11 @@ func (m *machine) lock(rt *rapid.T) {
 		cancel = func() { t.Stop(); prev() }
 	}
 	c.cancel, c.path, c.mode = cancel, path, mode
+	// The call is recorded before the acquisition starts: one that fails
+	// at once (its session already lost) returns before a time taken after.
+	call := m.rec.Now()
 	c.pending = lockAsync(ctx, acquire)
-	c.pending.call = m.rec.Now()
+	c.pending.call = call
 }
 
 func (m *machine) unlock(rt *rapid.T) {
