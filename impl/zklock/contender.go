@@ -108,8 +108,10 @@ type contender struct {
 	pred      *armedWatch             // the watch on the node we wait for, while it has not fired
 	ownAt     uint64                  // the session's attach count when own was armed
 	ambiguous bool                    // a create may have happened that we never saw
-	ahead     int                     // contenders ahead of ours at the first listing, -1 before it
-	queued    bool                    // a listing showed our node: later listings are urgent (listings.go)
+	// ahead is the number of contenders ahead of ours at the first listing
+	// that showed our node, -1 before it: once it is set, we are queued
+	// and later listings are urgent (listings.go).
+	ahead int
 }
 
 // armedWatch is a watch set on a node of the queue whose event has not
@@ -153,9 +155,6 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 				return nil, serr
 			}
 			return nil, fmt.Errorf("%w: our node was deleted while we waited", ErrLockLost)
-		}
-		if c.ahead < 0 {
-			c.ahead = me
 		}
 		grant, wait := decide(q, me, c.kind)
 		if grant {
@@ -425,7 +424,7 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 	if names == nil {
 		c.listed = s.now()
 		line := joining
-		if c.queued {
+		if c.ahead >= 0 {
 			line = urgent
 		}
 		names, pzxid, err = c.l.children(ctx, line)
@@ -446,7 +445,9 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 			s.background(func(life context.Context) { s.deleteNode(life, dup) })
 		}
 	}
-	c.queued = c.queued || me >= 0
+	if c.ahead < 0 {
+		c.ahead = me
+	}
 	return q, me, nil
 }
 
