@@ -223,7 +223,10 @@ func cancelFailedCreates(t *testing.T, a *adminClient, lock string, made bool) {
 		lctx, c := context.WithCancel(ctx)
 		cancel = c
 		mu.Unlock()
-		if _, err := m.Lock(lctx); !errors.Is(err, context.Canceled) {
+		// The create's NoAuth and the cancellation race when both are in
+		// by the time Lock looks (a clean-clone run saw NoAuth once in
+		// many): either is a true answer; what follows checks the clean-up.
+		if _, err := m.Lock(lctx); !errors.Is(err, context.Canceled) && (made || !errors.Is(err, ErrNoAuth)) {
 			t.Fatalf("run %d: cancelled Lock = %v, want context.Canceled", i, err)
 		}
 		c()
