@@ -47,6 +47,8 @@ func (m *Mutex) TryLock(ctx context.Context) (*Lease, error) {
 }
 
 // Contenders lists the lock nodes queued on the lock, holder first.
+// It reads the session's server without a sync, as a view for operators:
+// a change made through another server moments ago may not show yet.
 func (m *Mutex) Contenders(ctx context.Context) ([]string, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil mutex", ErrInvalidArgument)

@@ -60,6 +60,8 @@ func (rw *RWMutex) TryLock(ctx context.Context) (*Lease, error) {
 }
 
 // Contenders lists the read and write nodes queued on the lock, in order.
+// It reads the session's server without a sync, as a view for operators:
+// a change made through another server moments ago may not show yet.
 func (rw *RWMutex) Contenders(ctx context.Context) ([]string, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("%w: nil rwmutex", ErrInvalidArgument)

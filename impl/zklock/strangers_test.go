@@ -302,6 +302,11 @@ func TestStrangerNamedLowAfterListing(t *testing.T) {
 	if err := a.Delete(seqd, -1); err != nil {
 		t.Fatal(err)
 	}
+	// Contenders reads the waiter's server unsynced: the admin's delete,
+	// made through another server, may not have reached it yet.
+	if _, err := w.Conn().Sync("/"); err != nil {
+		t.Fatal(err)
+	}
 	if names, err := mw.Contenders(ctx); err != nil || len(names) != 2 || path.Base(names[0]) != low {
 		t.Fatalf("Contenders = %q, %v; want the stranger %s first, then our lease", names, err, low)
 	}
