@@ -67,7 +67,9 @@ func run(root string, m mutant, all bool, timeout time.Duration, env []string) o
 // pattern (all if empty), and env. It returns the tests that failed and
 // those that skipped for want of a local ensemble.
 func goTest(root, overlay, pattern string, timeout time.Duration, env []string) (failed, local []string, err error) {
-	args := []string{"test", "-count=1", "-json", "-overlay", overlay, "-timeout", timeout.String()}
+	// -failfast: one killing test is enough to call the mutant killed; the
+	// others, which may wait out their own deadlines against it, are not run.
+	args := []string{"test", "-count=1", "-json", "-failfast", "-overlay", overlay, "-timeout", timeout.String()}
 	if pattern != "" {
 		args = append(args, "-run", pattern)
 	}

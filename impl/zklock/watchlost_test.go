@@ -112,8 +112,11 @@ func loseWatchReply(t *testing.T, ctx context.Context, lockOf func(*Session) fun
 		})
 		if w.trace.count(watchLost) > 0 {
 			t.Logf("round %d: the reply of the predecessor's getData was lost (cut %+v)", i, report)
-			// Nothing is armed: the waiter must list and watch again.
-			w.trace.waitFor(t, "waiting again after the lost reply", time.Minute, waiting)
+			// Nothing is armed: the waiter must list and watch again, after
+			// one backoff (tens of milliseconds); 20 s is room for a loaded
+			// machine, and what a waiter that never lists again (the mutant
+			// lost-watch-waits) costs the mutants' run.
+			w.trace.waitFor(t, "waiting again after the lost reply", 20*time.Second, waiting)
 			t.Cleanup(cancel)
 			return w, wp
 		}
