@@ -531,3 +531,35 @@ func TestElectionStrangers(t *testing.T) {
 	}
 	held.Unlock(ctx)
 }
+
+// TestElectionBadInput: bad input is a typed error, before anything is
+// sent.
+func TestElectionBadInput(t *testing.T) {
+	skipTraceCheck(t, "nothing is sent")
+	ctx := ctxFor(t, 30*time.Second)
+	if _, err := NewElection(nil, "/e"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("NewElection(nil session) = %v, want ErrInvalidArgument", err)
+	}
+	c := newClient(t, "c")
+	if _, err := NewElection(c.Session, "e/"); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf("NewElection(bad path) = %v, want ErrInvalidPath", err)
+	}
+	var nilE *Election
+	if _, err := nilE.Campaign(ctx, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Campaign on a nil Election = %v, want ErrInvalidArgument", err)
+	}
+	e := election(t, c, lockPath(t))
+	var nilCtx context.Context
+	if _, err := e.Campaign(nilCtx, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Campaign(nil ctx) = %v, want ErrInvalidArgument", err)
+	}
+	if _, err := e.Campaign(ctx, make([]byte, MaxNodeData+1)); !errors.Is(err, ErrDataTooLarge) {
+		t.Errorf("Campaign(huge value) = %v, want ErrDataTooLarge", err)
+	}
+	if _, err := e.Leader(nilCtx); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Leader(nil ctx) = %v, want ErrInvalidArgument", err)
+	}
+	if _, err := e.Observe(nilCtx); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Observe(nil ctx) = %v, want ErrInvalidArgument", err)
+	}
+}
