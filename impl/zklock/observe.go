@@ -75,6 +75,7 @@ type watcher struct {
 	id   string     // the observer's name in the trace (its Request)
 	last LeaderInfo // the last sent
 	sent bool       // anything sent yet
+	top  int64      // the highest epoch sent
 	path <-chan zk.Event
 }
 
@@ -108,7 +109,7 @@ func (w *watcher) loop(ctx, life context.Context) error {
 		if w.fresh(info) {
 			select {
 			case w.o.ch <- info:
-				w.last, w.sent = info, true
+				w.markSent(info)
 			case <-ctx.Done():
 				return ctx.Err()
 			case <-life.Done():
@@ -144,10 +145,11 @@ func (w *watcher) ended(ctx context.Context, err error) error {
 	return fmt.Errorf("zklock: observe %s: %w", w.e.core.name, err)
 }
 
-// fresh is the monotonic filter: a vacancy after a leader (or first), a
-// higher epoch than any sent, or a newer value of the same leader. A read
-// that is older than what was sent (none should be: a session's reads
-// never go back in time) or tells nothing new is not sent.
+// fresh is the monotonic filter: a vacancy after a leader (or first), an
+// epoch higher than any sent (a vacancy between does not lower the bar),
+// or a newer value of the leader last sent. A read older than what was
+// sent (none should be: a session's reads never go back in time) or that
+// tells nothing new is not sent.
 func (w *watcher) fresh(info LeaderInfo) bool {
 	if !w.sent {
 		return true
@@ -155,12 +157,18 @@ func (w *watcher) fresh(info LeaderInfo) bool {
 	switch {
 	case info.Vacant():
 		return !w.last.Vacant()
-	case info.Epoch > w.last.Epoch:
+	case info.Epoch > w.top:
 		return true
 	case info.Epoch == w.last.Epoch:
 		return info.mzxid > w.last.mzxid && !bytes.Equal(info.Value, w.last.Value)
 	}
 	return false
+}
+
+// markSent records a report as sent.
+func (w *watcher) markSent(info LeaderInfo) {
+	w.last, w.sent = info, true
+	w.top = max(w.top, info.Epoch)
 }
 
 func (w *watcher) event(a traceevent.Action, r traceevent.Result, target string) TraceEvent {
