@@ -563,3 +563,65 @@ func TestElectionBadInput(t *testing.T) {
 		t.Errorf("Observe(nil ctx) = %v, want ErrInvalidArgument", err)
 	}
 }
+
+// TestElectionNoHerd: with four candidates queued and two observers, the
+// leader's Resign notifies each observer once, the next candidate and the
+// one after it (its watch on the node two ahead) at most, and no
+// candidate further back.
+func TestElectionNoHerd(t *testing.T) {
+	skipTraceCheck(t, observerSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	lc := newClient(t, "leader")
+	lead := campaign(t, ctx, election(t, lc, p), "leader")
+	var cands []*client
+	var waits []*campaigning
+	for i := 0; i < 4; i++ {
+		c := newClient(t, fmt.Sprintf("c%d", i))
+		cands = append(cands, c)
+		waits = append(waits, campaignAsync(ctx, election(t, c, p), c.name))
+		c.trace.waitFor(t, c.name+" queued", 30*time.Second, waiting)
+	}
+	var obsClients []*client
+	var obs []*Observation
+	for i := 0; i < 2; i++ {
+		c := newClient(t, fmt.Sprintf("o%d", i))
+		o, err := election(t, c, p).Observe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next(t, o, "the first leader")
+		obsClients, obs = append(obsClients, c), append(obs, o)
+	}
+	all := append(append([]*client(nil), cands...), obsClients...)
+	before := make([]int64, len(all))
+	for i, c := range all {
+		before[i] = c.net.Stats().Notifications
+	}
+	if err := lead.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l0, err := waits[0].wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range obs {
+		if info := next(t, o, "the next leader"); info.Epoch != l0.Epoch() {
+			t.Fatalf("observer reported %+v, want epoch %d", info, l0.Epoch())
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // a stray notification would show by now
+	got := make([]int64, len(all))
+	for i, c := range all {
+		got[i] = c.net.Stats().Notifications - before[i]
+	}
+	if got[0] != 1 || got[1] > 1 || got[2] != 0 || got[3] != 0 || got[4] != 1 || got[5] != 1 {
+		t.Fatalf("notifications of one Resign (c0..c3, o0, o1) = %v, want [1 <=1 0 0 1 1]", got)
+	}
+	for _, w := range waits[1:] {
+		if w.returned() {
+			t.Fatalf("a candidate behind the new leader returned: %v", w.err)
+		}
+	}
+	l0.Resign(ctx)
+}

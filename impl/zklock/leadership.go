@@ -42,12 +42,20 @@ func (l *Leadership) Node() string { return l.lease.Node() }
 // Guard runs ops in one multi that first checks our node is still there,
 // as Lease.Guard: the writes happen only while we lead.
 func (l *Leadership) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%w: nil leadership", ErrInvalidArgument)
+	}
 	return l.lease.Guard(ctx, ops...)
 }
 
 // Check returns the operation that holds only while we lead, to put first
 // in a multi of your own, as Lease.Check.
-func (l *Leadership) Check() (*zk.CheckVersionRequest, error) { return l.lease.Check() }
+func (l *Leadership) Check() (*zk.CheckVersionRequest, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%w: nil leadership", ErrInvalidArgument)
+	}
+	return l.lease.Check()
+}
 
 // Proclaim replaces our value, which Leader and observers report, only
 // while we lead: one multi of a check of our node (at the version we know)

@@ -42,9 +42,11 @@ func (o *Observation) Err() error {
 // Observe follows the election's leader until ctx ends or the session
 // ends. The observer holds one watch at a time: a data watch on the
 // leader's node, or, while nobody leads, a children watch on the election
-// path (an exists watch while the path itself is missing). So a change
-// wakes only the observers and the candidate next in line: candidates
-// watch only the node before their own. When a candidate appears while a
+// path (an exists watch while the path itself is missing). So a change of
+// leader wakes the observers and at most two candidates, as a Mutex's
+// release does: the next in line, and the one after it (which watches the
+// node two ahead, so that its own turn then comes in one notification);
+// no candidate further back. When a candidate appears while a
 // vacancy is watched, the path's watch stays armed beside the leader's
 // until it next fires: ZooKeeper clients cannot withdraw a watch.
 func (e *Election) Observe(ctx context.Context) (*Observation, error) {
