@@ -38,6 +38,22 @@ const (
 	LearnExpiry      Action = "LearnExpiry"      // the client learns its session is lost; its last step
 )
 
+// The election's steps beyond a candidate's (a candidate takes the
+// lock's, RequestLock to Grant, and Release for Resign): a leader's
+// Proclaim and an observer's. Actions leaves them out: the lock specs do
+// not define them.
+const (
+	Proclaim        Action = "Proclaim"        // the leader's multi (check our node, set its data): result ok or gone
+	ObserveList     Action = "ObserveList"     // an observer lists the election: result found (Target: the head) or vacant
+	ObserveWatch    Action = "ObserveWatch"    // an observer sets its one watch (Target: the head, "" for the path): result exists or gone
+	ObserveNotified Action = "ObserveNotified" // an observer's watch fired (Target as ObserveWatch)
+)
+
+// ElectionActions returns the election's own actions, in the order above.
+func ElectionActions() []Action {
+	return []Action{Proclaim, ObserveList, ObserveWatch, ObserveNotified}
+}
+
 // DeleteLands is the spec action in which the delete of a Release or
 // Cancel reaches the server (with AsyncDelete the request ends first, and
 // its nodes stay until the delete lands or the session expires). No client
@@ -71,6 +87,8 @@ const (
 	ResultExpired Result = "expired" // LearnExpiry: the server said so
 	ResultTimer   Result = "timer"   // LearnExpiry: the client's loss timer ran out
 	ResultClosed  Result = "closed"  // LearnExpiry: Close was called
+	ResultOk      Result = "ok"      // Proclaim: the value was written
+	ResultVacant  Result = "vacant"  // ObserveList: no candidate on the election path
 )
 
 // Event is one protocol step as one client observed it: one JSON line of

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -30,7 +31,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  *     KIND is uncontended, contended or readmostly. One JSON object per run on stdout.
  * hold  --servers H:P,... [--session-timeout-ms T] [--dry-run]
  *     reads commands on stdin, one per line, and answers on stdout:
- *       acquire ID mutex|read|write PATH  ->  granted ID NODE   (own session per ID)
+ *       acquire ID mutex|read|write|latch PATH  ->  granted ID NODE   (own session per ID;
+ *                                                 latch: a LeaderLatch, granted once it leads)
  *       release ID                        ->  released ID
  *       quit
  *     any failure                         ->  error ID message
@@ -348,8 +350,8 @@ public final class ZkLockBench {
             }
             switch (w[0]) {
                 case "acquire":
-                    if (w.length != 4 || !List.of("mutex", "read", "write").contains(w[2])) {
-                        say("error - usage: acquire ID mutex|read|write PATH");
+                    if (w.length != 4 || !List.of("mutex", "read", "write", "latch").contains(w[2])) {
+                        say("error - usage: acquire ID mutex|read|write|latch PATH");
                     } else if (dry) {
                         say("would acquire " + w[1] + ": new session, " + recipe(w[2]) + " on " + w[3]
                                 + ", lock node data \"" + nodeData(w[1]) + "\"");
@@ -385,6 +387,8 @@ public final class ZkLockBench {
                 return "InterProcessMutex";
             case "read":
                 return "InterProcessReadWriteLock.readLock()";
+            case "latch":
+                return "LeaderLatch";
             default:
                 return "InterProcessReadWriteLock.writeLock()";
         }
@@ -403,6 +407,10 @@ public final class ZkLockBench {
         }
         byte[] data = nodeData(id).getBytes(StandardCharsets.UTF_8);
         Thread t = new Thread(() -> {
+            if (kind.equals("latch")) {
+                latch(f, id, path, q);
+                return;
+            }
             try (CuratorFramework c = connect(f)) {
                 InterProcessMutex m;
                 if (kind.equals("mutex")) {
@@ -430,6 +438,23 @@ public final class ZkLockBench {
         }, "contender-" + id);
         t.setDaemon(true);
         t.start();
+    }
+
+    /** latch runs a LeaderLatch whose participant id (its node's data) names the contender. */
+    static void latch(Flags f, String id, String path, BlockingQueue<String> q) {
+        try (CuratorFramework c = connect(f)) {
+            LeaderLatch l = new LeaderLatch(c, path, nodeData(id));
+            l.start();
+            l.await();
+            say("granted " + id + " " + ownNode(c, path, nodeData(id).getBytes(StandardCharsets.UTF_8)));
+            q.take();
+            l.close(); // deletes its node
+            say("released " + id);
+        } catch (Throwable e) {
+            say("error " + id + " " + e.toString().replace('\n', ' '));
+        } finally {
+            contenders.remove(id);
+        }
     }
 
     /** ownNode finds our lock node by its data: Curator does not expose it. */

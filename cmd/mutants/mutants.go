@@ -546,4 +546,29 @@ var mutants = []mutant{
 		Replace: `const maxListings = 1 << 20 // a channel of struct{} costs nothing per slot`,
 		Killers: []string{"TestWaiterBurstKeepsSession"},
 	},
+	{
+		Name:    "observer-reports-stale",
+		Why:     "an election observer sends every read of the leader, without its monotonic filter: a leader's value proclaimed again, or any wake-up that changed nothing, is reported twice, and a stale read would be reported backwards",
+		File:    "impl/zklock/observe.go",
+		Find:    `		if w.fresh(info) {`,
+		Replace: `		if _ = w.fresh; true {`,
+		Killers: []string{"TestElectionProclaim"},
+	},
+	{
+		Name:    "proclaim-unchecked",
+		Why:     "Proclaim sets the leader's node data without the check of our node in the same multi: a leadership that was lost writes into whatever node now has our node's name",
+		File:    "impl/zklock/leadership.go",
+		Find:    `			return s.conn.Multi(&zk.CheckVersionRequest{Path: node, Version: version},`,
+		Replace: `			return s.conn.Multi(&zk.SetDataRequest{Path: node, Data: value, Version: -1},`,
+		Killers: []string{"TestElectionProclaim"},
+	},
+	{
+		Name: "resign-leaves-node",
+		Why:  "Resign ends the leadership locally without deleting its node: the candidate behind it never leads until the session ends",
+		File: "impl/zklock/leadership.go",
+		Find: `	err := l.lease.Unlock(ctx)`,
+		Replace: `	err := error(nil)
+	l.lease.end(ErrReleased)`,
+		Killers: []string{"TestElectionResignRetry"},
+	},
 }

@@ -22,6 +22,20 @@ type lockCore struct {
 	name string // as the user gave it
 	acl  []zk.ACL
 	data []byte
+	// latch: an election path, whose contenders are Curator LeaderLatch
+	// nodes ("latch-"), not lock nodes.
+	latch bool
+}
+
+// queue parses a listing of the path as its kind of contenders.
+func (l *lockCore) queue(names []string) []child { return queueOf(names, l.latch) }
+
+// marker is the node-name part of a contender of kind k on this path.
+func (l *lockCore) marker(k Mode) string {
+	if l.latch {
+		return latchMarker
+	}
+	return k.marker()
 }
 
 func newLockCore(s *Session, lockPath string, opts []LockOption) (*lockCore, error) {
@@ -267,7 +281,7 @@ func (c *contender) ownIntact() bool {
 // orphan behind.
 func (c *contender) create(ctx context.Context) error {
 	s := c.l.s
-	prefix := joinPath(c.l.path, protectedPrefix+c.uuid+c.kind.marker())
+	prefix := joinPath(c.l.path, protectedPrefix+c.uuid+c.l.marker(c.kind))
 	var b backoff
 	for {
 		sent := s.now()
@@ -378,7 +392,7 @@ func (c *contender) findOwnNode(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, ch := range queue(names) {
+	for _, ch := range c.l.queue(names) {
 		if ch.uuid != c.uuid {
 			continue
 		}
@@ -433,7 +447,7 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 		}
 	}
 	c.pzxid = pzxid
-	q := queue(names)
+	q := c.l.queue(names)
 	me := -1
 	for i, ch := range q {
 		switch {
@@ -681,7 +695,7 @@ func (c *contender) removeOwnNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, ch := range queue(names) {
+	for _, ch := range c.l.queue(names) {
 		if ch.uuid == c.uuid {
 			if _, err := s.deleteNode(ctx, joinPath(c.l.path, ch.name)); err != nil {
 				return err

@@ -4,7 +4,10 @@
 //
 // A Session is one ZooKeeper session. Mutex is an exclusive lock, RWMutex a
 // read/write lock; each Lock returns a Lease, which holds until Unlock or
-// until it is lost, and carries a fencing Token.
+// until it is lost, and carries a fencing Token. Election is a leader
+// election on the same queue (Curator LeaderLatch's node names): Campaign
+// returns a Leadership, a Lease with Proclaim and Resign; Leader and
+// Observe tell anyone who leads.
 //
 //	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"},
 //		zklock.WithEnsembleTiming(2*time.Second, 5)) // the servers' tickTime, syncLimit

@@ -28,6 +28,8 @@ var (
 	// lock node disappeared). Whatever it protected may now be held by
 	// someone else.
 	ErrLockLost = errors.New("zklock: lock lost")
+	// ErrNoLeader: Election.Leader found no candidate on the election path.
+	ErrNoLeader = errors.New("zklock: no leader")
 	// ErrReleased is a released lease's Err.
 	ErrReleased = errors.New("zklock: lease released")
 	// ErrNotHeld: Unlock, Guard or Downgrade on a lease that already ended.

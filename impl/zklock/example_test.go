@@ -189,3 +189,49 @@ func ExampleParseIdentity() {
 	// identity: true pid > 0: true
 	// owned by our session: true
 }
+
+func ExampleElection() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := zklock.NewSession(ctx, servers(), timing())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	e, err := zklock.NewElection(s, "/example/scheduler")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Anyone may watch who leads, candidate or not.
+	octx, stop := context.WithCancel(ctx)
+	obs, err := e.Observe(octx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("vacant:", (<-obs.Leaders()).Vacant())
+	lead, err := e.Campaign(ctx, []byte("host-1:8080"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	info := <-obs.Leaders()
+	fmt.Printf("leader %s, our epoch: %v\n", info.Value, info.Epoch == lead.Epoch())
+	// Tell followers where to find us now, while we still lead.
+	if err := lead.Proclaim(ctx, []byte("host-1:9090")); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("leader %s\n", (<-obs.Leaders()).Value)
+	if err := lead.Resign(ctx); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("vacant:", (<-obs.Leaders()).Vacant())
+	stop()
+	for range obs.Leaders() {
+	}
+	fmt.Println(obs.Err())
+	// Output:
+	// vacant: true
+	// leader host-1:8080, our epoch: true
+	// leader host-1:9090
+	// vacant: true
+	// context canceled
+}

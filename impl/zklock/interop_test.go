@@ -245,10 +245,11 @@ func (j *javaHolder) send(t *testing.T, format string, args ...any) {
 	}
 }
 
-// acquire asks Curator for a lock; kind is mutex, read or write.
+// acquire asks Curator for a lock; kind is mutex, read, write, or latch (a
+// LeaderLatch, "granted" once it leads).
 func (j *javaHolder) acquire(t *testing.T, id, kind, path string) {
 	t.Helper()
-	mode := map[string]string{"mutex": "exclusive", "read": "read", "write": "write"}[kind]
+	mode := map[string]string{"mutex": "exclusive", "read": "read", "write": "write", "latch": "exclusive"}[kind]
 	j.mu.Lock()
 	j.mode[id] = mode
 	j.mu.Unlock()

@@ -49,6 +49,7 @@ func validateLockPath(p string) error {
 const (
 	protectedPrefix = "_c_"
 	mutexMarker     = "-lock-"
+	latchMarker     = "-latch-" // Curator's LeaderLatch: a candidate of an election
 	readMarker      = "-__READ__"
 	writeMarker     = "-__WRIT__"
 	seqDigits       = 10
@@ -91,7 +92,13 @@ type child struct {
 // sequence digits; any other child, such as a nested lock path whose name
 // happens to end in digits ("job-0000000001"), is not a contender and ok
 // is false.
-func parseChild(name string) (c child, ok bool) {
+func parseChild(name string) (c child, ok bool) { return parseNode(name, false) }
+
+// parseNode is parseChild for a lock path (latch false) or for an election
+// path (latch true), whose only contenders are "latch-" nodes: each kind
+// of path takes the other's nodes for strangers, so a Mutex and an
+// Election on one path never count each other's nodes.
+func parseNode(name string, latch bool) (c child, ok bool) {
 	if len(name) < seqDigits {
 		return c, false
 	}
@@ -107,6 +114,10 @@ func parseChild(name string) (c child, ok bool) {
 	}
 	c = child{name: name, seq: seq}
 	switch {
+	case latch != strings.HasSuffix(head, latchMarker[1:]):
+		return child{}, false
+	case latch:
+		c.kind = ModeExclusive // one leader at a time: the mutex's queue
 	case strings.HasSuffix(head, mutexMarker[1:]):
 		c.kind = ModeExclusive
 	case strings.HasSuffix(head, readMarker[1:]):
@@ -125,10 +136,13 @@ func parseChild(name string) (c child, ok bool) {
 
 // queue parses and orders a listing by sequence number, the only order that
 // counts: node names differ in their uuid prefix.
-func queue(names []string) []child {
+func queue(names []string) []child { return queueOf(names, false) }
+
+// queueOf is queue for a lock path or, latch true, an election path.
+func queueOf(names []string, latch bool) []child {
 	q := make([]child, 0, len(names))
 	for _, n := range names {
-		if c, ok := parseChild(n); ok {
+		if c, ok := parseNode(n, latch); ok {
 			q = append(q, c)
 		}
 	}

@@ -1,0 +1,273 @@
+package zklock
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sync"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/traceevent"
+)
+
+// Observation follows an election's leader (Election.Observe).
+type Observation struct {
+	ch chan LeaderInfo
+
+	mu  sync.Mutex
+	err error
+}
+
+// Leaders delivers every change of leader or of the leader's value, in
+// epoch order: never an epoch lower than one already sent, never one twice
+// but with a new value. A vacancy (nobody leads) comes as a LeaderInfo
+// whose Vacant is true (Epoch 0). Changes that come and go between two
+// reads are not seen: the channel tells the latest state, not every step.
+// It is closed when the observation ends (see Err); a receiver that falls
+// behind holds the observer up, it does not lose changes.
+func (o *Observation) Leaders() <-chan LeaderInfo { return o.ch }
+
+// Err is nil while the observation runs; once Leaders is closed, why it
+// ended: the context's error, or the session's (ErrClosed, an error
+// matching ErrSessionLost), or an error the server gave.
+func (o *Observation) Err() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
+
+// Observe follows the election's leader until ctx ends or the session
+// ends. The observer holds one watch at a time: a data watch on the
+// leader's node, or, while nobody leads, a children watch on the election
+// path (an exists watch while the path itself is missing). So a change of
+// leader wakes the observers and at most two candidates, as a Mutex's
+// release does: the next in line, and the one after it (which watches the
+// node two ahead, so that its own turn then comes in one notification);
+// no candidate further back. When a candidate appears while a
+// vacancy is watched, the path's watch stays armed beside the leader's
+// until it next fires: ZooKeeper clients cannot withdraw a watch.
+func (e *Election) Observe(ctx context.Context) (*Observation, error) {
+	if e == nil {
+		return nil, fmt.Errorf("%w: nil election", ErrInvalidArgument)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	s := e.core.s
+	id, err := newUUID()
+	if err != nil {
+		return nil, err
+	}
+	o := &Observation{ch: make(chan LeaderInfo)}
+	w := &watcher{e: e, o: o, id: id}
+	// On the session's background group, so that Close waits for it.
+	if !s.background(func(life context.Context) { w.run(ctx, life) }) {
+		return nil, fmt.Errorf("zklock: observe %s: %w", e.core.name, s.Err())
+	}
+	return o, nil
+}
+
+// watcher is an observation's goroutine state.
+type watcher struct {
+	e    *Election
+	o    *Observation
+	id   string     // the observer's name in the trace (its Request)
+	last LeaderInfo // the last sent
+	sent bool       // anything sent yet
+	top  int64      // the highest epoch sent
+	path <-chan zk.Event
+}
+
+func (w *watcher) run(ctx, life context.Context) {
+	err := w.loop(ctx, life)
+	w.o.mu.Lock()
+	w.o.err = err
+	w.o.mu.Unlock()
+	close(w.o.ch)
+}
+
+// loop lists the election, reads and watches its head (or the path, when
+// nobody leads), sends what changed, and waits for the watch, until ctx
+// or the session ends.
+func (w *watcher) loop(ctx, life context.Context) error {
+	s := w.e.core.s
+	// A sync first, as Leader: the first read sees every change acknowledged
+	// before Observe. After that, a watch's event comes before the data
+	// after it, so each read after a wake-up sees at least that change.
+	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(w.e.core.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return w.ended(ctx, err)
+	}
+	for {
+		info, fired, err := w.look(ctx)
+		if err != nil {
+			return w.ended(ctx, err)
+		}
+		if fired == nil {
+			continue // the head left between the listing and its read
+		}
+		if w.fresh(info) {
+			select {
+			case w.o.ch <- info:
+				w.markSent(info)
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-life.Done():
+				return s.Err()
+			}
+		}
+		select {
+		case <-fired:
+		case <-w.path:
+			w.path = nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-life.Done():
+			return s.Err()
+		}
+		target := ""
+		if !info.Vacant() {
+			target = path.Base(info.Node)
+		}
+		s.trace(w.event(traceevent.ObserveNotified, "", target))
+	}
+}
+
+// ended is the reason the observation ends after a failed call: the
+// context's or the session's end, if either is the cause.
+func (w *watcher) ended(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if serr := w.e.core.s.Err(); serr != nil {
+		return serr
+	}
+	return fmt.Errorf("zklock: observe %s: %w", w.e.core.name, err)
+}
+
+// fresh is the monotonic filter: a vacancy after a leader (or first), an
+// epoch higher than any sent (a vacancy between does not lower the bar),
+// or a newer value of the leader last sent. A read older than what was
+// sent (none should be: a session's reads never go back in time) or that
+// tells nothing new is not sent.
+func (w *watcher) fresh(info LeaderInfo) bool {
+	if !w.sent {
+		return true
+	}
+	switch {
+	case info.Vacant():
+		return !w.last.Vacant()
+	case info.Epoch > w.top:
+		return true
+	case info.Epoch == w.last.Epoch:
+		return info.mzxid > w.last.mzxid && !bytes.Equal(info.Value, w.last.Value)
+	}
+	return false
+}
+
+// markSent records a report as sent.
+func (w *watcher) markSent(info LeaderInfo) {
+	w.last, w.sent = info, true
+	w.top = max(w.top, info.Epoch)
+}
+
+func (w *watcher) event(a traceevent.Action, r traceevent.Result, target string) TraceEvent {
+	return TraceEvent{Action: a, Lock: w.e.core.path, Request: w.id, Result: r, Target: target}
+}
+
+// look lists the election and arms the observer's one watch: on the head
+// (a data watch, read with its value) or, when nobody leads, on the path.
+// A nil fired with no error means: look again.
+func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, error) {
+	s, l := w.e.core.s, w.e.core
+	sent := s.now()
+	names, pzxid, err := l.children(ctx, joining)
+	if err != nil {
+		return LeaderInfo{}, nil, err
+	}
+	q := l.queue(names)
+	ev := w.event(traceevent.ObserveList, traceevent.ResultVacant, "")
+	ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
+	if len(q) == 0 {
+		s.trace(ev)
+		return w.watchPath(ctx)
+	}
+	head := q[0].name
+	ev.Result, ev.Target = traceevent.ResultFound, head
+	s.trace(ev)
+	sent = s.now()
+	type read struct {
+		nodeRead
+		ch <-chan zk.Event
+	}
+	r, err := do(ctx, s, func() (read, error) {
+		d, st, ch, err := s.conn.GetW(joinPath(l.path, head))
+		return read{nodeRead{d, st}, ch}, err
+	})
+	wev := w.event(traceevent.ObserveWatch, traceevent.ResultExists, head)
+	wev.Start, wev.ZxidLow = sent.at, sent.zxid
+	switch {
+	case errors.Is(err, zk.ErrNoNode):
+		wev.Result = traceevent.ResultGone
+		s.trace(wev)
+		return LeaderInfo{}, nil, nil
+	case transient(err):
+		var b backoff
+		return LeaderInfo{}, nil, b.wait(ctx, s)
+	case err != nil:
+		return LeaderInfo{}, nil, err
+	}
+	s.trace(wev)
+	return leaderInfo(path.Join(l.name, head), r.data, r.st), r.ch, nil
+}
+
+// watchPath arms the children watch of a vacancy: its reply is the
+// listing that counts (a candidate may have come since the last one).
+// On a missing path the watch is an exists watch, which fires when the
+// path is made.
+func (w *watcher) watchPath(ctx context.Context) (LeaderInfo, <-chan zk.Event, error) {
+	s, l := w.e.core.s, w.e.core
+	sent := s.now()
+	type listingW struct {
+		names []string
+		ch    <-chan zk.Event
+	}
+	r, err := do(ctx, s, func() (listingW, error) {
+		names, _, ch, err := s.conn.ChildrenW(l.path)
+		if errors.Is(err, zk.ErrNoNode) {
+			var ok bool
+			if ok, _, ch, err = s.conn.ExistsW(l.path); err == nil && ok {
+				// Made in between: its exists watch is a data watch on the
+				// path, which fires too, when the path goes.
+				return listingW{nil, ch}, errRelist
+			}
+		}
+		return listingW{names, ch}, err
+	})
+	ev := w.event(traceevent.ObserveWatch, traceevent.ResultExists, "")
+	ev.Start, ev.ZxidLow = sent.at, sent.zxid
+	switch {
+	case errors.Is(err, errRelist):
+		s.trace(ev)
+		w.path = r.ch
+		return LeaderInfo{}, nil, nil
+	case transient(err):
+		var b backoff
+		return LeaderInfo{}, nil, b.wait(ctx, s)
+	case err != nil:
+		return LeaderInfo{}, nil, err
+	}
+	s.trace(ev)
+	if len(l.queue(r.names)) > 0 {
+		// A candidate came before the watch: keep the watch (it cannot be
+		// withdrawn), and watch the head next.
+		w.path = r.ch
+		return LeaderInfo{}, nil, nil
+	}
+	return LeaderInfo{}, r.ch, nil
+}
+
+// errRelist: the path appeared while its watch was set; list again.
+var errRelist = errors.New("zklock: list again")
