@@ -145,7 +145,7 @@ func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) 
 			return nil, err
 		}
 		if f.json {
-			if err := json.NewEncoder(w).Encode(v); err != nil {
+			if err := json.NewEncoder(w).Encode(live.view(v)); err != nil {
 				return nil, err
 			}
 			continue
@@ -267,6 +267,36 @@ func state(n zklock.NodeView, v *zklock.LockView, pos map[string]int) string {
 type liveness struct {
 	ids map[int64]bool
 	why string
+}
+
+// jsonView is what --json prints for a path: the LockView's fields, and
+// the connection status the text view's "connected" column shows, which
+// the library's LockView does not have (it comes from the servers' cons).
+type jsonView struct {
+	*zklock.LockView
+	// Connected maps each contender's node name to whether its session is
+	// connected to some server now; absent when that is not known.
+	Connected map[string]bool `json:"connected,omitempty"`
+	// ConnectedUnknown says why Connected is absent ("" when it is not).
+	ConnectedUnknown string `json:"connected_unknown,omitempty"`
+}
+
+// view is v with the connection status of its contenders.
+func (l liveness) view(v *zklock.LockView) jsonView {
+	j := jsonView{LockView: v, ConnectedUnknown: l.why}
+	if l.ids == nil {
+		if j.ConnectedUnknown == "" {
+			j.ConnectedUnknown = "not asked"
+		}
+		return j
+	}
+	j.Connected = map[string]bool{}
+	for _, n := range v.Nodes {
+		if !n.Gone {
+			j.Connected[n.Name] = l.ids[n.Session]
+		}
+	}
+	return j
 }
 
 // of says whether n's session is connected to a server: "no" means the

@@ -112,13 +112,21 @@ func TestInspect(t *testing.T) {
 	if rc := run(ctx, append(append([]string{"inspect", "--json"}, connect(servers)...), path), &out, &errs); rc != 0 {
 		t.Fatalf("--json: exit %d: %s", rc, errs.String())
 	}
-	// The schema is impl/zklock's LockView: every field the command
-	// prints must be one of its documented fields.
-	var v zklock.LockView
+	// The schema is impl/zklock's LockView and the connection status:
+	// every field the command prints must be one of those documented.
+	var j struct {
+		zklock.LockView
+		Connected        map[string]bool `json:"connected"`
+		ConnectedUnknown string          `json:"connected_unknown"`
+	}
 	dec := json.NewDecoder(&out)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("--json is not a LockView: %v", err)
+	if err := dec.Decode(&j); err != nil {
+		t.Fatalf("--json is not a LockView with its connection status: %v", err)
+	}
+	v := j.LockView
+	if len(j.Connected) != 3 && j.ConnectedUnknown == "" {
+		t.Fatalf("--json: connected %v for 3 contenders, and no reason why not", j.Connected)
 	}
 	n := v.Nodes
 	if v.Path != path || len(n) != 3 || len(v.Other) != 1 {
@@ -228,6 +236,21 @@ func TestInspectDisconnectedHolder(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("\n%s", out.String())
+	// --json says the same: the holder's node maps to false.
+	out.Reset()
+	if rc := run(ctx, append(append([]string{"inspect", "--json"}, connect(servers)...), path), &out, &errs); rc != 0 {
+		t.Fatalf("--json: exit %d: %s", rc, errs.String())
+	}
+	var j struct {
+		Nodes     []zklock.NodeView `json:"nodes"`
+		Connected map[string]bool   `json:"connected"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &j); err != nil || len(j.Nodes) != 1 {
+		t.Fatalf("--json: %v: %s", err, out.String())
+	}
+	if c, ok := j.Connected[j.Nodes[0].Name]; !ok || c {
+		t.Fatalf("--json: the cut-off holder's connected = %v (known %v), want false: %s", c, ok, out.String())
+	}
 }
 
 // The live view as a person sees it: zklock inspect --watch in a tmux

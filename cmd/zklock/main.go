@@ -9,9 +9,11 @@
 // connected to a server now (asked with the four-letter word cons, where
 // the servers allow it; a disconnected session's nodes go when the server
 // expires it), holder identity (the data zklock writes by default), and
-// the children that are not contenders. --json prints one LockView object
-// per path (impl/zklock's LockView: the schema is its JSON tags,
-// documented there; it has no connection status); --watch
+// the children that are not contenders. --json prints one object per
+// path: impl/zklock's LockView (the schema is its JSON tags, documented
+// there) and "connected", each contender's node name mapped to whether its
+// session is connected now (or "connected_unknown", why that is not
+// known); --watch
 // prints the view again whenever a queue changes, on ZooKeeper watches,
 // not by polling.
 //
