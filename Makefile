@@ -14,7 +14,7 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep live specs-start test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
-        conformance results specs mutants tlatrace tlatrace-deep chaos chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
@@ -191,8 +191,16 @@ mutants:
 
 ## chaos: the default campaign (3 minutes, every fault) on an embedded local
 ## 3-node ensemble; history, report and verdict in out/chaos-<timestamp>.
+## CHAOS_FLAGS passes flags, e.g. CHAOS_FLAGS=--lock=election for zklock's
+## leader election instead of its locks (or make chaos-election).
+CHAOS_FLAGS ?=
 chaos: setup
-	$(GO) run ./cmd/chaos
+	$(GO) run ./cmd/chaos $(CHAOS_FLAGS)
+
+## chaos-election: the default campaign on zklock's leader election:
+## candidates campaign, lead, proclaim, resign or crash; observers watch.
+chaos-election: setup
+	$(GO) run ./cmd/chaos --lock election $(CHAOS_FLAGS)
 
 ## soak: one long campaign with every fault kind (SOAK=2h for longer;
 ## ZKLOCK_ZK=3.9 for the other server version), its report in out/soak-*.
@@ -210,6 +218,7 @@ soak-load: setup
 CHAOS        := .cache/bin/chaos
 CHAOS_MUTANT := .cache/bin/chaos-watch-the-holder
 CHAOS_TFP    := .cache/bin/chaos-trust-follower-pings
+CHAOS_STALE  := .cache/bin/chaos-observer-reports-stale
 # A holder pinned to a server that the fault cuts off from the rest, idle
 # long enough for the majority to expire its session and grant the lock.
 FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
@@ -219,7 +228,10 @@ FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
 # controls must be flagged, exit 1: go-zookeeper's zk.Lock, critical
 # sections without fencing and locks without ACLs under the intruder (by
 # the history), zklock built with the watch-the-holder mutant, whose herd
-# only the trace check sees, and (chaos-lag) zklock built with the
+# only the trace check sees; zklock's leader election must pass, and with
+# the observer-reports-stale mutant (an observer without its monotonic
+# filter reports a re-proclaimed value twice) be flagged by the
+# observed-order check; and (chaos-lag) zklock built with the
 # trust-follower-pings mutant, a holder on a cut-off server. chaos-short
 # runs them all; make verify runs chaos-campaigns beside the other live
 # stages and chaos-lag after them.
@@ -229,9 +241,10 @@ chaos-short:
 
 chaos-campaigns:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/zklock-* out/verify/control-zk-lock out/verify/control-no-fence \
-	  out/verify/control-no-acl out/verify/control-watch-the-holder
+	  out/verify/control-no-acl out/verify/control-watch-the-holder out/verify/election out/verify/control-observer-reports-stale
 	$(GO) build -o $(CHAOS) ./cmd/chaos
 	$(GO) build -o $(CHAOS_MUTANT) -overlay $$($(GO) run ./cmd/mutants -only watch-the-holder -overlay .cache/mutants/watch-the-holder) ./cmd/chaos
+	$(GO) build -o $(CHAOS_STALE) -overlay $$($(GO) run ./cmd/mutants -only observer-reports-stale -overlay .cache/mutants/observer-reports-stale) ./cmd/chaos
 	@for v in $(ZK_VERSIONS); do \
 	  echo "chaos-short: zklock against ZooKeeper $$v"; \
 	  ZKLOCK_ZK=$$v $(CHAOS) --duration 30s --fault-interval 4s --quiet --out out/verify/zklock-$$v || exit 1; \
@@ -240,6 +253,11 @@ chaos-campaigns:
 	@$(call control,no-fence,$(CHAOS) --no-fence --faults freeze-client --rw-ratio 0)
 	@$(call control,no-acl,$(CHAOS) --no-acl --faults intruder)
 	@$(call control,watch-the-holder,$(CHAOS_MUTANT) --faults none --control "the watch-the-holder mutant: a herd only the trace check sees")
+	@echo "chaos-short: zklock's leader election"; \
+	$(CHAOS) --lock election --duration 25s --fault-interval 4s --quiet --out out/verify/election
+	@$(call control,observer-reports-stale,$(CHAOS_STALE) --lock election --faults none --control "the observer-reports-stale mutant: an observer reports a value twice")
+	@grep -q 'VIOLATION observed-order' out/verify/control-observer-reports-stale/check.txt || \
+	  { echo "control observer-reports-stale: flagged, but not by the observed-order check"; exit 1; }
 
 # The follower-lag control needs the holder on a follower when the fault
 # cuts it off, and the random schedule does not always put it there (seen:
@@ -296,10 +314,10 @@ control = echo "control $(1): must be flagged"; \
 # The chaos campaigns' own tests: bad input and short campaigns with controls
 # (cmd/chaos), schedules, the workload's parts, the nemesis, the checks and
 # the report (internal/chaos).
-# make verify skips the four campaign tests that chaos-short repeats with
-# the built binary (zklock passes; zk.Lock, unfenced writes and locks
-# without ACLs flagged); plain `go test ./cmd/chaos/...` runs them.
-CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged|TestCampaignNoACLIsFlagged)$$
+# make verify skips the five campaign tests that chaos-short repeats with
+# the built binary (zklock and its election pass; zk.Lock, unfenced writes
+# and locks without ACLs flagged); plain `go test ./cmd/chaos/...` runs them.
+CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignElectionPasses|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged|TestCampaignNoACLIsFlagged)$$
 chaos-tests:
 	$(GO) test -count=1 -skip '$(CHAOS_SHORT_TWINS)' ./cmd/chaos/... ./internal/chaos/...
 

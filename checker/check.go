@@ -81,6 +81,9 @@ type Result struct {
 	// Horizon is where unknown outcomes return: after every time in the history.
 	Horizon int64
 	Elapsed time.Duration // time Check took
+	// Election counts the leaderships, proclaims and observer reports; nil
+	// for a history without an election.
+	Election *ElectionSummary
 }
 
 // Violations returns the findings that fail the check.
@@ -107,8 +110,8 @@ func (r *Result) HTML() []string {
 
 // Check checks a history: porcupine's models on every lock path and register, and
 // the direct checks (overlapping tenures, token order, stale writes, leftover
-// nodes). The error is for a history that is not valid (a *RecordError); every
-// problem with the lock is in the Result.
+// nodes, an election's observer reports). The error is for a history that is
+// not valid (a *RecordError); every problem with the lock is in the Result.
 func Check(h History, opts Options) (*Result, error) {
 	start := time.Now()
 	if err := h.Validate(); err != nil {
@@ -124,7 +127,7 @@ func Check(h History, opts Options) (*Result, error) {
 		opts.Parallelism = runtime.GOMAXPROCS(0)
 	}
 
-	res := &Result{Horizon: horizonOf(h)}
+	res := &Result{Horizon: horizonOf(h), Election: summarizeElection(h)}
 	for i := range h {
 		switch {
 		case h[i].isOperation():
@@ -144,6 +147,7 @@ func Check(h History, opts Options) (*Result, error) {
 	checkTokens(ls, ps, out)
 	checkStaleWrites(h, out)
 	checkLeftovers(h, ls, out)
+	checkElection(h, out)
 	sortFindings(out.findings)
 	res.Findings = out.findings
 	res.Suppressed, res.SuppressedViolations = out.suppressed, out.suppressedViolations

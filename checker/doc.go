@@ -25,7 +25,10 @@
 //
 // Beside these, the token-order check reports tokens that do not grow in grant
 // order (or repeat), and the leftover check reports lock nodes still present at
-// the end that no live lease holds. The direct checks are cheap and their
+// the end that no live lease holds. For a leader election, whose leaderships are
+// recorded as exclusive leases, the observed-order and observed-value checks
+// judge what observers reported against what leaders campaigned with and
+// proclaimed (KindObserve, KindProclaim). The direct checks are cheap and their
 // [Finding] values read better than a failed linearization; porcupine's models
 // decide the cases that need a search, and on a violation their HTML
 // visualisation (see [Options.HTMLDir]) shows the history annotated with the

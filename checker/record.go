@@ -15,6 +15,14 @@ const (
 	KindRead     Kind = "read"
 	KindFault    Kind = "fault"
 	KindLeftover Kind = "leftover"
+	// KindProclaim is a leader's Proclaim of Value under the epoch Token (a
+	// candidate's campaign value rides on its acquire record instead), and
+	// KindObserve one report an election observer received: the leader's
+	// epoch (Token, 0 for a vacancy), Node and Value, at Call (= Return).
+	// Both are observations for the election checks (see election.go), not
+	// operations of a model.
+	KindProclaim Kind = "proclaim"
+	KindObserve  Kind = "observe"
 )
 
 // Mode is the lock mode of an acquire: an exclusive Mutex, or one side of an RWMutex.
@@ -166,6 +174,8 @@ func (r *Record) validate() error {
 			return bad("leftover record without a path")
 		}
 		return nil
+	case KindProclaim, KindObserve:
+		return r.validateElection(bad)
 	case "":
 		return bad("missing kind")
 	default:
@@ -228,6 +238,32 @@ func (r *Record) validate() error {
 	case KindRead:
 		if r.registerKey() == "" {
 			return bad("read without a register or path")
+		}
+	}
+	return nil
+}
+
+// validateElection checks a proclaim or an observer's report.
+func (r *Record) validateElection(bad func(string, ...any) error) error {
+	switch {
+	case r.Client == "" || r.Path == "":
+		return bad("%s without a client or a path", r.Kind)
+	case r.Token < 0:
+		return bad("negative token")
+	case r.Return < r.Call && r.Outcome != OutcomeUnknown:
+		return bad("%s returns (%d) before its call (%d)", r.Kind, r.Return, r.Call)
+	case r.Kind == KindObserve && (r.Token == 0) != (r.Node == ""):
+		return bad("observe with an epoch but no leader node, or a node but no epoch")
+	case r.Kind == KindObserve && r.Session == "":
+		return bad("observe without the session of its observation")
+	case r.Kind == KindProclaim && r.Token == 0:
+		return bad("proclaim without the epoch of its leadership")
+	}
+	if r.Kind == KindProclaim {
+		switch r.Outcome {
+		case OutcomeOK, OutcomeFailed, OutcomeUnknown:
+		default:
+			return bad("proclaim with outcome %q", r.Outcome)
 		}
 	}
 	return nil

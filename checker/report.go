@@ -24,6 +24,9 @@ func (r *Result) WriteReport(w io.Writer) error {
 		}
 		fmt.Fprintln(bw)
 	}
+	if r.Election != nil {
+		fmt.Fprintf(bw, "election: %s\n", r.Election)
+	}
 	if len(r.Findings) == 0 && r.Suppressed == 0 {
 		fmt.Fprintln(bw, "direct checks: nothing found")
 	} else {

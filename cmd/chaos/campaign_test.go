@@ -70,6 +70,22 @@ func TestCampaignZklockPasses(t *testing.T) {
 	}
 }
 
+// zklock's leader election survives every fault: leaders never overlap,
+// and every observer report is one a leader of its epoch made.
+func TestCampaignElectionPasses(t *testing.T) {
+	code, r := runCampaign(t, "--lock", "election", "--duration", "20s", "--seed", "11", "--fault-interval", "4s")
+	if code != exitPass {
+		t.Fatalf("election campaign: exit %d, verdict %s, errors %v", code, r.Verdict, r.Errors)
+	}
+	e := r.Check.Election
+	if e == nil || e.Leaderships < 20 || e.ProclaimsOK < 20 || e.Reports < 20 || e.Epochs < 10 {
+		t.Errorf("too little election was checked: %+v", e)
+	}
+	if r.Trace != nil || r.Untraced == "" {
+		t.Errorf("the election's trace was replayed, or not said to be left out: %+v %q", r.Trace, r.Untraced)
+	}
+}
+
 // A trace the search could not finish within --trace-budget is not a
 // pass. (The trace check's control, a build with a mutant, is in make
 // chaos-short.)

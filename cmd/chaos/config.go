@@ -23,6 +23,12 @@ write to fenced registers in their critical sections while faults are
 injected on a schedule drawn from --seed. The history is checked for
 linearizability and by direct checks (package checker).
 
+With --lock=election the --locks paths are elections: candidates campaign
+with values of their own, lead (fenced writes, as holders), proclaim new
+values, then resign or crash; every third client observes each election.
+Leaderships are checked as lock tenures, observers' reports by the
+observed-order and observed-value checks.
+
 Exit status: 0 the history is linearizable and no direct check failed;
 1 a violation was found; 2 bad usage, or the campaign could not be set up
 or could not finish; 3 the check could not decide in --check-timeout.
@@ -63,11 +69,11 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.DurationVar(&c.Duration, "duration", 3*time.Minute, "how long the workload runs (faults are planned inside it)")
 	fs.IntVar(&c.Clients, "clients", 5, "client sessions, each through its own proxies")
 	fs.IntVar(&c.Locks, "locks", 3, "lock paths contended for")
-	fs.Float64Var(&c.RWRatio, "rw-ratio", 0.3, "share of operations on read/write locks (the rest on exclusive locks); must be 0 with --lock=zk")
+	fs.Float64Var(&c.RWRatio, "rw-ratio", 0.3, "share of operations on read/write locks (the rest on exclusive locks); must be 0 with --lock=zk or election")
 	fs.Int64Var(&c.Seed, "seed", 0, "seed of the fault schedule and of the workload's choices (default: random, printed)")
 	faults := fs.String("faults", "all", "faults to inject: all, none, or a comma list of the names above")
 	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
-	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, or zk (go-zookeeper's zk.Lock, a control)")
+	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, election (zklock's leader election: candidates campaign, lead, proclaim, resign or crash; every third client observes), or zk (go-zookeeper's zk.Lock, a control)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
 	fs.BoolVar(&c.NoACL, "no-acl", false, "lock nodes without ACLs and clients without credentials: the intruder fault takes the lock (a control)")
 	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
@@ -101,8 +107,8 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	if !set["seed"] {
 		c.Seed = rand.Int64()
 	}
-	if c.Lock == workload.LockZk && !set["rw-ratio"] {
-		c.RWRatio = 0 // zk.Lock has no read/write lock
+	if (c.Lock == workload.LockZk || c.Lock == workload.LockElection) && !set["rw-ratio"] {
+		c.RWRatio = 0 // zk.Lock has no read/write lock, an election no readers
 	}
 	var err error
 	if c.Faults, err = schedule.ParseKinds(*faults); err != nil {
@@ -151,10 +157,14 @@ func validateConfig(c *campaign.Config) error {
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:
 		return fmt.Errorf("--trace-budget %d: must be positive", c.TraceBudget)
-	case c.Lock != workload.LockZklock && c.Lock != workload.LockZk:
-		return fmt.Errorf("--lock %q: zklock or zk", c.Lock)
+	case c.Lock != workload.LockZklock && c.Lock != workload.LockZk && c.Lock != workload.LockElection:
+		return fmt.Errorf("--lock %q: zklock, election or zk", c.Lock)
 	case c.Lock == workload.LockZk && c.RWRatio > 0:
 		return fmt.Errorf("--lock=zk with --rw-ratio %v: go-zookeeper has no read/write lock", c.RWRatio)
+	case c.Lock == workload.LockElection && c.RWRatio > 0:
+		return fmt.Errorf("--lock=election with --rw-ratio %v: an election has no readers", c.RWRatio)
+	case c.Lock == workload.LockElection && c.Clients < 3:
+		return fmt.Errorf("--lock=election with --clients %d: at least 3 (two candidates and an observer)", c.Clients)
 	case c.RWRatio > 0 && c.RWRatio < 1 && c.Locks < 2:
 		return fmt.Errorf("--rw-ratio %v needs --locks >= 2 (a path is either exclusive or read/write)", c.RWRatio)
 	case c.KillCmd != "" && len(c.Servers) == 0:

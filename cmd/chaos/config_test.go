@@ -45,6 +45,8 @@ func TestBadInputExits2WithOneLine(t *testing.T) {
 		{"mixed paths need two locks", []string{"--locks", "1", "--rw-ratio", "0.5"}, "--locks >= 2"},
 		{"unknown lock", []string{"--lock", "etcd"}, "--lock"},
 		{"zk.Lock has no read/write lock", []string{"--lock", "zk", "--rw-ratio", "0.3"}, "no read/write lock"},
+		{"an election has no readers", []string{"--lock", "election", "--rw-ratio", "0.3"}, "no readers"},
+		{"an election needs an observer", []string{"--lock", "election", "--clients", "2"}, "at least 3"},
 		{"tiny fault interval", []string{"--fault-interval", "1ms"}, "--fault-interval"},
 		{"session timeout too short", []string{"--session-timeout", "100ms"}, "--session-timeout"},
 		{"check timeout zero", []string{"--check-timeout", "0s"}, "--check-timeout"},
@@ -124,6 +126,13 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if c.RWRatio != 0 || c.RWLocks != 0 {
 		t.Errorf("--lock=zk keeps read/write locks: %+v", c)
+	}
+	c, err = parseConfig([]string{"--lock=election", "--out", t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.RWRatio != 0 || c.RWLocks != 0 {
+		t.Errorf("--lock=election keeps read/write locks: %+v", c)
 	}
 	c, err = parseConfig([]string{"--faults", "latency, sever", "--out", t.TempDir()}, nil)
 	if err != nil {

@@ -28,7 +28,7 @@ func validateTLS(c *campaign.Config) error {
 	switch {
 	case len(c.Servers) > 0:
 		return fmt.Errorf("--tls runs on the local ensemble only, not --servers")
-	case c.Lock != workload.LockZklock:
+	case c.Lock == workload.LockZk:
 		return fmt.Errorf("--tls with --lock=%s: only zklock speaks TLS here", c.Lock)
 	}
 	for _, k := range c.Faults {

@@ -132,11 +132,12 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 		return err
 	}
 	c.history, err = os.Create(c.Out.File("history.jsonl"))
-	if err != nil || c.Cfg.Lock != workload.LockZklock {
+	if err != nil || c.Cfg.Lock == workload.LockZk {
 		return err
 	}
 	c.Traces, err = validate.NewTraceFile(c.Out.File("trace.jsonl"))
 	if c.Traces != nil {
+		c.Traces.Latch = c.Cfg.Lock == workload.LockElection
 		c.w.Tracer = c.Traces.Tracer
 	}
 	return err
@@ -168,6 +169,9 @@ func (c *Campaign) makePaths() error {
 	for i := 0; i < c.Cfg.Locks; i++ {
 		rw := i >= c.Cfg.Locks-c.Cfg.RWLocks
 		name := fmt.Sprintf("ex-%d", i)
+		if c.Cfg.Lock == workload.LockElection {
+			name = fmt.Sprintf("election-%d", i)
+		}
 		if rw {
 			name = fmt.Sprintf("rw-%d", i-(c.Cfg.Locks-c.Cfg.RWLocks))
 		}

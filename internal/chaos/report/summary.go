@@ -72,6 +72,9 @@ type Summary struct {
 	Anomalies  map[string]int // violations by check (overlap, stale-write, ...), illegal partitions, an invalid trace
 	Excused    int            // findings explained by an injected client freeze
 	Intruder   *Intrusions    // what the intruder faults tried; nil without one
+	// Election counts an election's leaderships (its tenures), proclaims
+	// and observer reports; nil for locks.
+	Election *checker.ElectionSummary
 }
 
 // Summarize counts what the campaign did and found.
@@ -95,6 +98,7 @@ func Summarize(c *Campaign) Summary {
 		}
 	}
 	if res := c.Result; res != nil {
+		s.Election = res.Election
 		for _, f := range res.Findings {
 			if f.Violation() {
 				s.Anomalies[string(f.Check)]++
@@ -127,6 +131,9 @@ func (s Summary) WriteText(w io.Writer, c *Campaign) {
 	fmt.Fprintf(w, "  %d operations, %d lock tenures, %s\n", s.Operations, s.Tenures, c.Elapsed)
 	fmt.Fprintf(w, "  faults:    %s\n", countsText(s.Faults, "none"))
 	fmt.Fprintf(w, "  anomalies: %s\n", countsText(s.Anomalies, "none"))
+	if s.Election != nil {
+		fmt.Fprintf(w, "  election:  %s\n", s.Election)
+	}
 	if s.Intruder != nil {
 		fmt.Fprintf(w, "  intruder:  %s\n", s.Intruder.Text())
 	}

@@ -54,6 +54,9 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", strings.ReplaceAll(m.Key, r.Root, ""), m.Model, m.Operations, m.Unknown, m.Result, m.HTML)
 		}
 		tw.Flush()
+		if c.Election != nil {
+			fmt.Fprintf(w, "election: %s\n", c.Election)
+		}
 		fmt.Fprintf(w, "direct checks: %d violations, %d findings excused by a client freeze\n", c.Violations, c.Excused)
 		shown := 0
 		for _, f := range c.Findings {

@@ -8,6 +8,7 @@ package validate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,9 @@ type CheckSummary struct {
 	Excused    int             `json:"excused"`
 	Findings   []Finding       `json:"findings,omitempty"`
 	Suppressed int             `json:"suppressed,omitempty"`
+	// Election counts an election's leaderships, proclaims and observer
+	// reports; absent for locks.
+	Election *checker.ElectionSummary `json:"election,omitempty"`
 }
 
 // ModelSummary is the linearizability check of one partition of the history.
@@ -110,9 +114,13 @@ func CheckHistory(c HistoryCheck) *HistoryResult {
 	return out
 }
 
-// CountOps tallies the history's operations by kind and outcome.
+// CountOps tallies the history's operations by kind and outcome, and an
+// election's proclaims and observer reports when it has any.
 func CountOps(h checker.History) []OpCount {
 	kinds := []checker.Kind{checker.KindAcquire, checker.KindRelease, checker.KindLost, checker.KindWrite, checker.KindRead}
+	if slices.ContainsFunc(h, func(r checker.Record) bool { return r.Kind == checker.KindProclaim || r.Kind == checker.KindObserve }) {
+		kinds = append(kinds, checker.KindProclaim, checker.KindObserve)
+	}
 	idx := map[checker.Kind]int{}
 	out := make([]OpCount, len(kinds))
 	for i, k := range kinds {
@@ -142,6 +150,7 @@ func Summarize(res *checker.Result, dir string) *CheckSummary {
 	s := &CheckSummary{
 		Verdict: res.Verdict, Summary: res.String(), Operations: res.Operations, Unknown: res.Unknown,
 		Faults: res.Faults, Elapsed: res.Elapsed.Round(time.Millisecond).String(), Suppressed: res.Suppressed,
+		Election: res.Election,
 	}
 	for _, m := range res.Models {
 		ms := ModelSummary{Model: m.Model, Key: m.Key, Operations: m.Operations, Unknown: m.Unknown,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
@@ -26,6 +27,9 @@ type tenure struct {
 	zkWrite func(ctx context.Context, value string) (checker.Outcome, bool, error)
 	guarded bool // zkWrite goes through Lease.Guard: its success proves the lease held
 	belief  *monitor.Belief
+	// crashed: the client closed its session instead of releasing (an
+	// election's candidate that crashes); its release record ends the tenure.
+	crashed atomic.Bool
 
 	mu        sync.Mutex
 	lastWrite int64         // call of the last successful guarded write (see guarded)

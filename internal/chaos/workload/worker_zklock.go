@@ -177,14 +177,14 @@ func (w *zklockWorker) acquirer(lp *LockPath, mode checker.Mode, try bool) (func
 // watch records the loss of a lease the moment the application sees
 // Lease.Done close; it passes the gate first, so a frozen client sees it
 // only when it thaws, as a frozen process would.
-func (w *zklockWorker) watch(lease *zklock.Lease, t *tenure) {
+func (w *zklockWorker) watch(lease ending, t *tenure) {
 	defer w.wg.Done()
 	<-lease.Done()
 	w.gate.pass()
 	ret := w.now()
 	err := lease.Err()
-	if !errors.Is(err, zklock.ErrLockLost) {
-		return // released: the release record ends the tenure
+	if !errors.Is(err, zklock.ErrLockLost) || t.crashed.Load() {
+		return // released, or a crash's release record ends the tenure
 	}
 	w.w.Mon.End(t.belief)
 	call := min(t.lastKnown(), ret)
@@ -192,9 +192,20 @@ func (w *zklockWorker) watch(lease *zklock.Lease, t *tenure) {
 		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node, Error: err.Error()})
 }
 
-// guardedWrite writes through Lease.Guard: the setData happens only if the
-// lease's node is still there.
-func guardedWrite(lease *zklock.Lease, path string) func(context.Context, string) (checker.Outcome, bool, error) {
+// ending is what watch needs of a zklock.Lease or a zklock.Leadership.
+type ending interface {
+	Done() <-chan struct{}
+	Err() error
+}
+
+// guarding is a zklock.Lease or a zklock.Leadership: both fence writes.
+type guarding interface {
+	Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, error)
+}
+
+// guardedWrite writes through Lease.Guard (or Leadership.Guard): the setData
+// happens only if the lease's node is still there.
+func guardedWrite(lease guarding, path string) func(context.Context, string) (checker.Outcome, bool, error) {
 	return func(ctx context.Context, value string) (checker.Outcome, bool, error) {
 		_, err := lease.Guard(ctx, &zk.SetDataRequest{Path: path, Data: []byte(value), Version: -1})
 		switch {

@@ -3,8 +3,9 @@
 // proxies, that takes exclusive and read/write leases on the campaign's lock
 // paths, with zklock or with go-zookeeper's zk.Lock (a control), and in its
 // critical sections writes and reads two registers per lock, a ZooKeeper
-// node and an in-process fenced resource. Every operation and every lost
-// lease is recorded in the campaign's history.
+// node and an in-process fenced resource; or, with LockElection, that
+// campaign on zklock's elections, lead, proclaim and resign, or observe.
+// Every operation and every lost lease is recorded in the campaign's history.
 package workload
 
 import (
@@ -103,10 +104,13 @@ type Worker interface {
 	Close()
 }
 
-// NewWorker returns cl's worker on lock (LockZklock or LockZk). A zk.Lock
+// NewWorker returns cl's worker on lock (LockZklock, LockElection or LockZk). A zk.Lock
 // worker connects at once; an error says it could not, and the worker
 // returned must still be closed.
 func NewWorker(ctx context.Context, lock string, cl *Client) (Worker, error) {
+	if lock == LockElection {
+		return &electionWorker{zklockWorker: &zklockWorker{Client: cl}, observer: IsObserver(cl.index)}, nil
+	}
 	if lock == LockZk {
 		zw := &zkWorker{Client: cl}
 		return zw, zw.connect(ctx)
