@@ -77,6 +77,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredExt(module, m)
 	case module == "PredecessorLockStaleReads" || module == "SharedLockStaleReads":
 		return loadStaleReads(module, m)
+	case module == "Election":
+		return loadElection(module, m)
 	case isConnLoss(module):
 		return loadConnLoss(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):

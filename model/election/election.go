@@ -1,0 +1,177 @@
+// Package election is the Go mirror of spec/tla/Election.tla: leader
+// election on the lock. Candidates are PredecessorLock's clients and take
+// its steps unchanged (State embeds predlock.State, Spec embeds
+// *predlock.Spec); the module adds the leader's data (Proclaim, a version
+// per lock node), observers that report who leads (ObserveList,
+// ObserveWatch, ObserveNotified), the history the properties need, and the
+// mutants' steps (PredecessorGoneIsGrant through predlock's NotifyIsGrant
+// variant, ResignKeepNode). Election's candidate steps carry the lock's
+// action names, so a label of a candidate step is predlock's label.
+// spec/tla/README.md is the contract.
+package election
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/tla"
+	"github.com/zklock/zklock/model/zk"
+)
+
+// Module says which specification of Election the Spec follows.
+type Module uint8
+
+// The specifications.
+const (
+	// Base is Spec and FairSpec: the lock's candidate steps.
+	Base Module = iota
+	// Notify is NotifySpec: PredecessorGoneIsGrant replaces PredecessorGone
+	// and GrantOnHeadGone (the lock's NotifyIsGrant mutant).
+	Notify
+	// Keep is KeepSpec and KeepFairSpec: ResignKeepNode replaces Release.
+	Keep
+)
+
+// Constants are Election's constants beyond PredecessorLock's.
+type Constants struct {
+	Observers     []string // observer model values, in TLC's order
+	MaxProclaims  int      // bound on a node's value version
+	WatchVacancy  bool     // an observer that lists no candidate arms a child watch
+	LeadersResign bool     // fairness: a leader eventually resigns
+	ReportHead    bool     // mutant: an observer reports the head before it proclaimed
+}
+
+// OPC is an observer's control state (spec: OPCs).
+type OPC uint8
+
+// The observer control states.
+const (
+	OList     OPC = iota // about to list the candidates
+	OWatch               // about to read the head with a data watch
+	OWatching            // data watch armed on the head
+	OVacant              // no candidate listed: child watch armed (or none, the mutant)
+)
+
+var opcNames = [...]string{"list", "watch", "watching", "vacant"}
+
+// NoWatch is omark of an observer with no watch armed (spec: NoWatch).
+const NoWatch = -1
+
+// Report is a report <<epoch, version>>; the zero Report is Vacancy.
+type Report struct{ Epoch, Version int }
+
+// Vacancy is the report "nobody leads" (spec: Vacancy == <<0, 0>>).
+var Vacancy = Report{}
+
+// newer is Newer(a, b): a's epoch is newer, or the same with a newer version.
+func newer(a, b Report) bool {
+	return a.Epoch > b.Epoch || a.Epoch == b.Epoch && a.Version > b.Version
+}
+
+func reportLess(a, b Report) bool { return newer(b, a) }
+
+// State is one state of Election: PredecessorLock's variables and the
+// module's own. Value is indexed by seq (the spec's value[seq + 1]); the
+// per-observer slices by observer index.
+type State struct {
+	predlock.State
+	Value      []int    // version of each node's data
+	Proclaimed []Report // every Proclaim's <<epoch, version>>, sorted
+	OPC        []OPC    // observer control state
+	OHead      []int    // seq of the head read or watched, NoNode if none
+	OMark      []int    // watching: the version read; vacant: nextSeq at the listing; else NoWatch
+	Report     []Report // the last report
+	Known      []Report // the last leader reported
+}
+
+// Spec is Election's state machine with its constants.
+type Spec struct {
+	*predlock.Spec
+	Constants
+	Module Module
+}
+
+// New checks the constants and returns the Spec of module m.
+func New(k predlock.Constants, e Constants, m Module) (*Spec, error) {
+	if m > Keep {
+		return nil, fmt.Errorf("election: unknown module %d", m)
+	}
+	v := predlock.Base
+	if m == Notify {
+		v = predlock.NotifyIsGrant
+	}
+	if k.GrantRule != predlock.GrantReread {
+		return nil, fmt.Errorf("election: the epoch is the token read at Grant: GrantRule must be \"reread\"")
+	}
+	inner, err := predlock.New(k, v)
+	if err != nil {
+		return nil, err
+	}
+	if k.MaxSeq == predlock.Unbounded {
+		return nil, fmt.Errorf("election: MaxSeq must be bounded (value is per seq)")
+	}
+	return &Spec{Spec: inner, Constants: e, Module: m}, nil
+}
+
+// Init is the initial state (spec: Init).
+func (sp *Spec) Init() State {
+	n := len(sp.Observers)
+	s := State{State: sp.Spec.Init(), Value: make([]int, sp.MaxSeq),
+		OPC: make([]OPC, n), OHead: make([]int, n), OMark: make([]int, n),
+		Report: make([]Report, n), Known: make([]Report, n)}
+	for o := range n {
+		s.OHead[o], s.OMark[o] = zk.NoNode, NoWatch
+	}
+	return s
+}
+
+// AppendEncoding appends the canonical encoding of s: PredecessorLock's,
+// then the values, the history and the observers'. Two states are equal
+// iff their encodings are.
+func (s *State) AppendEncoding(b []byte) []byte {
+	v := binary.AppendVarint
+	b = s.State.AppendEncoding(b)
+	for _, x := range s.Value {
+		b = v(b, int64(x))
+	}
+	b = v(b, int64(len(s.Proclaimed)))
+	for _, r := range s.Proclaimed {
+		b = v(v(b, int64(r.Epoch)), int64(r.Version))
+	}
+	for o := range s.OPC {
+		b = v(v(v(append(b, byte(s.OPC[o])), int64(s.OHead[o])), int64(s.OMark[o])), int64(s.Report[o].Epoch))
+		b = v(v(v(b, int64(s.Report[o].Version)), int64(s.Known[o].Epoch)), int64(s.Known[o].Version))
+	}
+	return b
+}
+
+func (r Report) tla() tla.Value { return tla.Tuple{tla.Int(r.Epoch), tla.Int(r.Version)} }
+
+// TLA returns the state's variables as TLC prints them: PredecessorLock's,
+// then value, proclaimed, opc, ohead, omark, report, known.
+func (sp *Spec) TLA(s *State) []tla.Binding {
+	p := zk.Printer[zk.NoKind]{Clients: sp.Observers}
+	value := tla.Tuple{}
+	for _, x := range s.Value {
+		value = append(value, tla.Int(x))
+	}
+	proclaimed := tla.Set{}
+	for _, r := range s.Proclaimed {
+		proclaimed = append(proclaimed, r.tla())
+	}
+	reports := func(rs []Report) tla.Value {
+		return p.PerClient(func(o int) tla.Value { return rs[o].tla() })
+	}
+	return append(sp.Spec.TLA(&s.State),
+		tla.Binding{Name: "value", Value: value},
+		tla.Binding{Name: "proclaimed", Value: proclaimed},
+		tla.Binding{Name: "opc", Value: p.PerClient(func(o int) tla.Value { return tla.Str(opcNames[s.OPC[o]]) })},
+		tla.Binding{Name: "ohead", Value: p.Ints(s.OHead)},
+		tla.Binding{Name: "omark", Value: p.Ints(s.OMark)},
+		tla.Binding{Name: "report", Value: reports(s.Report)},
+		tla.Binding{Name: "known", Value: reports(s.Known)})
+}
+
+// Format prints s as TLC prints a state.
+func (sp *Spec) Format(s *State) string { return zk.Format(sp.TLA(s)) }

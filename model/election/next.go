@@ -1,0 +1,164 @@
+package election
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
+)
+
+// Action indices (model.Label.Action) of the module's own actions: after
+// PredecessorLock's. An observer action's Label.Client is the observer's
+// index.
+var (
+	ActProclaim        = uint8(len(predlock.ActionNames))
+	ActResignKeepNode  = ActProclaim + 1
+	ActObserveList     = ActProclaim + 2
+	ActObserveWatch    = ActProclaim + 3
+	ActObserveNotified = ActProclaim + 4
+	ownNames           = []string{"Proclaim", "ResignKeepNode", "ObserveList", "ObserveWatch", "ObserveNotified"}
+)
+
+// IsObserverAction reports whether a is an observer's step.
+func IsObserverAction(a uint8) bool { return a >= ActObserveList && a <= ActObserveNotified }
+
+// envActions are PredecessorLock's steps without a client's choice in
+// ClientNext: EnvNext's.
+var envActions = []uint8{recipe.ActExpireSession, recipe.ActPauseClient, recipe.ActResumeClient, recipe.ActDeleteLands}
+
+// isStep reports whether PredecessorLock's action a is a step of the
+// module's next-state relation (CandidateNext, NotifyCandidateNext or
+// KeepCandidateNext, and EnvNext).
+func (sp *Spec) isStep(a uint8) bool {
+	if sp.Module == Keep && a == recipe.ActRelease {
+		return false
+	}
+	return slices.Contains(envActions, a) || slices.Contains(sp.Spec.ClientNext(), a)
+}
+
+// Next calls emit with every successor of s in TLC's order: the candidate
+// steps and EnvNext (PredecessorLock's, this module's variables unchanged;
+// in KeepSpec without Release), then Proclaim(c) (and ResignKeepNode(c) in
+// KeepSpec) for each candidate, then each observer's ObserveList,
+// ObserveWatch and ObserveNotified. KeepSpec lists ResignKeepNode in
+// Release's place; it has only liveness configs, whose counts do not
+// depend on the order.
+func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
+	var t State
+	sp.Spec.Next(&s.State, func(l model.Label, u *predlock.State) {
+		if sp.Module == Keep && l.Action == recipe.ActRelease {
+			return
+		}
+		t = *s
+		t.State = *u
+		emit(l, &t)
+	})
+	for c := range sp.Clients {
+		for _, a := range []uint8{ActProclaim, ActResignKeepNode} {
+			l := model.Label{Action: a, Client: int16(c)}
+			if sp.Step(s, l, &t) == model.Enabled {
+				emit(l, &t)
+			}
+		}
+	}
+	for o := range sp.Observers {
+		for a := ActObserveList; a <= ActObserveNotified; a++ {
+			l := model.Label{Action: a, Client: int16(o)}
+			if sp.Step(s, l, &t) == model.Enabled {
+				emit(l, &t)
+			}
+		}
+	}
+}
+
+// Step applies the action instance l to s, writing the successor into t.
+func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
+	if l.Action < ActProclaim {
+		if !sp.isStep(l.Action) {
+			return "not a step of " + model.Guard(sp.specName())
+		}
+		var u predlock.State
+		g := sp.Spec.Step(&s.State, l, &u)
+		if g == model.Enabled {
+			*t = *s
+			t.State = u
+		}
+		return g
+	}
+	i := int(l.Client)
+	if IsObserverAction(l.Action) {
+		if i < 0 || i >= len(sp.Observers) {
+			return "unknown observer"
+		}
+	} else if i < 0 || i >= sp.N() {
+		return "unknown client"
+	}
+	switch l.Action {
+	case ActProclaim:
+		return sp.Proclaim(s, i, t)
+	case ActResignKeepNode:
+		if sp.Module != Keep {
+			return "not a step of " + model.Guard(sp.specName())
+		}
+		return sp.ResignKeepNode(s, i, t)
+	case ActObserveList:
+		return sp.ObserveList(s, i, t)
+	case ActObserveWatch:
+		return sp.ObserveWatch(s, i, t)
+	case ActObserveNotified:
+		return sp.ObserveNotified(s, i, t)
+	}
+	return "unknown action"
+}
+
+func (sp *Spec) specName() string {
+	return [...]string{"Election!Spec", "Election!NotifySpec", "Election!KeepSpec"}[sp.Module]
+}
+
+// ActionName returns the spec's name of l's action: PredecessorLock's
+// names for the candidate steps, which Election defines under the same
+// names.
+func ActionName(l model.Label) string {
+	if l.Action >= ActProclaim {
+		if int(l.Action-ActProclaim) < len(ownNames) {
+			return ownNames[l.Action-ActProclaim]
+		}
+		return "?"
+	}
+	return predlock.ActionName(l)
+}
+
+// LabelString renders l with its parameters, e.g. "ObserveList(o1)".
+func (sp *Spec) LabelString(l model.Label) string {
+	if l.Action < ActProclaim {
+		return sp.Spec.LabelString(l)
+	}
+	names := sp.Clients
+	if IsObserverAction(l.Action) {
+		names = sp.Observers
+	}
+	if l.Client < 0 || int(l.Client) >= len(names) {
+		return ActionName(l)
+	}
+	return fmt.Sprintf("%s(%s)", ActionName(l), names[l.Client])
+}
+
+// IsProgress reports whether l is a step of Progress(c) (KeepProgress(c)
+// in KeepSpec) for its client: PredecessorLock's Progress, with
+// ResignKeepNode for Release in KeepSpec, and Release (or ResignKeepNode)
+// only with LeadersResign.
+func (sp *Spec) IsProgress(l model.Label) bool {
+	switch {
+	case l.Action == recipe.ActExpireSession:
+		return false
+	case l.Action == recipe.ActRelease:
+		return sp.Module != Keep && sp.LeadersResign
+	case l.Action == ActResignKeepNode:
+		return sp.Module == Keep && sp.LeadersResign
+	case l.Action >= ActProclaim:
+		return false
+	}
+	return sp.Spec.IsProgress(l)
+}

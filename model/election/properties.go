@@ -1,0 +1,76 @@
+package election
+
+import (
+	"slices"
+
+	"github.com/zklock/zklock/model/zk"
+)
+
+// TypeOK is Election's TypeOK: PredecessorLock's, and the module's own
+// variables in their ranges.
+func (sp *Spec) TypeOK(s *State) bool {
+	if !sp.Spec.TypeOK(&s.State) || len(s.Value) != sp.MaxSeq {
+		return false
+	}
+	for _, v := range s.Value {
+		if v < 0 || v > sp.MaxProclaims {
+			return false
+		}
+	}
+	for _, r := range s.Proclaimed {
+		if r.Epoch < 0 || r.Version < 1 || r.Version > sp.MaxProclaims {
+			return false
+		}
+	}
+	inRange := func(r Report) bool { return r.Epoch >= 0 && r.Version >= 0 && r.Version <= sp.MaxProclaims }
+	for o := range sp.Observers {
+		if int(s.OPC[o]) >= len(opcNames) || s.OHead[o] < zk.NoNode || s.OHead[o] > sp.MaxSeq ||
+			s.OMark[o] < NoWatch || !inRange(s.Report[o]) || !inRange(s.Known[o]) {
+			return false
+		}
+	}
+	return true
+}
+
+// AtMostOneLeader is PredecessorLock's MutualExclusion: no two candidates
+// lead while both their nodes stand.
+func (sp *Spec) AtMostOneLeader(s *State) bool { return sp.MutualExclusion(&s.State) }
+
+// ObservedLeaderWasLeader: every leader an observer reports was proclaimed
+// with that epoch and version by a leader (only a leader proclaims).
+func (sp *Spec) ObservedLeaderWasLeader(s *State) bool {
+	for _, r := range s.Report {
+		if r != Vacancy {
+			if _, found := slices.BinarySearchFunc(s.Proclaimed, r, func(a, b Report) int {
+				switch {
+				case reportLess(a, b):
+					return -1
+				case reportLess(b, a):
+					return 1
+				}
+				return 0
+			}); !found {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ObservedEpochsIncrease (an action property): each new leader report of
+// an observer is Newer than the last leader it reported.
+func (sp *Spec) ObservedEpochsIncrease(s, t *State) bool {
+	for o := range s.Report {
+		if r := t.Report[o]; r != s.Report[o] && r != Vacancy && !newer(r, s.Known[o]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Misreports is the left side of ObserversLearn for observer o: its last
+// report is not who leads now.
+func (sp *Spec) Misreports(s *State, o int) bool { return s.Report[o] != sp.Truth(s) }
+
+// Learned is the right side of ObserversLearn: it is.
+func (sp *Spec) Learned(s *State, o int) bool { return s.Report[o] == sp.Truth(s) }

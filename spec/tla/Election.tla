@@ -1,0 +1,418 @@
+------------------------------ MODULE Election ------------------------------
+(***************************************************************************)
+(* Leader election on the lock (impl/zklock's election): candidates queue  *)
+(* exactly as lock contenders do, the candidate that holds the lock leads, *)
+(* and observers, processes that do not campaign, report who leads.        *)
+(*                                                                         *)
+(* The candidates are PredecessorLock's clients, their steps the lock's:  *)
+(* PL below is an INSTANCE of the lock (through its NotifyIsGrant mutant,  *)
+(* which EXTENDS it and adds only PredecessorGoneIsGrant) on this module's *)
+(* constants and variables, and every candidate step is the lock's step of *)
+(* the same name with this module's own variables unchanged.  Campaign is *)
+(* the lock's acquisition, Resign is Release, the holder is the leader,    *)
+(* and its epoch is the lock's fencing token: its node's czxid.            *)
+(*                                                                         *)
+(* What the module adds:                                                   *)
+(*   value       the data of each lock node, as its version: the number   *)
+(*               of Proclaims it took (a sequence indexed by seq + 1;      *)
+(*               sequence numbers are never reused here)                  *)
+(*   proclaimed  history: <<epoch, version>> of every Proclaim, written    *)
+(*               by a leader with that epoch                              *)
+(*   observers   opc, ohead, omark, report, known (see VARIABLES)          *)
+(*                                                                         *)
+(* The observers' sessions stay live (no observer fault is modeled), and  *)
+(* an observer holds at most one watch, which it does not keep in the     *)
+(* server's watches (their events go to the candidates' inboxes and name  *)
+(* a candidate's request).  It need not: an observer's only step after its *)
+(* watch fires is to list again, so the event's arrival is the change that *)
+(* fires the watch, which the state shows: a data watch fires when its    *)
+(* node is gone or its version moved (seqs are never reused, versions only *)
+(* grow), a child watch armed on an empty parent when the sequence counter *)
+(* moved (every create moves it, and every delete needs a create first).   *)
+(* Fired(o) is that change.                                                *)
+(*                                                                         *)
+(* What it leaves out: a Proclaim fires only the observers' watches.  In   *)
+(* ZooKeeper a setData fires every data watch on the node, the waiting    *)
+(* candidate's getData watch on its predecessor included (NodeDataChanged) *)
+(* and the lock spec's events carry no type: its GrantOnHeadGone takes any *)
+(* event of its target for the target's deletion.  An implementation must *)
+(* take only NodeDeleted as the hand-off and treat NodeDataChanged as a    *)
+(* wake-up that lists again (PredecessorGone).                             *)
+(*                                                                         *)
+(* Sources: the ZooKeeper recipes page, "Leader Election" (candidates are  *)
+(* sequential ephemeral nodes, the smallest leads, each watches the next   *)
+(* smaller); ZooKeeper Programmer's Guide, "ZooKeeper Watches" (getData   *)
+(* sets a data watch: setData and delete fire it; getChildren a child     *)
+(* watch); the ZooKeeper Java API, ZooKeeper.multi and Op.check (a multi  *)
+(* applies all its operations or none).                                    *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets
+
+CONSTANTS
+    Clients, MaxRequests, MaxSeq, MaxFaults, WithExpiry, WithReplyLoss, WithPause,
+    WithCancel, Fencing, GrantRule, AsyncDelete,   \* PredecessorLock's, for the candidates
+    Observers,      \* processes that report who leads and never campaign (model values)
+    MaxProclaims,   \* bound on a node's value version: Proclaims per leader node
+    WatchVacancy,   \* an observer that lists no candidate arms a child watch (FALSE: the mutant)
+    LeadersResign,  \* fairness: a leader eventually resigns (StarvationFree needs it);
+                    \* FALSE: a leader may lead forever (ObserversLearn's stronger case)
+    ReportHead      \* an observer reports the head before it proclaimed (TRUE: the mutant)
+
+ASSUME MaxProclaims \in Nat /\ {WatchVacancy, LeadersResign, ReportHead} \subseteq BOOLEAN
+
+VARIABLES
+    \* ---- PredecessorLock's (see there) ----
+    nodes, nextSeq, zxid, live, watches, inbox,
+    pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
+    faults, grants, lastToken, resHigh, resTenure, pending,
+    \* ---- the leader's data ----
+    value,      \* value[s + 1]: the version of node s's data (Proclaims it took)
+    proclaimed, \* <<epoch, version>> of every Proclaim so far (history)
+    \* ---- observers ----
+    opc,        \* the observer's control state: "list", "watch", "watching", "vacant"
+    ohead,      \* seq of the head the observer reads or watches, NoNode if none
+    omark,      \* "watching": the version it read; "vacant": nextSeq at its listing;
+                \* NoWatch when no watch is armed
+    report,     \* the observer's last report: <<epoch, version>>, or Vacancy
+    known       \* the last leader it reported, Vacancy before the first
+
+PL == INSTANCE PredecessorLockNotifyIsGrant
+
+\* The lock's variable groups (PredecessorLock's zkVars ... vars), spelled
+\* out: TLC does not evaluate UNCHANGED lockVars (an instance's tuple of
+\* variables) in this module's steps.
+zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
+clientVars == <<pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused>>
+histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
+lockVars   == <<zkVars, clientVars, histVars, pending>>
+obsVars    == <<opc, ohead, omark, report, known>>
+ownVars    == <<value, proclaimed, obsVars>>
+vars       == <<lockVars, ownVars>>
+
+NoNode  == PL!NoNode
+NoWatch == -1          \* omark of an observer with no watch armed
+Vacancy == <<0, 0>>    \* the report "nobody leads" (a czxid is at least 1)
+OPCs    == {"list", "watch", "watching", "vacant"}
+
+\* The version of node s's data; a leader report read from node n.
+ValueOf(s) == value[s + 1]
+Min(S) == CHOOSE x \in S : \A y \in S : x <= y
+HeadSeq == Min({n.seq : n \in nodes})
+
+(***************************************************************************)
+(* What an observer reads from node n: the leader <<czxid, version>> once  *)
+(* n's owner proclaimed (a node no Proclaim wrote is a candidate that may  *)
+(* not have been granted yet: at the head of the queue, still listing, or *)
+(* about to cancel), else Vacancy.  With ReportHead (the mutant) the head  *)
+(* is reported as it is, <<czxid, 0>> before its first Proclaim: the bug  *)
+(* of an observer that takes the first node of the listing for the leader *)
+(* (it may never lead: it may cancel, or its session expire, before its    *)
+(* Grant); it must fail ObservedLeaderWasLeader.                           *)
+(***************************************************************************)
+Reading(n) ==
+    IF ValueOf(n.seq) = 0 /\ ~ReportHead THEN Vacancy ELSE <<n.czxid, ValueOf(n.seq)>>
+
+\* Who leads, as a read of the leader's server now would report it.
+Truth == IF nodes = {} THEN Vacancy ELSE Reading(PL!ZK!NodeAt(HeadSeq))
+
+-----------------------------------------------------------------------------
+TypeOK ==
+    /\ PL!TypeOK
+    /\ value \in [1..MaxSeq -> 0..MaxProclaims]
+    /\ proclaimed \subseteq Nat \X (1..MaxProclaims)
+    /\ opc \in [Observers -> OPCs]
+    /\ ohead \in [Observers -> 0..MaxSeq \cup {NoNode}]
+    /\ omark \in [Observers -> Nat \cup {NoWatch}]
+    /\ report \in [Observers -> Nat \X (0..MaxProclaims)]
+    /\ known \in [Observers -> Nat \X (0..MaxProclaims)]
+
+Init ==
+    /\ PL!Init
+    /\ value = [i \in 1..MaxSeq |-> 0]
+    /\ proclaimed = {}
+    /\ opc = [o \in Observers |-> "list"]
+    /\ ohead = [o \in Observers |-> NoNode]
+    /\ omark = [o \in Observers |-> NoWatch]
+    /\ report = [o \in Observers |-> Vacancy]
+    /\ known = [o \in Observers |-> Vacancy]
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Candidate steps: the lock's (PredecessorLock.tla says what each         *)
+(* models), this module's variables unchanged.  Campaign = RequestLock    *)
+(* and the acquisition; Resign = Release; leading = pc "hold".             *)
+(***************************************************************************)
+Keep == UNCHANGED ownVars
+
+RequestLock(c)            == PL!RequestLock(c) /\ Keep            \* Campaign called
+CreateOk(c)               == PL!CreateOk(c) /\ Keep               \* candidate node created
+CreateReplyLost(c)        == PL!CreateReplyLost(c) /\ Keep        \* its reply lost (a fault)
+FindOwnNode(c)            == PL!FindOwnNode(c) /\ Keep            \* looked up by uuid
+ListChildren(c)           == PL!ListChildren(c) /\ Keep           \* the queue listed
+WatchSecond(c)            == PL!WatchSecond(c) /\ Keep            \* the node two ahead watched
+WatchPredecessor(c)       == PL!WatchPredecessor(c) /\ Keep       \* the predecessor watched
+PredecessorGone(c)        == PL!PredecessorGone(c) /\ Keep        \* woken: list again
+GrantOnHeadGone(c)        == PL!GrantOnHeadGone(c) /\ Keep        \* the sole blocker gone
+IgnoreNotification(c)     == PL!IgnoreNotification(c) /\ Keep     \* an old request's event
+Grant(c)                  == PL!Grant(c) /\ Keep                  \* leads (epoch: its czxid)
+Write(c)                  == PL!Write(c) /\ Keep                  \* the fenced resource written
+Release(c)                == PL!Release(c) /\ Keep                \* Resign: its node deleted
+Cancel(c)                 == PL!Cancel(c) /\ Keep                 \* Campaign's context ended
+LearnExpiry(c)            == PL!LearnExpiry(c) /\ Keep            \* session lost
+ExpireSession(s)          == PL!ExpireSession(s) /\ Keep          \* the server expires s
+PauseClient(c)            == PL!PauseClient(c) /\ Keep            \* a process pause
+ResumeClient(c)           == PL!ResumeClient(c) /\ Keep           \* the pause ends
+DeleteLands(u)            == PL!DeleteLands(u) /\ Keep            \* a pending delete lands
+
+(* MUTANT step (NotifySpec): a watch notification taken for leadership,    *)
+(* the lock's PredecessorLockNotifyIsGrant.  The bug of an election that  *)
+(* treats "my predecessor's node changed" as "I lead": when a candidate in *)
+(* the middle of the queue resigns or cancels, the one behind it leads     *)
+(* while the leader in front still does.                                   *)
+PredecessorGoneIsGrant(c) == PL!PredecessorGoneIsGrant(c) /\ Keep
+
+(* The leader publishes a new value: setData on its own node in one multi  *)
+(* with check(own node), on its session (the ZooKeeper Java API,           *)
+(* ZooKeeper.multi, Op.check: all or nothing).  The check fails when the   *)
+(* node is gone, and then nothing is written: no step (on an expired       *)
+(* session the call fails with SESSIONEXPIRED; LearnExpiry is the step).   *)
+(* One write transaction: a zxid.  The data watches observers hold on the *)
+(* node fire (Fired: its version moved).  The history records the epoch   *)
+(* and version written, for ObservedLeaderWasLeader.                       *)
+Proclaim(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ PL!Live(c)
+    /\ PL!OwnNodeExists(c)
+    /\ ValueOf(node[c]) < MaxProclaims
+    /\ value' = [value EXCEPT ![node[c] + 1] = @ + 1]
+    /\ zxid' = zxid + 1
+    /\ proclaimed' = proclaimed \cup {<<token[c], ValueOf(node[c]) + 1>>}
+    /\ UNCHANGED <<nodes, nextSeq, live, watches, inbox, pending, clientVars, histVars,
+                   obsVars>>
+
+(* MUTANT step (KeepSpec, in place of Release): Resign that leaves its     *)
+(* node.  The leader stops leading locally but its delete is never sent   *)
+(* (an error of the delete swallowed, or Resign that only closes the      *)
+(* local state): the node stays at the head of the queue while the        *)
+(* session lives, and the candidate behind it never leads.                 *)
+ResignKeepNode(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ PL!Live(c)
+    /\ PL!Idle(c)
+    /\ UNCHANGED <<zkVars, sess, reqNo, paused, histVars, pending, ownVars>>
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Observer steps.                                                         *)
+(***************************************************************************)
+
+(* getChildren(<election>) without a watch.  Candidates queued: the head   *)
+(* (smallest seq) is the one to read next.  None: nobody leads; report    *)
+(* the vacancy and arm a child watch on the parent instead (getChildren   *)
+(* with the watch flag; the spec's one step stands for the re-read that    *)
+(* sets it, equivalent while the parent stays empty and otherwise the      *)
+(* watch fires at once).  With WatchVacancy = FALSE (the mutant) no watch *)
+(* is armed: the observer waits for an event that never comes.             *)
+ObserveList(o) ==
+    /\ opc[o] = "list"
+    /\ IF nodes = {}
+       THEN /\ opc' = [opc EXCEPT ![o] = "vacant"]
+            /\ omark' = [omark EXCEPT ![o] = IF WatchVacancy THEN nextSeq ELSE NoWatch]
+            /\ report' = [report EXCEPT ![o] = Vacancy]
+            /\ UNCHANGED ohead
+       ELSE /\ opc' = [opc EXCEPT ![o] = "watch"]
+            /\ ohead' = [ohead EXCEPT ![o] = HeadSeq]
+            /\ UNCHANGED <<omark, report>>
+    /\ UNCHANGED <<lockVars, value, proclaimed, known>>
+
+(* getData(<head>, watch=true): the read and the data watch in one server  *)
+(* step.  The node exists: the watch is armed on it, and the observer      *)
+(* reports what it read (Reading: the leader's epoch and version, or       *)
+(* Vacancy while the head has not proclaimed); a report equal to the last *)
+(* changes nothing.  NoNode: no watch; list again.                         *)
+ObserveWatch(o) ==
+    /\ opc[o] = "watch"
+    /\ IF PL!ZK!NodeExists(ohead[o])
+       THEN LET r == Reading(PL!ZK!NodeAt(ohead[o]))
+            IN  /\ opc' = [opc EXCEPT ![o] = "watching"]
+                /\ omark' = [omark EXCEPT ![o] = ValueOf(ohead[o])]
+                /\ report' = [report EXCEPT ![o] = r]
+                /\ known' = IF r = Vacancy THEN known ELSE [known EXCEPT ![o] = r]
+                /\ UNCHANGED ohead
+       ELSE /\ opc' = [opc EXCEPT ![o] = "list"]
+            /\ ohead' = [ohead EXCEPT ![o] = NoNode]
+            /\ UNCHANGED <<omark, report, known>>
+    /\ UNCHANGED <<lockVars, value, proclaimed>>
+
+(* The observer's armed watch has fired: a data watch when its node was    *)
+(* deleted (NodeDeleted) or written (NodeDataChanged), the child watch of *)
+(* a vacancy when a candidate's node was created (NodeChildrenChanged).    *)
+\* (An IF, not ~NodeExists \/ ValueOf # omark: TLC makes one successor per
+\* true disjunct of a guard, and a node written and then deleted makes both
+\* true.)
+Fired(o) ==
+    CASE opc[o] = "watching" -> IF PL!ZK!NodeExists(ohead[o]) THEN ValueOf(ohead[o]) # omark[o] ELSE TRUE
+      [] opc[o] = "vacant"   -> omark[o] # NoWatch /\ nextSeq # omark[o]
+      [] OTHER               -> FALSE
+
+(* The observer takes the event of its watch and lists again (an           *)
+(* implementation may re-read the node it watched first: the same reports, *)
+(* since a listing that finds that node at the head reads it next).        *)
+ObserveNotified(o) ==
+    /\ Fired(o)
+    /\ opc' = [opc EXCEPT ![o] = "list"]
+    /\ ohead' = [ohead EXCEPT ![o] = NoNode]
+    /\ omark' = [omark EXCEPT ![o] = NoWatch]
+    /\ UNCHANGED <<lockVars, value, proclaimed, report, known>>
+
+-----------------------------------------------------------------------------
+CandidateNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchSecond(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGone(c)
+    \/ GrantOnHeadGone(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+\* The lock's NotifyClientNext: PredecessorGoneIsGrant replaces
+\* PredecessorGone and GrantOnHeadGone.
+NotifyCandidateNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchSecond(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGoneIsGrant(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+\* CandidateNext with ResignKeepNode in place of Release.
+KeepCandidateNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchSecond(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGone(c)
+    \/ GrantOnHeadGone(c)
+    \/ IgnoreNotification(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ ResignKeepNode(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+EnvNext ==
+    \/ \E s \in PL!Sessions : ExpireSession(s)
+    \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
+    \/ \E u \in Clients \X (1..MaxRequests) : DeleteLands(u)
+
+Observe(o) == ObserveList(o) \/ ObserveWatch(o) \/ ObserveNotified(o)
+
+OwnNext ==
+    \/ \E c \in Clients : Proclaim(c)
+    \/ \E o \in Observers : Observe(o)
+
+Next       == (\E c \in Clients : CandidateNext(c)) \/ EnvNext \/ OwnNext
+NotifyNext == (\E c \in Clients : NotifyCandidateNext(c)) \/ EnvNext \/ OwnNext
+KeepNext   == (\E c \in Clients : KeepCandidateNext(c)) \/ EnvNext \/ OwnNext
+
+Spec       == Init /\ [][Next]_vars
+NotifySpec == Init /\ [][NotifyNext]_vars   \* mutant: must fail AtMostOneLeader
+KeepSpec   == Init /\ [][KeepNext]_vars
+
+(***************************************************************************)
+(* Fairness: the lock's (a candidate keeps taking the steps of its         *)
+(* campaign, and with LeadersResign its leader eventually resigns; pauses *)
+(* end; abandoned sessions expire; pending deletes land), and every        *)
+(* observer keeps taking its steps.  Proclaim is the leader's choice: no   *)
+(* fairness.  Without LeadersResign a leader may lead forever: under the   *)
+(* lock's fairness every leader resigns, so the last truth is always a     *)
+(* vacancy, which an observer that stopped watching reports too.           *)
+(***************************************************************************)
+Progress(c) ==
+    \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
+    \/ WatchSecond(c) \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
+    \/ IgnoreNotification(c) \/ Grant(c) \/ (LeadersResign /\ Release(c)) \/ LearnExpiry(c)
+
+KeepProgress(c) ==
+    \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
+    \/ WatchSecond(c) \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
+    \/ IgnoreNotification(c) \/ Grant(c) \/ (LeadersResign /\ ResignKeepNode(c))
+    \/ LearnExpiry(c)
+
+OtherFairness ==
+    /\ \A c \in Clients : WF_vars(ResumeClient(c))
+    /\ WF_vars(\E s \in PL!Sessions : PL!Abandoned(s) /\ ExpireSession(s))
+    /\ \A c \in Clients : WF_vars(\E r \in 1..MaxRequests : DeleteLands(<<c, r>>))
+    /\ \A o \in Observers : WF_vars(Observe(o))
+
+FairSpec     == Spec /\ (\A c \in Clients : WF_vars(Progress(c))) /\ OtherFairness
+KeepFairSpec == KeepSpec /\ (\A c \in Clients : WF_vars(KeepProgress(c))) /\ OtherFairness
+
+-----------------------------------------------------------------------------
+(***************************************************************************)
+(* Properties.                                                             *)
+(***************************************************************************)
+
+\* At most one candidate leads while its node stands: the lock's
+\* MutualExclusion.
+AtMostOneLeader == PL!MutualExclusion
+
+\* With pauses a deposed leader may still believe it leads; what stays
+\* safe is the resource it writes with its epoch: it accepts no write of an
+\* older leadership after a newer one's (the lock's FencedSafety).
+FencedLeadership == PL!FencedSafety
+
+\* No candidate's node is watched by more than its successor and the one
+\* after (the lock's NoHerd): a resignation wakes one candidate, not all.
+NoHerd == PL!NoHerd
+
+\* A leader an observer reports proclaimed, with that epoch and version:
+\* it held leadership (only a leader proclaims), and the epoch is the one
+\* it was granted with (its token).
+ObservedLeaderWasLeader ==
+    \A o \in Observers : report[o] # Vacancy => report[o] \in proclaimed
+
+\* Reports only move forward: each leader an observer reports has a newer
+\* epoch than the last leader it reported, or the same epoch with a newer
+\* value version (vacancies in between are allowed).
+Newer(a, b) == a[1] > b[1] \/ (a[1] = b[1] /\ a[2] > b[2])
+ObservedEpochsIncrease ==
+    [][\A o \in Observers :
+         (report'[o] # report[o] /\ report'[o] # Vacancy) => Newer(report'[o], known[o])]_vars
+
+\* Liveness (FairSpec): once who leads (or the vacancy) stays put, every
+\* observer comes to report it.  (The leader, the queue and the versions
+\* change finitely often here, so this is that promise.)  Checked with
+\* LeadersResign = FALSE too, where a leader may stay for good.
+ObserversLearn == \A o \in Observers : (report[o] # Truth) ~> (report[o] = Truth)
+
+\* Liveness (FairSpec with LeadersResign, no faults): every campaign leads
+\* (the lock's).
+StarvationFree == PL!StarvationFree
+
+\* The lock's other invariants, under their names.
+NoOrphans == PL!NoOrphans
+KnownNodeExists == PL!KnownNodeExists
+
+=============================================================================
