@@ -95,6 +95,11 @@ func failover(ctx context.Context, cfg config, kind, path string, rounds, warmup
 		if err != nil {
 			return run{}, err
 		}
+		if kind == kindFailExpire {
+			if err := r.reseat(ctx); err != nil {
+				return run{}, fmt.Errorf("%s round %d: %w", kind, i+1, err)
+			}
+		}
 		if i >= warmup {
 			out.Latency = append(out.Latency, led)
 			out.Observed = append(out.Observed, observed)
@@ -140,7 +145,7 @@ func (r *failoverRig) observe(ctx context.Context) error {
 
 // first makes the first leader and waits for every observer to report it.
 func (r *failoverRig) first(ctx context.Context) error {
-	c, err := r.dialCandidate(ctx)
+	c, err := r.dialCandidate(ctx, r.kind == kindFailExpire)
 	if err != nil {
 		return err
 	}
@@ -155,6 +160,18 @@ func (r *failoverRig) first(ctx context.Context) error {
 	return err
 }
 
+// reseat gives the lead back to a silenceable candidate after an expiry
+// round, untimed: the new leader, on an ordinary session, resigns, and a
+// fresh silenceable candidate campaigns and leads.
+func (r *failoverRig) reseat(ctx context.Context) error {
+	if err := r.lead.Resign(ctx); err != nil {
+		return fmt.Errorf("reseat: %w", err)
+	}
+	r.leader.close()
+	r.leader, r.lead = nil, nil
+	return r.first(ctx)
+}
+
 // round queues the next candidate, ends the leader's tenure and times the
 // hand-over: led to the next Campaign's return, observed to the last
 // observer's report of it.
@@ -164,7 +181,7 @@ func (r *failoverRig) round(ctx context.Context) (led, observed time.Duration, e
 	next := r.spare
 	r.spare = nil
 	if next == nil {
-		if next, err = r.dialCandidate(ctx); err != nil {
+		if next, err = r.dialCandidate(ctx, false); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -250,14 +267,17 @@ func (r *failoverRig) waitObserved(ctx context.Context, epoch int64, since time.
 	return last.Sub(since), nil
 }
 
-// dialCandidate opens a candidate's session: through proxies of its own
-// for the expiry kind, so that its connection alone can go silent, and
-// with the session timeout cfg.expireTimeout there, so that a round waits
-// for a short expiry, not the run's usual timeout.
-func (r *failoverRig) dialCandidate(ctx context.Context) (*candidate, error) {
+// dialCandidate opens a candidate's session. A silenceable one (the
+// leader of an expiry round) goes through proxies of its own, so that its
+// connection alone can go silent, with the session timeout
+// cfg.expireTimeout, so that a round waits for a short expiry, not the
+// run's usual timeout. Only the leader has it: a short session has little
+// room above the sync lag, and a loaded machine can make zklock's loss rule
+// give one up while it waits.
+func (r *failoverRig) dialCandidate(ctx context.Context, silenceable bool) (*candidate, error) {
 	c := &candidate{armed: make(chan struct{}, 1)}
 	servers, timeout := r.cfg.servers, r.cfg.sessionTimeout
-	if r.kind == kindFailExpire {
+	if silenceable {
 		set, err := faultinject.NewSet(r.cfg.servers)
 		if err != nil {
 			return nil, err

@@ -62,7 +62,7 @@ func TestRenderFailover(t *testing.T) {
 // round yields a time to lead, to be observed, and a floor.
 func TestFailoverRounds(t *testing.T) {
 	cfg := benchConfig(t)
-	cfg.observers, cfg.expireTimeout = 2, 4*time.Second
+	cfg.observers, cfg.expireTimeout = 2, 6*time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	admin, err := connect(ctx, cfg)

@@ -99,7 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.failoverRounds, "failover-rounds", 30, "measured rounds of each resign and close failover run")
 	fs.IntVar(&cfg.expireRounds, "expire-rounds", 3, "measured rounds of each expiry failover run (each waits out a session timeout)")
 	fs.IntVar(&cfg.observers, "observers", 3, "failover runs: observing sessions")
-	fs.DurationVar(&cfg.expireTimeout, "expire-timeout", 4*time.Second, "failover expiry runs: the candidates' session timeout (zklock needs it above the sync lag, (syncLimit+1) x tickTime, plus its margins)")
+	fs.DurationVar(&cfg.expireTimeout, "expire-timeout", 6*time.Second, "failover expiry runs: the candidates' session timeout (zklock needs it above the sync lag, (syncLimit+1) x tickTime, plus its margins)")
 	fs.DurationVar(&cfg.maxRun, "max", 30*time.Minute, "give up (exit 1) after this long: zk.Lock cannot be canceled")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
