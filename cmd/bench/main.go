@@ -5,7 +5,7 @@
 // absolute numbers and as ratios to the floor and to zklock:
 //
 //	go run ./cmd/bench                        # full run, writes bench/RESULTS.md
-//	go run ./cmd/bench --quick --out ''       # smoke run, under a minute
+//	go run ./cmd/bench --quick --out ''       # smoke run, a minute or two
 //	go run ./cmd/bench --servers h:p,h:p,h:p --impl zklock,floor --clients 1,8
 //
 // Without --servers it starts a local 3-node ensemble (package ensemble) and
@@ -15,7 +15,11 @@
 //   - uncontended: one client acquires and releases, back to back;
 //   - contended: N clients, one session each, loop on one lock path;
 //     throughput, acquire latency, and hand-off (release start -> next grant);
-//   - read-mostly: the same with read/write locks, one acquisition in K a write.
+//   - read-mostly: the same with read/write locks, one acquisition in K a write;
+//   - failover (failover.go): a leader's Resign, closed session or expired
+//     session, to the next candidate leading and every observer reporting
+//     it, against a floor hand-off sampled after each round and against
+//     Curator's LeaderLatch.
 package main
 
 import (
@@ -94,7 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.tickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), for zklock's loss rule")
 	fs.IntVar(&cfg.syncLimit, "sync-limit", 5, "with --servers: the servers' syncLimit (zoo.cfg), for zklock's loss rule")
 	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "also write the report here ('' for stdout only)")
-	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4 (under a minute)")
+	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4, 8 failover rounds and 1 of expiry (a minute or two)")
 	failover := fs.String("failover", "resign,close,expire", "leader-election failover runs (zklock, curator): resign, close, expire; '' for none")
 	fs.IntVar(&cfg.failoverRounds, "failover-rounds", 30, "measured rounds of each resign and close failover run")
 	fs.IntVar(&cfg.expireRounds, "expire-rounds", 3, "measured rounds of each expiry failover run (each waits out a session timeout)")
