@@ -323,7 +323,9 @@ chaos-tests:
 
 ## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
 ## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md
-## and the SVG charts beside it). BENCH_FLAGS passes flags, e.g. --reps 3.
+## and the SVG charts beside it): locks, and leader-election failover (Resign,
+## a closed session, an expired one) against Curator's LeaderLatch and the
+## delete-plus-notification floor. BENCH_FLAGS passes flags, e.g. --reps 3.
 BENCH_FLAGS ?=
 bench: setup
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -27,8 +28,10 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  *
  * <pre>
  * bench --servers H:P,... --run KIND:CLIENTS:PATH ... [--iterations N --warmup N --jit-warmup N
- *       --duration-ms D --warm-ms W --write-every K --session-timeout-ms T]
- *     KIND is uncontended, contended or readmostly. One JSON object per run on stdout.
+ *       --duration-ms D --warm-ms W --write-every K --session-timeout-ms T
+ *       --failover-rounds N --failover-warmup N]
+ *     KIND is uncontended, contended, readmostly, failover-resign or failover-close
+ *     (LeaderLatch; CLIENTS is ignored). One JSON object per run on stdout.
  * hold  --servers H:P,... [--session-timeout-ms T] [--dry-run]
  *     reads commands on stdin, one per line, and answers on stdout:
  *       acquire ID mutex|read|write|latch PATH  ->  granted ID NODE   (own session per ID;
@@ -187,6 +190,10 @@ public final class ZkLockBench {
                 case "readmostly":
                     r = contended(f, p[0], clients, p[2]);
                     break;
+                case "failover-resign":
+                case "failover-close":
+                    r = failover(f, p[0], p[2]);
+                    break;
                 default:
                     usage("unknown run kind " + p[0]);
                     return;
@@ -323,6 +330,103 @@ public final class ZkLockBench {
                 c.close();
             }
         }
+    }
+
+    /**
+     * Failover, LeaderLatch's side of cmd/bench's: LeaderLatch A leads, B
+     * waits, A's tenure ends, and a round runs from then to B's isLeader
+     * callback. failover-resign: A.close(), which is LeaderLatch's resign
+     * (it deletes A's node); failover-close: A's whole client closes, its
+     * session with it, a crash with a clean disconnect. After a resign, A's
+     * client campaigns again with a new LeaderLatch (a closed one cannot
+     * restart); after a close, a new client does. LeaderLatch has no
+     * observer, so a run has no observed_ns. latency_ns: one per measured round.
+     */
+    static Result failover(Flags f, String kind, String path) throws Exception {
+        long rounds = f.num("failover-rounds", 30);
+        long warmup = f.num("failover-warmup", 3);
+        Result r = new Result();
+        r.kind = kind;
+        CuratorFramework a = connect(f);
+        CuratorFramework spare = null;
+        try {
+            Candidate lead = new Candidate(a, path);
+            if (!lead.led.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the first LeaderLatch never led");
+            }
+            long start = System.nanoTime();
+            for (long i = 0; i < warmup + rounds; i++) {
+                if (i == warmup) {
+                    start = System.nanoTime();
+                }
+                CuratorFramework b = spare != null ? spare : connect(f);
+                spare = null;
+                Candidate next = new Candidate(b, path);
+                queued(b, path);
+                long t0 = System.nanoTime();
+                if (kind.equals("failover-resign")) {
+                    lead.latch.close();
+                    spare = a;
+                } else {
+                    a.close();
+                }
+                if (!next.led.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException(kind + " round " + (i + 1) + ": the next LeaderLatch never led");
+                }
+                if (i >= warmup) {
+                    r.latencyNs.add(next.ledAt.get() - t0);
+                }
+                lead = next;
+                a = b;
+            }
+            r.elapsedNs = System.nanoTime() - start;
+            r.ops = rounds;
+            return r;
+        } finally {
+            a.close();
+            if (spare != null) {
+                spare.close();
+            }
+        }
+    }
+
+    /** Candidate is a started LeaderLatch and the moment its isLeader came. */
+    static final class Candidate {
+        final LeaderLatch latch;
+        final AtomicLong ledAt = new AtomicLong();
+        final CountDownLatch led = new CountDownLatch(1);
+
+        Candidate(CuratorFramework c, String path) throws Exception {
+            latch = new LeaderLatch(c, path, "bench");
+            latch.addListener(new LeaderLatchListener() {
+                @Override
+                public void isLeader() {
+                    ledAt.set(System.nanoTime());
+                    led.countDown();
+                }
+
+                @Override
+                public void notLeader() {}
+            });
+            latch.start();
+        }
+    }
+
+    /**
+     * queued waits until the waiting LeaderLatch's node is there (two
+     * candidates), then 100 ms more: LeaderLatch tells nobody when its watch
+     * on the leader's node is set, two round trips after its create, and a
+     * round that began before would time a listing, not a notification.
+     */
+    static void queued(CuratorFramework c, String path) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (c.getChildren().forPath(path).size() < 2) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the next LeaderLatch never queued");
+            }
+            Thread.sleep(1);
+        }
+        Thread.sleep(100);
     }
 
     // ----------------------------------------------------------------- hold

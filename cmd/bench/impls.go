@@ -53,11 +53,9 @@ type zklockClient struct {
 }
 
 func dialZklock(ctx context.Context, cfg config, path string, rw bool) (lockClient, error) {
-	s, err := zklock.NewSession(ctx, cfg.servers, zklock.WithSessionTimeout(cfg.sessionTimeout),
-		zklock.WithEnsembleTiming(cfg.tickTime, cfg.syncLimit),
-		zklock.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	s, err := zklockSession(ctx, cfg, cfg.servers, cfg.sessionTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("zklock session: %w", err)
+		return nil, err
 	}
 	c := &zklockClient{s: s}
 	if rw {
@@ -70,6 +68,19 @@ func dialZklock(ctx context.Context, cfg config, path string, rw bool) (lockClie
 		return nil, fmt.Errorf("zklock lock: %w", err)
 	}
 	return c, nil
+}
+
+// zklockSession opens a zklock session to servers (the ensemble's, or
+// proxies in front of them) with the run's timing, its log discarded.
+func zklockSession(ctx context.Context, cfg config, servers []string, timeout time.Duration, opts ...zklock.SessionOption) (*zklock.Session, error) {
+	opts = append([]zklock.SessionOption{zklock.WithSessionTimeout(timeout),
+		zklock.WithEnsembleTiming(cfg.tickTime, cfg.syncLimit),
+		zklock.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))}, opts...)
+	s, err := zklock.NewSession(ctx, servers, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("zklock session: %w", err)
+	}
+	return s, nil
 }
 
 func (c *zklockClient) lock(ctx context.Context, write bool) (func(context.Context) error, error) {
@@ -198,64 +209,96 @@ func uuid() string {
 // is no faster). What it leaves out, a real lock pays after the notification:
 // re-listing the queue (a read round trip) before it may call itself the holder.
 func floorHandoff(ctx context.Context, cfg config, path string, iterations, warmup int) (run, error) {
-	a, err := connect(ctx, cfg)
+	fp, err := newFloorProbe(ctx, cfg, path+"/handoff")
 	if err != nil {
 		return run{}, err
 	}
-	defer a.Close()
-	b, err := connect(ctx, cfg)
-	if err != nil {
-		return run{}, err
-	}
-	defer b.Close()
-	node := path + "/handoff"
+	defer fp.close()
 	r := run{Impl: implFloor, Kind: kindHandoff, Clients: 2}
 	start := time.Now()
-	retries := 0
 	for i := 0; i < warmup+iterations; i++ {
 		if i == warmup {
 			start = time.Now()
 		}
-		if _, err := a.Create(node, nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
-			return run{}, fmt.Errorf("floor hand-off create: %w", err)
-		}
-		// B may be connected to a follower that has not applied A's create
-		// yet: sync first (outside the timed part).
-		if _, err := b.Sync(node); err != nil {
-			return run{}, fmt.Errorf("floor hand-off sync: %w", err)
-		}
-		_, _, watch, err := b.GetW(node)
-		if errors.Is(err, zk.ErrNoNode) && retries < 20 {
-			// B still did not see the node: it moved to another server
-			// between its sync and its read, or A's connection did (a
-			// loaded box). Start the round again, untimed.
-			retries++
-			if err := a.Delete(node, -1); err != nil && !errors.Is(err, zk.ErrNoNode) {
-				return run{}, fmt.Errorf("floor hand-off delete: %w", err)
-			}
-			i--
-			continue
-		}
+		d, err := fp.sample(ctx)
 		if err != nil {
-			return run{}, fmt.Errorf("floor hand-off getData watch (after %d retries): %w", retries, err)
-		}
-		t0 := time.Now()
-		if err := a.Delete(node, -1); err != nil {
-			return run{}, fmt.Errorf("floor hand-off delete: %w", err)
-		}
-		select {
-		case ev := <-watch:
-			if ev.Type != zk.EventNodeDeleted {
-				return run{}, fmt.Errorf("floor hand-off: watch fired with %v, want a deletion", ev.Type)
-			}
-		case <-ctx.Done():
-			return run{}, ctx.Err()
+			return run{}, err
 		}
 		if i >= warmup {
-			r.Handoff = append(r.Handoff, time.Since(t0))
+			r.Handoff = append(r.Handoff, d)
 		}
 	}
 	r.Ops = int64(iterations)
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// floorProbe is the floor hand-off's two raw sessions: a deletes the node
+// b watches. The failover benchmark takes one sample after each of its
+// rounds, so that each round has a floor measured moments from it.
+type floorProbe struct {
+	a, b    *zk.Conn
+	node    string
+	retries int
+}
+
+func newFloorProbe(ctx context.Context, cfg config, node string) (*floorProbe, error) {
+	a, err := connect(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	b, err := connect(ctx, cfg)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return &floorProbe{a: a, b: b, node: node}, nil
+}
+
+func (fp *floorProbe) close() {
+	fp.a.Close()
+	fp.b.Close()
+}
+
+// sample creates the node (a), sets b's watch on it, and times a's delete
+// until b's notification.
+func (fp *floorProbe) sample(ctx context.Context) (time.Duration, error) {
+	a, b, node := fp.a, fp.b, fp.node
+	for {
+		if _, err := a.Create(node, nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+			return 0, fmt.Errorf("floor hand-off create: %w", err)
+		}
+		// B may be connected to a follower that has not applied A's create
+		// yet: sync first (outside the timed part).
+		if _, err := b.Sync(node); err != nil {
+			return 0, fmt.Errorf("floor hand-off sync: %w", err)
+		}
+		_, _, watch, err := b.GetW(node)
+		if errors.Is(err, zk.ErrNoNode) && fp.retries < 20 {
+			// B still did not see the node: it moved to another server
+			// between its sync and its read, or A's connection did (a
+			// loaded box). Start the round again, untimed.
+			fp.retries++
+			if err := a.Delete(node, -1); err != nil && !errors.Is(err, zk.ErrNoNode) {
+				return 0, fmt.Errorf("floor hand-off delete: %w", err)
+			}
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("floor hand-off getData watch (after %d retries): %w", fp.retries, err)
+		}
+		t0 := time.Now()
+		if err := a.Delete(node, -1); err != nil {
+			return 0, fmt.Errorf("floor hand-off delete: %w", err)
+		}
+		select {
+		case ev := <-watch:
+			if ev.Type != zk.EventNodeDeleted {
+				return 0, fmt.Errorf("floor hand-off: watch fired with %v, want a deletion", ev.Type)
+			}
+			return time.Since(t0), nil
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
 }

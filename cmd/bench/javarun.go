@@ -34,6 +34,10 @@ func runCurator(ctx context.Context, cfg config, h *curator.Harness, specs []cur
 		"--duration-ms", fmt.Sprint(cfg.duration.Milliseconds()),
 		"--warm-ms", fmt.Sprint(cfg.warm.Milliseconds()),
 		"--write-every", fmt.Sprint(cfg.writeEvery),
+		"--failover-rounds", fmt.Sprint(cfg.failoverRounds),
+		// LeaderLatch's first rounds run interpreted: as many again,
+		// unmeasured, as the Go side's 3 warm-up rounds and then some.
+		"--failover-warmup", fmt.Sprint(10 + cfg.failoverRounds/2),
 	}
 	for _, s := range specs {
 		args = append(args, "--run", fmt.Sprintf("%s:%d:%s", s.kind, s.clients, s.path))

@@ -5,7 +5,7 @@
 // absolute numbers and as ratios to the floor and to zklock:
 //
 //	go run ./cmd/bench                        # full run, writes bench/RESULTS.md
-//	go run ./cmd/bench --quick --out ''       # smoke run, under a minute
+//	go run ./cmd/bench --quick --out ''       # smoke run, a minute or two
 //	go run ./cmd/bench --servers h:p,h:p,h:p --impl zklock,floor --clients 1,8
 //
 // Without --servers it starts a local 3-node ensemble (package ensemble) and
@@ -15,7 +15,11 @@
 //   - uncontended: one client acquires and releases, back to back;
 //   - contended: N clients, one session each, loop on one lock path;
 //     throughput, acquire latency, and hand-off (release start -> next grant);
-//   - read-mostly: the same with read/write locks, one acquisition in K a write.
+//   - read-mostly: the same with read/write locks, one acquisition in K a write;
+//   - failover (failover.go): a leader's Resign, closed session or expired
+//     session, to the next candidate leading and every observer reporting
+//     it, against a floor hand-off sampled after each round and against
+//     Curator's LeaderLatch.
 package main
 
 import (
@@ -55,7 +59,12 @@ type config struct {
 	out            string
 	quick          bool
 	maxRun         time.Duration
-	args           []string // as given, for the report
+	failover       []string // failover kinds (kindFail*) to measure
+	failoverRounds int      // measured rounds of a resign or close failover run
+	expireRounds   int      // measured rounds of an expiry run, each a session timeout long
+	observers      int
+	expireTimeout  time.Duration // the session timeout of expiry runs' candidates
+	args           []string      // as given, for the report
 
 	// Set while running, not by flags.
 	admin      *zk.Conn // a session of the bench's own: creates paths, probes stalls
@@ -89,7 +98,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.tickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), for zklock's loss rule")
 	fs.IntVar(&cfg.syncLimit, "sync-limit", 5, "with --servers: the servers' syncLimit (zoo.cfg), for zklock's loss rule")
 	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "also write the report here ('' for stdout only)")
-	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4 (under a minute)")
+	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4, 8 failover rounds and 1 of expiry (a minute or two)")
+	failover := fs.String("failover", "resign,close,expire", "leader-election failover runs (zklock, curator): resign, close, expire; '' for none")
+	fs.IntVar(&cfg.failoverRounds, "failover-rounds", 30, "measured rounds of each resign and close failover run")
+	fs.IntVar(&cfg.expireRounds, "expire-rounds", 3, "measured rounds of each expiry failover run (each waits out a session timeout)")
+	fs.IntVar(&cfg.observers, "observers", 3, "failover runs: observing sessions")
+	fs.DurationVar(&cfg.expireTimeout, "expire-timeout", 6*time.Second, "failover expiry runs: the candidates' session timeout (zklock needs it above the sync lag, (syncLimit+1) x tickTime, plus its margins)")
 	fs.DurationVar(&cfg.maxRun, "max", 30*time.Minute, "give up (exit 1) after this long: zk.Lock cannot be canceled")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -102,12 +116,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.quick {
 		// Only what the user did not set.
 		quick := map[string]func(){
-			"iterations": func() { cfg.iterations = 60 },
-			"warmup":     func() { cfg.warmup = 20 },
-			"duration":   func() { cfg.duration = 700 * time.Millisecond },
-			"warm":       func() { cfg.warm = 200 * time.Millisecond },
-			"reps":       func() { cfg.reps = 3 },
-			"clients":    func() { *clients = "1,4" },
+			"iterations":      func() { cfg.iterations = 60 },
+			"warmup":          func() { cfg.warmup = 20 },
+			"duration":        func() { cfg.duration = 700 * time.Millisecond },
+			"warm":            func() { cfg.warm = 200 * time.Millisecond },
+			"reps":            func() { cfg.reps = 3 },
+			"clients":         func() { *clients = "1,4" },
+			"failover-rounds": func() { cfg.failoverRounds = 8 },
+			"expire-rounds":   func() { cfg.expireRounds = 1 },
 		}
 		for name, apply := range quick {
 			if !set[name] {
@@ -127,6 +143,18 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			cfg.impls = append(cfg.impls, name)
 		}
 	}
+	for _, k := range strings.Split(*failover, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		if !slices.Contains(failoverKinds, "failover-"+k) {
+			return config{}, fmt.Errorf("--failover: unknown kind %q (resign, close, expire)", k)
+		}
+		if !slices.Contains(cfg.failover, "failover-"+k) {
+			cfg.failover = append(cfg.failover, "failover-"+k)
+		}
+	}
 	for _, s := range strings.Split(*clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -139,6 +167,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, errors.New("--iterations, --reps and --write-every must be positive, --warmup not negative")
 	case cfg.duration <= 0, cfg.warm < 0, cfg.sessionTimeout <= 0:
 		return config{}, errors.New("--duration and --session-timeout must be positive, --warm not negative")
+	case cfg.failoverRounds < 1, cfg.expireRounds < 1, cfg.observers < 1, cfg.expireTimeout <= 0:
+		return config{}, errors.New("--failover-rounds, --expire-rounds, --observers and --expire-timeout must be positive")
 	}
 	return cfg, nil
 }
@@ -208,6 +238,12 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			for i := range got {
 				got[i].Rep = rep
 				r := got[i]
+				if strings.HasPrefix(r.Kind, "failover-") {
+					logf("  %-15s rounds=%-3d led p50=%v observed p50=%v floor p50=%v", r.Kind, len(r.Latency),
+						percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Observed, 50).Round(time.Microsecond),
+						percentile(r.Floor, 50).Round(time.Microsecond))
+					continue
+				}
 				logf("  %-11s N=%-2d ops=%-5d %.0f/s p50=%v max=%v hand-off p50=%v max=%v", r.Kind, r.Clients, r.Ops, r.opsPerSec(),
 					percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Latency, 100).Round(time.Microsecond),
 					percentile(r.Handoff, 50).Round(time.Microsecond), percentile(r.Handoff, 100).Round(time.Microsecond))
@@ -273,6 +309,14 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 				}
 			}
 		}
+		// LeaderLatch has no expiry run: see failoverKinds in ZkLockBench.
+		for _, kind := range cfg.failover {
+			if kind != kindFailExpire {
+				if err := add(kind, 0); err != nil {
+					return nil, err
+				}
+			}
+		}
 		return runCurator(ctx, cfg, h, specs)
 	}
 
@@ -324,6 +368,13 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 		}
 		runs = append(runs, r)
 	}
+	if name == implZklock {
+		fo, err := measureFailover(ctx, cfg, mk)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, fo...)
+	}
 	if cfg.readMostly && name == implZklock {
 		for _, n := range readMostlyClients(cfg) {
 			p, err := mk(fmt.Sprintf("readmostly-%d", n))
@@ -336,6 +387,28 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 			}
 			runs = append(runs, r)
 		}
+	}
+	return runs, nil
+}
+
+// measureFailover runs zklock's failover kinds, each on an election path
+// of its own.
+func measureFailover(ctx context.Context, cfg config, mk func(string) (string, error)) ([]run, error) {
+	var runs []run
+	for _, kind := range cfg.failover {
+		p, err := mk(kind)
+		if err != nil {
+			return nil, err
+		}
+		rounds, warmup := cfg.failoverRounds, 3
+		if kind == kindFailExpire {
+			rounds, warmup = cfg.expireRounds, 0
+		}
+		r, err := failover(ctx, cfg, kind, p, rounds, warmup)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
 	}
 	return runs, nil
 }

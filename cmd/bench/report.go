@@ -96,7 +96,7 @@ func gatherFacts(ctx context.Context, cfg config, h *curator.Harness) (facts, er
 	}
 	if h != nil {
 		f.JVM = h.JavaVersion(ctx)
-		f.Curator = curator.Version + " (InterProcessMutex, InterProcessReadWriteLock)"
+		f.Curator = curator.Version + " (InterProcessMutex, InterProcessReadWriteLock, LeaderLatch)"
 	}
 	return f, nil
 }
@@ -165,6 +165,7 @@ func renderReport(cfg config, f facts, runs []run, charts []string) string {
 	rw.uncontended()
 	rw.contended()
 	rw.readMostly()
+	rw.failover()
 	rw.stalls(runs)
 	rw.floorExplained()
 	return rw.b.String()
@@ -237,6 +238,7 @@ func (rw *reportWriter) targets() {
 			row("read-mostly acquisitions/s: RWMutex ÷ Curator's read/write lock", n, r, "≥ 1.50×", r.Median >= 1.5)
 		}
 	}
+	rw.failoverTargets(row)
 	w("\n")
 }
 
@@ -270,6 +272,11 @@ func (rw *reportWriter) machine(f facts) {
 	w("| parameters | %d reps; uncontended %d pairs after %d warm-up; contended windows %v after %v warm-up; "+
 		"read-mostly 1 write in %d; session timeout %v |\n", cfg.reps, cfg.iterations, cfg.warmup, cfg.duration, cfg.warm,
 		cfg.writeEvery, cfg.sessionTimeout)
+	if len(cfg.failover) > 0 {
+		w("| failover | %d rounds per run after 3 warm-up (LeaderLatch: after %d, its JIT's), %d rounds of expiry "+
+			"(session timeout %v); %d observers |\n", cfg.failoverRounds, 10+cfg.failoverRounds/2, cfg.expireRounds,
+			cfg.expireTimeout, cfg.observers)
+	}
 	w("| whole run | %v; load average (1, 5, 15 min) %s at the start, %s at the end |\n\n",
 		f.Elapsed.Round(time.Second), f.LoadStart, f.LoadEnd)
 	w("The servers (three JVMs), the Go clients and the Curator JVM all share the same cores, " +
@@ -435,6 +442,9 @@ func (rw *reportWriter) stalls(runs []run) {
 		"during the gap are quoted. The Curator harness is not watched: only its slow acquisitions are listed.\n\n", stallAfter)
 	var lines, slow []string
 	for _, r := range runs {
+		if strings.HasPrefix(r.Kind, "failover-") {
+			continue // rounds, not windows: an expiry's round waits out a session timeout by design
+		}
 		for _, s := range r.Stalls {
 			on, why := s.verdict()
 			end := fmt.Sprintf("%v", s.Length.Round(time.Millisecond))

@@ -17,9 +17,14 @@ type run struct {
 	Elapsed time.Duration   `json:"elapsed_ns"`
 	Latency []time.Duration `json:"latency_ns"` // per acquisition (uncontended: acquire+release)
 	Handoff []time.Duration `json:"handoff_ns"` // release start -> next grant (contended only)
-	Rep     int             `json:"-"`
-	Stalls  []stall         `json:"-"` // Go implementations' exclusive runs only
-	Server  *serverLoad     `json:"-"` // the servers' view of the window (Go runs; nil if mntr failed)
+	// Failover runs (Latency is then the end of a tenure -> the next
+	// candidate leads, one per round):
+	Observed []time.Duration `json:"observed_ns"` // the end of a tenure -> the last observer reports the next leader
+	Floor    []time.Duration `json:"floor_ns"`    // the floor hand-off sampled after each round
+	Timeout  time.Duration   `json:"timeout_ns"`  // expiry: the leader's negotiated session timeout
+	Rep      int             `json:"-"`
+	Stalls   []stall         `json:"-"` // Go implementations' exclusive runs only
+	Server   *serverLoad     `json:"-"` // the servers' view of the window (Go runs; nil if mntr failed)
 }
 
 // Scenario kinds.
