@@ -18,8 +18,10 @@ func (sp *Spec[S, K]) inSpec(a uint8) bool {
 }
 
 // Step applies the action instance l to s, writing the successor into t.
-// A read's Arg is the snapshot it is answered from; any other step's is
-// the recipe's (RequestLock's kind, LExpireSession's session k).
+// A read's Arg is the snapshot it is answered from, and so is an unsynced
+// LCancel's whose node is unknown (its listing's, listsUnsynced); any
+// other step's is the recipe's (RequestLock's kind, LExpireSession's
+// session k).
 func (sp *Spec[S, K]) Step(s *State[S, K], l model.Label, t *State[S, K]) model.Guard {
 	c := int(l.Client)
 	switch {
