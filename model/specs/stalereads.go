@@ -50,19 +50,21 @@ func SharedLockStale(sp *sharedlock.Spec) stalereads.Recipe[sharedlock.State, sh
 }
 
 // loadStaleReads builds the model of a config of a recipe's stale module:
-// the recipe's constants, SessionOrder and DeleteDuplicates; StaleSpec, or
-// StaleFairSpec where the module defines it.
+// the recipe's constants, SessionOrder, DeleteDuplicates and CancelSync;
+// StaleSpec, or StaleFairSpec where the module defines it.
 func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 	r := newConstReader(m)
-	var order, dupes bool
-	more := func(r *constReader) { order, dupes = r.bool("SessionOrder"), r.bool("DeleteDuplicates") }
+	var v staleConstants
+	more := func(r *constReader) {
+		v = staleConstants{r.bool("SessionOrder"), r.bool("DeleteDuplicates"), r.bool("CancelSync")}
+	}
 	if module == "PredecessorLockStaleReads" {
 		k, err := predLockConstants(r, more)
 		if err != nil {
 			return nil, err
 		}
 		p, err := predlock.New(k, predlock.Base)
-		return staleInstance(module, m, k.Constants, order, dupes, p, err, PredLockStale, PredLockSpec)
+		return staleInstance(module, m, k.Constants, v, p, err, PredLockStale, PredLockSpec)
 	}
 	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
 	more(r)
@@ -70,8 +72,12 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 		return nil, err
 	}
 	l, err := sharedlock.New(k, sharedlock.Base)
-	return staleInstance(module, m, k.Constants, order, dupes, l, err, SharedLockStale, SharedLockSpec)
+	return staleInstance(module, m, k.Constants, v, l, err, SharedLockStale, SharedLockSpec)
 }
+
+// staleConstants are a stale module's own constants: SessionOrder,
+// DeleteDuplicates and CancelSync.
+type staleConstants struct{ order, dupes, cancelSync bool }
 
 // staleOwn are the invariants a stale module adds to its recipe's.
 var staleOwn = map[string]bool{"StaleTypeOK": true, "StaleNoOrphans": true}
@@ -89,9 +95,9 @@ func recipeInvariants(m tlccfg.Model) []string {
 
 // staleInstance builds the model of config m of module, the stale-read
 // variant (recipeOf) of the recipe spec lock (err: the error building it)
-// whose constants are k, with the recipe's invariants and properties of
-// m (spec: the recipe's explorer spec, without fairness).
-func staleInstance[L any, S any, K zk.Kind](module string, m tlccfg.Model, k recipe.Constants, order, dupes bool,
+// whose constants are k and v, with the recipe's invariants and
+// properties of m (spec: the recipe's explorer spec, without fairness).
+func staleInstance[L any, S any, K zk.Kind](module string, m tlccfg.Model, k recipe.Constants, v staleConstants,
 	lock L, err error, recipeOf func(L) stalereads.Recipe[S, K],
 	spec func(L, bool, []string, []string) (*explore.Spec[S], error)) (Instance, error) {
 	if err != nil {
@@ -109,11 +115,11 @@ func staleInstance[L any, S any, K zk.Kind](module string, m tlccfg.Model, k rec
 	if specName != "StaleSpec" && (specName != "StaleFairSpec" || !r.Fair) {
 		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
-	sp, err := stalereads.New(k, r, order)
+	sp, err := stalereads.New(k, r, v.order)
 	if err != nil {
 		return nil, err
 	}
-	sp.DeleteDuplicates = dupes
+	sp.DeleteDuplicates, sp.CancelSync = v.dupes, v.cancelSync
 	st, err := StaleSpec(sp, es, m.Invariants)
 	if err != nil {
 		return nil, err

@@ -18,8 +18,10 @@ func (sp *Spec[S, K]) inSpec(a uint8) bool {
 }
 
 // Step applies the action instance l to s, writing the successor into t.
-// A read's Arg is the snapshot it is answered from; any other step's is
-// the recipe's (RequestLock's kind, LExpireSession's session k).
+// A read's Arg is the snapshot it is answered from, and so is an unsynced
+// LCancel's whose node is unknown (its listing's, listsUnsynced); any
+// other step's is the recipe's (RequestLock's kind, LExpireSession's
+// session k).
 func (sp *Spec[S, K]) Step(s *State[S, K], l model.Label, t *State[S, K]) model.Guard {
 	c := int(l.Client)
 	switch {
@@ -39,7 +41,11 @@ func (sp *Spec[S, K]) Step(s *State[S, K], l model.Label, t *State[S, K]) model.
 		}
 		return sp.read(s, l.Action, c, int(l.Arg), t)
 	}
-	if g := sp.Lock.Step(&s.Lock, l, &t.Lock); g != model.Enabled {
+	if sp.listsUnsynced(s, l) {
+		if g := sp.unsyncedCancel(s, c, int(l.Arg), t); g != model.Enabled {
+			return g
+		}
+	} else if g := sp.Lock.Step(&s.Lock, l, &t.Lock); g != model.Enabled {
 		return g
 	}
 	from, to := &sp.Core(&s.Lock).Server, &sp.Core(&t.Lock).Server
@@ -58,7 +64,9 @@ func (sp *Spec[S, K]) Step(s *State[S, K], l model.Label, t *State[S, K]) model.
 
 // Next calls emit with every successor of s in TLC's order: per client,
 // StaleClientNext(c)'s disjuncts in order (LRequestLock once per kind; a
-// read once per readable snapshot in increasing zxid order); then
+// read, and an unsynced LCancel of a client whose node is unknown, once
+// per readable snapshot in increasing zxid order; any other LCancel of
+// an unsynced spec with Arg -1, no listing); then
 // StaleEnvNext: LExpireSession(x) for each live session, then
 // LDuplicateLands(p) for each p in dupes (no pauses, no background deletes
 // of AsyncDelete: New refuses WithPause and AsyncDelete).
@@ -72,6 +80,15 @@ func (sp *Spec[S, K]) Next(s *State[S, K], emit func(model.Label, *State[S, K]))
 	for c := range sp.Lock.N() {
 		for _, a := range sp.ClientNext {
 			switch {
+			case a == recipe.ActCancel && !sp.CancelSync:
+				l := model.Label{Action: a, Client: int16(c), Arg: -1}
+				if !sp.listsUnsynced(s, l) {
+					try(l)
+					continue
+				}
+				for _, v := range s.Readables(c, sp.SessionOrder) {
+					try(model.Label{Action: a, Client: int16(c), Arg: int16(v)})
+				}
 			case sp.Reads[a] != 0:
 				for _, v := range s.Readables(c, sp.SessionOrder) {
 					try(model.Label{Action: a, Client: int16(c), Arg: int16(v)})
@@ -172,4 +189,37 @@ func (sp *Spec[S, K]) watchSecond(s *State[S, K], c int, snap []zk.Node[K], t *S
 		w.PC = cow.With(r.PC, c, recipe.PCWatch)
 	}
 	return g
+}
+
+// listsUnsynced reports whether l is LCancel(c)'s THEN branch: without
+// CancelSync, a client whose own node is unknown (node[c] = NoNode: after
+// a lost create reply) cancels by a listing answered from snapshot l.Arg.
+func (sp *Spec[S, K]) listsUnsynced(s *State[S, K], l model.Label) bool {
+	c := int(l.Client)
+	return l.Action == recipe.ActCancel && !sp.CancelSync && c >= 0 && c < sp.Lock.N() &&
+		sp.Core(&s.Lock).Node[c] == zk.NoNode
+}
+
+// unsyncedCancel is CancelListed(c, hist[v]) (the log and seen are the
+// caller's, as for any write): the recipe's Cancel deletes the nodes of
+// c's uuid the leader has and snapshot v shows. It runs on the leader's
+// state without those v does not show, which are then put back: they
+// stay, their watches armed, and the step's zxid counts only the deletes.
+func (sp *Spec[S, K]) unsyncedCancel(s *State[S, K], c, v int, t *State[S, K]) model.Guard {
+	if !s.Readable(c, v, sp.SessionOrder) {
+		return `v \in Readable(c)`
+	}
+	snap, _ := s.At(v)
+	r := sp.Core(&s.Lock)
+	u := r.UuidOf(c)
+	unseen := func(n zk.Node[K]) bool { return n.Uuid == u && !slices.Contains(snap, n) }
+	w := s.Lock
+	sp.Core(&w).Nodes = cow.Filter(r.Nodes, func(n zk.Node[K]) bool { return !unseen(n) })
+	if g := sp.Lock.Step(&w, model.Label{Action: recipe.ActCancel, Client: int16(c)}, &t.Lock); g != model.Enabled {
+		return g
+	}
+	after := sp.Core(&t.Lock)
+	left := after.Nodes
+	after.Nodes = cow.Filter(r.Nodes, func(n zk.Node[K]) bool { return unseen(n) || slices.Contains(left, n) })
+	return model.Enabled
 }

@@ -102,6 +102,12 @@ type Spec[S any, K zk.Kind] struct {
 	// deleted in the background (ZooKeeperReplicas' dupes; FALSE: the
 	// control, which leaves them). New leaves it false; the config sets it.
 	DeleteDuplicates bool
+	// CancelSync: Cancel's listing after a lost create reply (the own node
+	// unknown) is synced, the leader's state, as impl/zklock's
+	// removeOwnNodes makes it; false (the must-fail CancelUnsynced
+	// configs): it is answered from any readable snapshot
+	// (unsyncedCancel). New sets it true, the code's; the config sets it.
+	CancelSync bool
 	// ActDuplicateLands is LDuplicateLands(p), the variant's own step: a
 	// queued delete of a duplicate lands. Its Label.Arg is p's index in
 	// Dupes (sorted by replicas.DupeLess, TLC's order of the set); Client
@@ -119,7 +125,7 @@ func New[S any, K zk.Kind](k recipe.Constants, r Recipe[S, K], sessionOrder bool
 	if k.WithPause || k.AsyncDelete {
 		return nil, fmt.Errorf("%s: %w", r.Module, ErrAssume)
 	}
-	sp := &Spec[S, K]{Recipe: r, SessionOrder: sessionOrder, ActDuplicateLands: uint8(len(r.ActionNames))}
+	sp := &Spec[S, K]{Recipe: r, SessionOrder: sessionOrder, CancelSync: true, ActDuplicateLands: uint8(len(r.ActionNames))}
 	// "L" before a logged step of the recipe, "Stale" before a read.
 	for i, n := range r.ActionNames {
 		prefix := "L"
@@ -158,7 +164,7 @@ func (sp *Spec[S, K]) LabelString(l model.Label) string {
 	if args, ok := strings.CutPrefix(s, string(sp.ActionNames[l.Action])); ok {
 		s = sp.ActionName(l) + args
 	}
-	if sp.Reads[l.Action] != 0 {
+	if sp.Reads[l.Action] != 0 || (l.Action == recipe.ActCancel && !sp.CancelSync && l.Arg >= 0) {
 		s += fmt.Sprintf(" from snapshot %d", l.Arg)
 	}
 	return s

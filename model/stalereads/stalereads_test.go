@@ -426,3 +426,55 @@ func TestNames(t *testing.T) {
 		t.Errorf("ActionName(WatchSecond) = %s", got)
 	}
 }
+
+// TestCancelUnsyncedOrphan (PredecessorLock, then SharedLock) is the
+// counterexample of the CancelUnsynced configs: c1's create makes node 0
+// (zxid 1) and its reply is lost, so seen stays 0; it cancels. Without
+// CancelSync its listing may be answered from snapshot 0, before the
+// create: it deletes nothing, goes idle, and node 0 is an orphan (even for
+// StaleNoOrphans). From snapshot 1 the listing shows node 0, which goes.
+// With CancelSync (impl/zklock's Sync in removeOwnNodes) the cancel lists
+// at the leader: no snapshot to choose (a label's Arg is not a snapshot),
+// and node 0 goes.
+func TestCancelUnsyncedOrphan(t *testing.T) {
+	k := predlock.Constants{Constants: recipe.Constants{Clients: []string{"c1"}, MaxRequests: 1, MaxSeq: 2, MaxFaults: 1,
+		WithReplyLoss: true, WithCancel: true}, Fencing: true, GrantRule: predlock.GrantChecked}
+	lost := []model.Label{l(recipe.ActRequestLock, 0, 0), l(recipe.ActCreateReplyLost, 0, 0)}
+	sp, _ := newPred(t, k, true)
+	sp.DeleteDuplicates, sp.CancelSync = true, false
+	s := steps(t, sp, sp.Init(), lost...)
+	var got []int16
+	sp.Next(&s, func(x model.Label, _ *stalereads.State[predlock.State, zk.NoKind]) {
+		if x.Action == recipe.ActCancel {
+			got = append(got, x.Arg)
+		}
+	})
+	if len(got) != 2 || got[0] != 0 || got[1] != 1 {
+		t.Fatalf("unsynced LCancel's snapshots %v; want [0 1]", got)
+	}
+	u := steps(t, sp, s, l(recipe.ActCancel, 0, 0))
+	if u.Lock.PC[0] != recipe.PCIdle || len(u.Lock.Nodes) != 1 || u.Lock.Zxid != 1 || sp.StaleNoOrphans(&u) || u.Seen[0] != 0 {
+		t.Fatalf("cancel listed from snapshot 0: pc %v, nodes %v, zxid %d, seen %v; want idle, node 0 orphaned",
+			u.Lock.PC[0], u.Lock.Nodes, u.Lock.Zxid, u.Seen)
+	}
+	u = steps(t, sp, s, l(recipe.ActCancel, 0, 1))
+	if len(u.Lock.Nodes) != 0 || u.Lock.Zxid != 2 || !sp.StaleNoOrphans(&u) || u.Seen[0] != 2 || !sp.StaleTypeOK(&u) {
+		t.Fatalf("cancel listed from snapshot 1: nodes %v, zxid %d, seen %v", u.Lock.Nodes, u.Lock.Zxid, u.Seen)
+	}
+
+	synced, _ := newPred(t, k, true)
+	synced.DeleteDuplicates = true
+	s = steps(t, synced, synced.Init(), lost...)
+	if u := steps(t, synced, s, l(recipe.ActCancel, 0, 0)); len(u.Lock.Nodes) != 0 || !synced.StaleNoOrphans(&u) {
+		t.Fatalf("synced cancel: nodes %v; want node 0 deleted", u.Lock.Nodes)
+	}
+
+	// SharedLockStaleReads.CancelUnsynced: the same with a reader.
+	sk := sharedlock.Constants{Constants: k.Constants}
+	sh, _ := newShared(t, sk, true)
+	sh.DeleteDuplicates, sh.CancelSync = true, false
+	v := steps(t, sh, sh.Init(), l(recipe.ActRequestLock, 0, read), l(recipe.ActCreateReplyLost, 0, 0), l(recipe.ActCancel, 0, 0))
+	if len(v.Lock.Nodes) != 1 || sh.StaleNoOrphans(&v) {
+		t.Fatalf("SharedLock, cancel listed from snapshot 0: nodes %v; want the read node orphaned", v.Lock.Nodes)
+	}
+}

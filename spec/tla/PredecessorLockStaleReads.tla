@@ -14,6 +14,11 @@
 (* waits on it as on any node ahead, and its deletion (LDuplicateLands)    *)
 (* fires our watch as any deletion ahead does; Cancel deletes both.        *)
 (*                                                                         *)
+(* Cancel after a lost create reply lists the children to find its nodes   *)
+(* (LCancel): at the leader's state with CancelSync (impl/zklock syncs     *)
+(* first), from any readable snapshot without it (must fail:               *)
+(* CancelUnsynced, the listing misses the node and leaves an orphan).      *)
+(*                                                                         *)
 (* Pauses and the background deletes of AsyncDelete are left out (ASSUME  *)
 (* below): the base spec checks them with one server, and no config here   *)
 (* explored them.                                                          *)
@@ -22,8 +27,9 @@ EXTENDS PredecessorLock, TLC
 
 CONSTANTS
     SessionOrder,       \* a read is answered from a snapshot >= seen[c]
-    DeleteDuplicates    \* a listing's duplicates of our node are deleted (dupes)
-ASSUME SessionOrder \in BOOLEAN /\ DeleteDuplicates \in BOOLEAN
+    DeleteDuplicates,   \* a listing's duplicates of our node are deleted (dupes)
+    CancelSync          \* Cancel's listing after a lost create reply is synced
+ASSUME {SessionOrder, DeleteDuplicates, CancelSync} \subseteq BOOLEAN
 ASSUME ~WithPause /\ ~AsyncDelete   \* not combined with stale reads here
 
 VARIABLES hist, seen, dupes
@@ -53,7 +59,6 @@ LIgnoreNotification(c) == IgnoreNotification(c) /\ SR!Unlogged
 LGrant(c)              == Grant(c) /\ SR!Unlogged
 LWrite(c)              == Write(c) /\ SR!Unlogged
 LRelease(c)            == Release(c) /\ SR!Written(c)
-LCancel(c)             == Cancel(c) /\ SR!Written(c)
 LLearnExpiry(c)        == LearnExpiry(c) /\ SR!Reconnected(c)
 LExpireSession(s)      == ExpireSession(s) /\ SR!Expired(s)
 
@@ -85,6 +90,42 @@ StaleWatchPredecessor(c) ==
                       /\ second' = [second EXCEPT ![c] = NoNode]
                       /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE])
         /\ UNCHANGED <<sess, reqNo, node, token, tenure, paused, histVars, pending>>
+
+-----------------------------------------------------------------------------
+(* Cancel, a write whose listing may be a read.  A request whose node is   *)
+(* known deletes it (and a duplicate of it) as PredecessorLock's Cancel    *)
+(* does.  A request whose node is unknown (node[c] = NoNode: pc "find"     *)
+(* after a lost create reply, or "create" after a search that missed it)   *)
+(* cannot name its node: impl/zklock's removeOwnNodes lists the children   *)
+(* and deletes those carrying its uuid.  The lost reply raised no          *)
+(* lastZxid, so the server answering that listing need not have applied    *)
+(* the create; removeOwnNodes therefore syncs first, which brings that     *)
+(* server up to the leader, where the create was ordered before the sync:  *)
+(* the listing is the leader's state, Cancel(c) itself (CancelSync).       *)
+(* Without the sync (CancelSync = FALSE, the must-fail CancelUnsynced) the *)
+(* listing is answered from any snapshot v in SR!Readable(c), and only the *)
+(* nodes of our uuid it shows (those the leader still has) are deleted: a  *)
+(* snapshot before the create shows none, and the node stays queued,       *)
+(* owned by a live session, with no request behind it.  The listing does   *)
+(* not raise seen (conservative, as a watch event); the delete's reply     *)
+(* does (Written).  One operator, an IF with the \E inside, so that TLC    *)
+(* names the action LCancel either way.                                    *)
+
+(* PredecessorLock's Cancel(c), deleting only the nodes of its uuid that   *)
+(* the listing `listed` shows and the leader still has.                    *)
+CancelListed(c, listed) ==
+    /\ WithCancel
+    /\ ~paused[c]
+    /\ pc[c] \in Acquiring
+    /\ Live(c)
+    /\ EndRequest(c, {n \in listed : n.uuid = Uuid(c)} \cap nodes)
+    /\ Idle(c)
+    /\ UNCHANGED <<sess, reqNo, paused, histVars>>
+
+LCancel(c) ==
+    IF node[c] = NoNode /\ ~CancelSync
+    THEN \E v \in SR!Readable(c) : CancelListed(c, hist[v]) /\ SR!Written(c)
+    ELSE Cancel(c) /\ SR!Written(c)
 
 -----------------------------------------------------------------------------
 (* PredecessorLock's Next, in its order, with the reads made stale. *)

@@ -29,6 +29,11 @@
 (* of the first (config Orphan) it outlives the request.  A writer's       *)
 (* first node blocks it, as its predecessor, until its delete lands.       *)
 (*                                                                         *)
+(* Cancel after a lost create reply lists the children to find its nodes   *)
+(* (LCancel): at the leader's state with CancelSync (impl/zklock syncs     *)
+(* first), from any readable snapshot without it (must fail:               *)
+(* CancelUnsynced), as in PredecessorLockStaleReads.                       *)
+(*                                                                         *)
 (* Not combined with pauses or AsyncDelete's background deletes (ASSUME    *)
 (* below): the base spec checks them with one server, and no config here  *)
 (* explores them (as in PredecessorLockStaleReads).                        *)
@@ -37,8 +42,9 @@ EXTENDS SharedLock, TLC
 
 CONSTANTS
     SessionOrder,       \* a read is answered from a snapshot >= seen[c]
-    DeleteDuplicates    \* a listing's duplicates of our node are deleted (dupes)
-ASSUME SessionOrder \in BOOLEAN /\ DeleteDuplicates \in BOOLEAN
+    DeleteDuplicates,   \* a listing's duplicates of our node are deleted (dupes)
+    CancelSync          \* Cancel's listing after a lost create reply is synced
+ASSUME {SessionOrder, DeleteDuplicates, CancelSync} \subseteq BOOLEAN
 ASSUME ~WithPause /\ ~AsyncDelete   \* not combined with stale reads here
 
 VARIABLES hist, seen, dupes
@@ -69,9 +75,35 @@ LGrant(c)              == Grant(c) /\ SR!Unlogged
 LDowngrade(c)          == Downgrade(c) /\ SR!Written(c)
 LDowngradeReplyLost(c) == DowngradeReplyLost(c) /\ SR!Unanswered
 LRelease(c)            == Release(c) /\ SR!Written(c)
-LCancel(c)             == Cancel(c) /\ SR!Written(c)
 LLearnExpiry(c)        == LearnExpiry(c) /\ SR!Reconnected(c)
 LExpireSession(s)      == ExpireSession(s) /\ SR!Expired(s)
+
+-----------------------------------------------------------------------------
+(* Cancel, a write whose listing may be a read (PredecessorLockStaleReads  *)
+(* says it at length).  A known node is deleted as SharedLock's Cancel     *)
+(* does.  An unknown one (node[c] = NoNode, after a lost create reply) is  *)
+(* found by impl/zklock's removeOwnNodes in a listing after a sync, so     *)
+(* the listing is the leader's state (CancelSync: Cancel(c) itself);       *)
+(* without the sync (the must-fail CancelUnsynced) it is answered from any *)
+(* snapshot v in SR!Readable(c), one before the create showing nothing to  *)
+(* delete.  The listing raises no seen; the delete's reply does.  One      *)
+(* operator, an IF with the \E inside: TLC names the action LCancel.       *)
+
+(* SharedLock's Cancel(c), deleting only the nodes of its uuid that        *)
+(* the listing `listed` shows and the leader still has.                    *)
+CancelListed(c, listed) ==
+    /\ WithCancel
+    /\ ~paused[c]
+    /\ pc[c] \in Acquiring
+    /\ Live(c)
+    /\ EndRequest(c, {n \in listed : n.uuid = Uuid(c)} \cap nodes)
+    /\ Idle(c)
+    /\ UNCHANGED <<sess, reqNo, paused, faults>>
+
+LCancel(c) ==
+    IF node[c] = NoNode /\ ~CancelSync
+    THEN \E v \in SR!Readable(c) : CancelListed(c, hist[v]) /\ SR!Written(c)
+    ELSE Cancel(c) /\ SR!Written(c)
 
 -----------------------------------------------------------------------------
 (* Its reads, each answered from a snapshot v in SR!Readable(c).  A        *)
