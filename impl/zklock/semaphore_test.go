@@ -1,0 +1,583 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/traceevent"
+)
+
+const semSkip = "semaphore events: the model's semaphore adapter is not written yet"
+
+// newSem is a Semaphore of max leases at p on its own client.
+func newSem(t testing.TB, name, p string, max int, opts ...SessionOption) (*client, *Semaphore) {
+	t.Helper()
+	c := newClient(t, name, opts...)
+	m, err := NewSemaphore(c.Session, p, max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, m
+}
+
+// semNodes lists the lease nodes and the internal mutex's nodes.
+func semNodes(t testing.TB, a *adminClient, p string) (leases, locks []string) {
+	t.Helper()
+	return nodes(t, a, p+semLeases), nodes(t, a, p+semLocks)
+}
+
+// semEmpty waits until no lease node and no internal mutex node is left.
+func semEmpty(t testing.TB, a *adminClient, p string) {
+	t.Helper()
+	eventually(t, "no semaphore node left", 10*time.Second, func() bool {
+		l, k := semNodes(t, a, p)
+		return len(l) == 0 && len(k) == 0
+	})
+}
+
+// TestSemaphoreMaxHolders: max 3, eight acquirers on four sessions, two
+// rounds each. Never more than 3 believe they hold at once; the server
+// never shows more than 3 lease nodes plus the one acquirer that waits
+// holding the internal mutex; everyone gets a turn; nothing is left after.
+// TryAcquire at max says ErrLocked and leaves nothing.
+func TestSemaphoreMaxHolders(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	const max, acquirers, rounds = 3, 8, 2
+	p := lockPath(t)
+	ctx := ctxFor(t, 30*time.Second)
+	a := admin(t)
+	sems := make([]*Semaphore, 4)
+	for i := range sems {
+		_, sems[i] = newSem(t, fmt.Sprintf("c%d", i), p, max)
+	}
+	var inside, peak atomic.Int32
+	var serverPeak atomic.Int32
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the server's view, while the acquirers run
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			names, _, err := a.Children(p + semLeases)
+			if err == nil && int32(len(names)) > serverPeak.Load() {
+				serverPeak.Store(int32(len(names)))
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	turns := make([]int, acquirers)
+	for i := 0; i < acquirers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				lease, err := sems[i%len(sems)].Acquire(ctx)
+				if err != nil {
+					t.Errorf("acquirer %d: %v", i, err)
+					return
+				}
+				n := inside.Add(1)
+				for {
+					if old := peak.Load(); n <= old || peak.CompareAndSwap(old, n) {
+						break
+					}
+				}
+				time.Sleep(150 * time.Millisecond)
+				inside.Add(-1)
+				turns[i]++
+				if err := lease.Unlock(ctx); err != nil {
+					t.Errorf("acquirer %d unlock: %v", i, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	if peak.Load() > max {
+		t.Fatalf("%d leases believed held at once, max %d", peak.Load(), max)
+	}
+	if serverPeak.Load() > max+1 {
+		t.Fatalf("the server showed %d lease nodes: more than %d held and one waiting", serverPeak.Load(), max)
+	}
+	for i, n := range turns {
+		if n != rounds {
+			t.Fatalf("acquirer %d had %d turns, want %d", i, n, rounds)
+		}
+	}
+	semEmpty(t, a, p)
+
+	// At max, TryAcquire is refused and leaves nothing.
+	var held []*Lease
+	for i := 0; i < max; i++ {
+		l, err := sems[i].Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, l)
+	}
+	if _, err := sems[3].TryAcquire(ctx); !errors.Is(err, ErrLocked) {
+		t.Fatalf("TryAcquire at max = %v, want ErrLocked", err)
+	}
+	if l, k := semNodes(t, a, p); len(l) != max || len(k) != 0 {
+		t.Fatalf("after a refused TryAcquire: leases %v, internal %v; want the %d holders' only", l, k, max)
+	}
+	// An Acquire that waits at max and gives up leaves nothing either.
+	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := sems[3].Acquire(wctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Acquire at max until its deadline = %v, want context.DeadlineExceeded", err)
+	}
+	if l, k := semNodes(t, a, p); len(l) != max || len(k) != 0 {
+		t.Fatalf("after a cancelled Acquire: leases %v, internal %v; want the %d holders' only", l, k, max)
+	}
+	hs, err := sems[0].Holders(ctx)
+	if err != nil || len(hs) != max || hs[0] != held[0].Node() {
+		t.Fatalf("Holders = %v, %v; want the %d leases, %s first", hs, err, max, held[0].Node())
+	}
+	for _, l := range held {
+		l.Unlock(ctx)
+	}
+	semEmpty(t, a, p)
+	t.Logf("peak %d believed, %d lease nodes on the server", peak.Load(), serverPeak.Load())
+}
+
+// TestSemaphoreFencing: tokens strictly increase across the leases of one
+// semaphore, and Guard and Check fail once someone else deletes the lease
+// node.
+func TestSemaphoreFencing(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	_, m1 := newSem(t, "one", p, 2)
+	_, m2 := newSem(t, "two", p, 2)
+	var last int64
+	for i := 0; i < 4; i++ {
+		m := []*Semaphore{m1, m2}[i%2]
+		l, err := m.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Token() <= last {
+			t.Fatalf("lease %d token %d, not above %d", i, l.Token(), last)
+		}
+		last = l.Token()
+		if err := l.Unlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := m1.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Guard(ctx); err != nil {
+		t.Fatalf("Guard while held: %v", err)
+	}
+	chk, err := l.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(l.Node(), -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m1.leases.s.Conn().Multi(chk); !errors.Is(err, zk.ErrNoNode) {
+		t.Fatalf("a multi behind Check after the node's deletion = %v, want zk.ErrNoNode", err)
+	}
+	if _, err := l.Guard(ctx); !errors.Is(err, ErrLockLost) {
+		t.Fatalf("Guard after the node's deletion = %v, want ErrLockLost", err)
+	}
+	select {
+	case <-l.Done():
+	default:
+		t.Fatal("the lease did not end when Guard found its node gone")
+	}
+	if _, err := l.Check(); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("Check after the loss = %v, want ErrNotHeld", err)
+	}
+	semEmpty(t, a, p)
+}
+
+// TestSemaphoreHolderExpires: a holder's session expires: its lease ends
+// with ErrLockLost, and the acquirer waiting for its room gets in.
+func TestSemaphoreHolderExpires(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	h, mh := newSem(t, "holder", p, 1, WithSessionTimeout(shortTimeout))
+	w, mw := newSem(t, "waiter", p, 1)
+	held, err := mh.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := lockAsync(ctx, mw.Acquire)
+	w.trace.waitFor(t, "waiter lists the full leases", 30*time.Second, func(ev TraceEvent) bool {
+		return ev.Action == traceevent.ListLeases && ev.Result == traceevent.ResultWait
+	})
+	h.net.BlackholeUntilHealed()
+	defer h.net.Heal()
+	lease, err := pw.wait(t, 45*time.Second)
+	if err != nil {
+		t.Fatalf("waiter after the holder's expiry: %v", err)
+	}
+	select {
+	case <-held.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the holder's lease never ended, though the waiter now holds")
+	}
+	if err := held.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("lost lease Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	lease.Unlock(ctx)
+	semEmpty(t, a, p)
+}
+
+// TestSemaphoreCancelAnywhere: acquirers whose contexts end at random
+// delays, on sessions whose connections drop at random, on max 2. After
+// it, the lease nodes are exactly those of the leases held, the internal
+// mutex has no node, and max fresh acquires succeed.
+func TestSemaphoreCancelAnywhere(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	const max, sessions, runFor = 2, 4, 3 * time.Second
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	clients := make([]*client, sessions)
+	sems := make([]*Semaphore, sessions)
+	for i := range clients {
+		clients[i], sems[i] = newSem(t, fmt.Sprintf("c%d", i), p, max)
+	}
+	var mu sync.Mutex
+	kept := map[*Lease]bool{} // leases held at the end
+	end := time.Now().Add(runFor)
+	var wg sync.WaitGroup
+	for i := 0; i < 2*sessions; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(end) {
+				actx, cancel := context.WithTimeout(ctx, time.Duration(rand.IntN(150))*time.Millisecond)
+				l, err := sems[i%sessions].Acquire(actx)
+				cancel()
+				if err != nil {
+					continue
+				}
+				if rand.IntN(4) == 0 && time.Now().Add(time.Second).After(end) {
+					mu.Lock()
+					kept[l] = true
+					mu.Unlock()
+					return
+				}
+				time.Sleep(time.Duration(rand.IntN(20)) * time.Millisecond)
+				l.Unlock(ctx)
+			}
+		}()
+	}
+	for time.Now().Before(end) { // connections drop at random
+		time.Sleep(time.Duration(100+rand.IntN(200)) * time.Millisecond)
+		clients[rand.IntN(sessions)].net.Sever()
+	}
+	wg.Wait()
+	want := []string{}
+	for l := range kept {
+		if l.Err() == nil {
+			want = append(want, path.Base(l.Node()))
+		}
+	}
+	slices.Sort(want)
+	eventually(t, "lease nodes exactly the holders'", 15*time.Second, func() bool {
+		got, locks := semNodes(t, a, p)
+		slices.Sort(got)
+		return slices.Equal(got, want) && len(locks) == 0
+	})
+	for l := range kept {
+		l.Unlock(ctx)
+	}
+	for i := 0; i < max; i++ {
+		l, err := sems[i].TryAcquire(ctx)
+		if err != nil {
+			t.Fatalf("fresh acquire %d after the storm: %v", i, err)
+		}
+		defer l.Unlock(ctx)
+	}
+	t.Logf("%d leases kept to the end", len(want))
+}
+
+// TestSemaphoreTryAcquireStorm: many TryAcquires at once on max 1 (a
+// semaphore mutex): never two inside (kazoo's semaphore granted two).
+func TestSemaphoreTryAcquireStorm(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	sems := make([]*Semaphore, 3)
+	for i := range sems {
+		c := newClient(t, fmt.Sprintf("c%d", i))
+		var err error
+		if sems[i], err = NewSemaphoreMutex(c.Session, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var inside, wins, refusals atomic.Int32
+	end := time.Now().Add(2 * time.Second)
+	var wg sync.WaitGroup
+	for i := 0; i < 9; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(end) {
+				l, err := sems[i%len(sems)].TryAcquire(ctx)
+				if errors.Is(err, ErrLocked) {
+					refusals.Add(1)
+					continue
+				}
+				if err != nil {
+					t.Errorf("TryAcquire: %v", err)
+					return
+				}
+				if n := inside.Add(1); n > 1 {
+					t.Errorf("%d inside a semaphore mutex", n)
+				}
+				wins.Add(1)
+				time.Sleep(5 * time.Millisecond)
+				inside.Add(-1)
+				l.Unlock(ctx)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() == 0 {
+		t.Fatal("no TryAcquire won")
+	}
+	semEmpty(t, a, p)
+	t.Logf("%d wins, %d refusals", wins.Load(), refusals.Load())
+}
+
+// TestSemaphoreNoHerd: with the one lease held and three acquirers
+// waiting, only the one holding the internal mutex watches the leases;
+// the release notifies it alone, and the others are woken one at a time
+// by the internal mutex.
+func TestSemaphoreNoHerd(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	_, mh := newSem(t, "holder", p, 1)
+	held, err := mh.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiters []*client
+	var pend []*pending
+	for i := 0; i < 3; i++ {
+		c, m := newSem(t, fmt.Sprintf("w%d", i), p, 1)
+		waiters = append(waiters, c)
+		pend = append(pend, lockAsync(ctx, m.Acquire))
+	}
+	watching := func() int {
+		n := 0
+		for _, c := range waiters {
+			if c.trace.count(func(ev TraceEvent) bool {
+				return ev.Action == traceevent.ListLeases && ev.Result == traceevent.ResultWait
+			}) > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	// Each waiter either watches the leases or queues on the internal
+	// mutex (a watch on its predecessor there).
+	eventually(t, "every waiter watches something", 30*time.Second, func() bool {
+		n := watching()
+		for _, c := range waiters {
+			n += min(1, c.trace.count(waiting))
+		}
+		return n >= len(waiters)
+	})
+	time.Sleep(200 * time.Millisecond) // a second watcher, if any, shows now
+	if n := watching(); n != 1 {
+		t.Fatalf("%d acquirers watch the leases at once, want 1", n)
+	}
+	changed := func() int {
+		n := 0
+		for _, c := range waiters {
+			n += c.trace.count(action(traceevent.LeasesChanged))
+		}
+		return n
+	}
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first := firstReturned(t, pend, nil)
+	if n := changed(); n != 1 {
+		t.Fatalf("one release woke %d acquirers on the leases, want 1", n)
+	}
+	done := map[*pending]bool{first: true}
+	for len(done) < len(pend) { // each holds in turn, releasing for the next
+		for q := range done {
+			if q.lease != nil {
+				q.lease.Unlock(ctx)
+				q.lease = nil
+			}
+		}
+		done[firstReturned(t, pend, done)] = true
+	}
+	for q := range done {
+		if q.lease != nil {
+			q.lease.Unlock(ctx)
+		}
+	}
+	if n := changed(); n > len(pend) {
+		t.Fatalf("%d wake-ups on the leases for %d releases", n, len(pend))
+	}
+	semEmpty(t, a, p)
+}
+
+// firstReturned waits for an acquisition not in seen to return, with a lease.
+func firstReturned(t *testing.T, pend []*pending, seen map[*pending]bool) *pending {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, q := range pend {
+			if !seen[q] && q.returned() {
+				if q.err != nil {
+					t.Fatalf("a waiter failed: %v", q.err)
+				}
+				return q
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no waiter acquired after a release")
+	return nil
+}
+
+// TestSemaphoreCreateReplyLost: the reply to our lease node's create is
+// lost with the connection, though the server made the node. The acquirer
+// finds it by its uuid (FindOwnLease) and holds with it: exactly one lease
+// node of ours, none orphaned beside it.
+func TestSemaphoreCreateReplyLost(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	// The leases path exists, so the create that is cut is one that
+	// succeeds, not one that fails for a missing parent.
+	for _, n := range []string{path.Dir(p), p, p + semLeases} {
+		if _, err := a.Create(n, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			t.Fatalf("create %s: %v", n, err)
+		}
+	}
+	c, m := newSem(t, "cut", p, 2)
+	var once sync.Once
+	c.net.OnRequest(func(op faultinject.Op, req []byte) {
+		if (op != faultinject.OpCreate2 && op != faultinject.OpCreate) || !strings.HasPrefix(requestPath(req), p+semLeases+"/") {
+			return
+		}
+		once.Do(func() {
+			c.net.BlackholeUntilHealed() // the create goes through; its reply is held
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				c.net.Sever() // and dropped
+				c.net.Heal()
+			}()
+		})
+	})
+	t.Cleanup(func() { c.net.OnRequest(nil) })
+	l, err := m.Acquire(ctx)
+	if err != nil {
+		t.Fatalf("Acquire after a lost create reply: %v", err)
+	}
+	if n := c.trace.count(action(traceevent.CreateLeaseReplyLost)); n != 1 {
+		t.Fatalf("%d CreateLeaseReplyLost steps, want 1; trace:\n%s", n, c.trace.dump())
+	}
+	leases, _ := semNodes(t, a, p)
+	if len(leases) != 1 || leases[0] != path.Base(l.Node()) {
+		t.Fatalf("lease nodes %v while holding, want exactly our %s", leases, path.Base(l.Node()))
+	}
+	if c.trace.count(func(ev TraceEvent) bool {
+		return ev.Action == traceevent.FindOwnLease && ev.Result == traceevent.ResultFound
+	}) != 1 {
+		t.Fatalf("the lost create's node was not found by its uuid; trace:\n%s", c.trace.dump())
+	}
+	l.Unlock(ctx)
+	semEmpty(t, a, p)
+}
+
+// TestSemaphoreStrangers: a child of P/leases that is not a lease node
+// counts toward max, as Curator counts every child: with one stranger and
+// max 2 only one lease is granted, never more. Holders does not list it.
+func TestSemaphoreStrangers(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	for _, n := range []string{path.Dir(p), p, p + semLeases, p + semLeases + "/stranger"} {
+		if _, err := a.Create(n, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			t.Fatalf("create %s: %v", n, err)
+		}
+	}
+	_, m1 := newSem(t, "one", p, 2)
+	_, m2 := newSem(t, "two", p, 2)
+	l, err := m1.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m2.TryAcquire(ctx); !errors.Is(err, ErrLocked) {
+		t.Fatalf("TryAcquire beside a holder and a stranger, max 2 = %v, want ErrLocked", err)
+	}
+	hs, err := m2.Holders(ctx)
+	if err != nil || len(hs) != 1 || hs[0] != l.Node() {
+		t.Fatalf("Holders = %v, %v; want only %s", hs, err, l.Node())
+	}
+	l.Unlock(ctx)
+	l2, err := m2.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2.Unlock(ctx)
+	if err := a.Delete(p+semLeases+"/stranger", -1); err != nil {
+		t.Fatalf("the stranger: %v", err)
+	}
+}
+
+// TestSemaphoreMaxMismatch: max is stored nowhere (as in Curator): two
+// processes that disagree on it each enforce their own on the shared count.
+func TestSemaphoreMaxMismatch(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	_, one := newSem(t, "max1", p, 1)
+	_, three := newSem(t, "max3", p, 3)
+	l1, err := one.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l3, err := three.TryAcquire(ctx)
+	if err != nil {
+		t.Fatalf("max 3 beside one lease: %v", err)
+	}
+	if _, err := one.TryAcquire(ctx); !errors.Is(err, ErrLocked) {
+		t.Fatalf("max 1 beside two leases = %v, want ErrLocked", err)
+	}
+	l1.Unlock(ctx)
+	l3.Unlock(ctx)
+	semEmpty(t, a, p)
+}
