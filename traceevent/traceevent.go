@@ -101,12 +101,12 @@ type Result string
 const (
 	ResultGrant   Result = "grant"   // ListChildren: nothing we wait for is ahead
 	ResultWait    Result = "wait"    // ListChildren: Target must go first
-	ResultMissing Result = "missing" // ListChildren: our own node is gone
+	ResultMissing Result = "missing" // ListChildren, ListLeases: our own node is gone
 	ResultExists  Result = "exists"  // WatchPredecessor: watch set
 	ResultGone    Result = "gone"    // WatchPredecessor: the node had already gone
 	ResultLost    Result = "lost"    // WatchPredecessor, WatchSecond: the connection was lost before the reply; no watch armed (WatchPredecessor: list again)
-	ResultFound   Result = "found"   // FindOwnNode: the lost create had happened
-	ResultAbsent  Result = "absent"  // FindOwnNode: it had not; create again
+	ResultFound   Result = "found"   // FindOwnNode, FindOwnLease: the lost create had happened
+	ResultAbsent  Result = "absent"  // FindOwnNode, FindOwnLease: it had not; create again
 	ResultExpired Result = "expired" // LearnExpiry: the server said so
 	ResultTimer   Result = "timer"   // LearnExpiry: the client's loss timer ran out
 	ResultClosed  Result = "closed"  // LearnExpiry: Close was called

@@ -132,6 +132,12 @@ func (m *Semaphore) Max() int {
 	return m.max
 }
 
+// A Semaphore is a Locker, and LockAll orders it by its path on the server.
+var (
+	_ Locker       = (*Semaphore)(nil)
+	_ serverPather = (*Semaphore)(nil)
+)
+
 // serverPath is the semaphore's path on the server (LockAll's order).
 func (m *Semaphore) serverPath() string { return m.path }
 

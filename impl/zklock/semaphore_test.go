@@ -581,3 +581,59 @@ func TestSemaphoreMaxMismatch(t *testing.T) {
 	l3.Unlock(ctx)
 	semEmpty(t, a, p)
 }
+
+// TestSemaphoreBadInput: a max below 1, a bad path, a nil session, context
+// or semaphore are refused with their typed errors, never a panic.
+func TestSemaphoreBadInput(t *testing.T) {
+	c := newClient(t, "c")
+	for _, max := range []int{0, -1} {
+		if _, err := NewSemaphore(c.Session, "/s", max); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("max %d: %v, want ErrInvalidArgument", max, err)
+		}
+	}
+	for _, p := range []string{"", "s", "/", "/s/", "/zookeeper/s", "/a//b"} {
+		if _, err := NewSemaphore(c.Session, p, 2); !errors.Is(err, ErrInvalidPath) {
+			t.Errorf("path %q: %v, want ErrInvalidPath", p, err)
+		}
+	}
+	if _, err := NewSemaphoreMutex(nil, "/s"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil session: %v, want ErrInvalidArgument", err)
+	}
+	m, err := NewSemaphoreMutex(c.Session, "/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nilCtx context.Context
+	if _, err := m.Acquire(nilCtx); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil context: %v, want ErrInvalidArgument", err)
+	}
+	var none *Semaphore
+	if _, err := none.TryAcquire(context.Background()); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("nil semaphore: %v, want ErrInvalidArgument", err)
+	}
+	if _, err := none.Holders(context.Background()); !errors.Is(err, ErrInvalidArgument) || none.Path() != "" || none.Max() != 0 {
+		t.Errorf("nil semaphore's Holders: %v", err)
+	}
+}
+
+// TestSemaphoreLockAll: a Semaphore is a Locker: LockAll takes a lease of
+// it beside a Mutex, and Unlock returns both.
+func TestSemaphoreLockAll(t *testing.T) {
+	skipTraceCheck(t, semSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := admin(t)
+	c, sem := newSem(t, "c", p, 2)
+	mu, _ := NewMutex(c.Session, p+"-mutex")
+	all, err := LockAll(ctx, sem, mu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs, _ := sem.Holders(ctx); len(hs) != 1 || hs[0] != all.Leases()[0].Node() {
+		t.Fatalf("Holders %v, want the semaphore's part %s", hs, all.Leases()[0].Node())
+	}
+	if err := all.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	semEmpty(t, a, p)
+}
