@@ -94,7 +94,10 @@ func NewSemaphoreMutex(s *Session, path string, opts ...LockOption) (*Semaphore,
 // ends first, and an error matching ErrSessionLost if the session is lost;
 // either way its lease node, if it made one, is deleted and the internal
 // mutex released (in the background if the server cannot be reached
-// within a second), so nothing is left behind.
+// within a second), so nothing is left behind. If someone deletes its
+// lease node while it waits, it returns an error matching ErrLockLost
+// (Curator's acquirer starts over then). An Observer sees the internal
+// mutex's acquisition (its path is P/locks) besides the semaphore's.
 func (m *Semaphore) Acquire(ctx context.Context) (*Lease, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil semaphore", ErrInvalidArgument)
