@@ -148,13 +148,18 @@ func (m *Semaphore) serverPath() string { return m.path }
 // chroot), oldest first. While an acquirer waits for a free lease its node
 // is listed too, as the newest: it holds once the number of children is
 // at most max. Strangers in P/leases are not listed, though they count.
-// It reads the session's server without a sync, as a view for operators.
+// It syncs the session's server with the ensemble's leader first, so it
+// sees every change acknowledged before the call.
 func (m *Semaphore) Holders(ctx context.Context) ([]string, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil semaphore", ErrInvalidArgument)
 	}
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	s := m.leases.s
+	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(m.leases.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return nil, fmt.Errorf("zklock: holders of %s: %w", m.name, err)
 	}
 	names, _, err := m.leases.children(ctx, joining)
 	if err != nil {
