@@ -54,6 +54,29 @@ func ElectionActions() []Action {
 	return []Action{Proclaim, ObserveList, ObserveWatch, ObserveNotified}
 }
 
+// The semaphore's steps (Semaphore, SemaphoreMutex): an acquirer takes the
+// internal mutex (whose own steps are the lock's), creates its lease node,
+// lists the leases until their number is at most the semaphore's max, and
+// releases the internal mutex. Actions leaves them out: the lock specs do
+// not define them.
+const (
+	AcquireInternal      Action = "AcquireInternal"      // the internal mutex (path/locks) was granted
+	CreateLease          Action = "CreateLease"          // our lease node was created
+	CreateLeaseReplyLost Action = "CreateLeaseReplyLost" // the lease create's outcome is unknown
+	FindOwnLease         Action = "FindOwnLease"         // after a lost reply: look for the lease node by uuid (found or absent)
+	ListLeases           Action = "ListLeases"           // list the leases with a watch: result held (at most max) or wait
+	LeasesChanged        Action = "LeasesChanged"        // the watch on the leases fired: list again
+	ReleaseInternal      Action = "ReleaseInternal"      // the internal mutex was released (held or cancelled)
+	ReleaseLease         Action = "ReleaseLease"         // the lease node is deleted (Unlock)
+	CancelAcquire        Action = "CancelAcquire"        // an acquisition gives up: its lease node, if any, is deleted
+)
+
+// SemaphoreActions returns the semaphore's own actions, in the order above.
+func SemaphoreActions() []Action {
+	return []Action{AcquireInternal, CreateLease, CreateLeaseReplyLost, FindOwnLease, ListLeases,
+		LeasesChanged, ReleaseInternal, ReleaseLease, CancelAcquire}
+}
+
 // DeleteLands is the spec action in which the delete of a Release or
 // Cancel reaches the server (with AsyncDelete the request ends first, and
 // its nodes stay until the delete lands or the session expires). No client
@@ -78,17 +101,18 @@ type Result string
 const (
 	ResultGrant   Result = "grant"   // ListChildren: nothing we wait for is ahead
 	ResultWait    Result = "wait"    // ListChildren: Target must go first
-	ResultMissing Result = "missing" // ListChildren: our own node is gone
+	ResultMissing Result = "missing" // ListChildren, ListLeases: our own node is gone
 	ResultExists  Result = "exists"  // WatchPredecessor: watch set
 	ResultGone    Result = "gone"    // WatchPredecessor: the node had already gone
 	ResultLost    Result = "lost"    // WatchPredecessor, WatchSecond: the connection was lost before the reply; no watch armed (WatchPredecessor: list again)
-	ResultFound   Result = "found"   // FindOwnNode: the lost create had happened
-	ResultAbsent  Result = "absent"  // FindOwnNode: it had not; create again
+	ResultFound   Result = "found"   // FindOwnNode, FindOwnLease: the lost create had happened
+	ResultAbsent  Result = "absent"  // FindOwnNode, FindOwnLease: it had not; create again
 	ResultExpired Result = "expired" // LearnExpiry: the server said so
 	ResultTimer   Result = "timer"   // LearnExpiry: the client's loss timer ran out
 	ResultClosed  Result = "closed"  // LearnExpiry: Close was called
 	ResultOk      Result = "ok"      // Proclaim: the value was written
 	ResultVacant  Result = "vacant"  // ObserveList: no candidate on the election path
+	ResultHeld    Result = "held"    // ListLeases: at most max lease nodes, ours among them
 )
 
 // Event is one protocol step as one client observed it: one JSON line of

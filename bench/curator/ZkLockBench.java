@@ -19,6 +19,8 @@ import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
@@ -34,8 +36,11 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  *     (LeaderLatch; CLIENTS is ignored). One JSON object per run on stdout.
  * hold  --servers H:P,... [--session-timeout-ms T] [--dry-run]
  *     reads commands on stdin, one per line, and answers on stdout:
- *       acquire ID mutex|read|write|latch PATH  ->  granted ID NODE   (own session per ID;
- *                                                 latch: a LeaderLatch, granted once it leads)
+ *       acquire ID mutex|read|write|latch|semaphore-N PATH  ->  granted ID NODE   (own session
+ *                                                 per ID; latch: a LeaderLatch, granted once it
+ *                                                 leads; semaphore-N: a lease of an
+ *                                                 InterProcessSemaphoreV2 of N leases, NODE its
+ *                                                 lease node)
  *       release ID                        ->  released ID
  *       quit
  *     any failure                         ->  error ID message
@@ -454,8 +459,9 @@ public final class ZkLockBench {
             }
             switch (w[0]) {
                 case "acquire":
-                    if (w.length != 4 || !List.of("mutex", "read", "write", "latch").contains(w[2])) {
-                        say("error - usage: acquire ID mutex|read|write|latch PATH");
+                    if (w.length != 4 || !(List.of("mutex", "read", "write", "latch").contains(w[2])
+                            || w[2].matches("semaphore-[1-9][0-9]{0,3}"))) {
+                        say("error - usage: acquire ID mutex|read|write|latch|semaphore-N PATH");
                     } else if (dry) {
                         say("would acquire " + w[1] + ": new session, " + recipe(w[2]) + " on " + w[3]
                                 + ", lock node data \"" + nodeData(w[1]) + "\"");
@@ -486,6 +492,9 @@ public final class ZkLockBench {
     }
 
     static String recipe(String kind) {
+        if (kind.startsWith("semaphore-")) {
+            return "InterProcessSemaphoreV2 with " + kind.substring("semaphore-".length()) + " leases";
+        }
         switch (kind) {
             case "mutex":
                 return "InterProcessMutex";
@@ -493,6 +502,7 @@ public final class ZkLockBench {
                 return "InterProcessReadWriteLock.readLock()";
             case "latch":
                 return "LeaderLatch";
+
             default:
                 return "InterProcessReadWriteLock.writeLock()";
         }
@@ -513,6 +523,10 @@ public final class ZkLockBench {
         Thread t = new Thread(() -> {
             if (kind.equals("latch")) {
                 latch(f, id, path, q);
+                return;
+            }
+            if (kind.startsWith("semaphore-")) {
+                semaphore(f, id, path, Integer.parseInt(kind.substring("semaphore-".length())), q);
                 return;
             }
             try (CuratorFramework c = connect(f)) {
@@ -553,6 +567,24 @@ public final class ZkLockBench {
             say("granted " + id + " " + ownNode(c, path, nodeData(id).getBytes(StandardCharsets.UTF_8)));
             q.take();
             l.close(); // deletes its node
+            say("released " + id);
+        } catch (Throwable e) {
+            say("error " + id + " " + e.toString().replace('\n', ' '));
+        } finally {
+            contenders.remove(id);
+        }
+    }
+
+    /** semaphore takes one lease of an InterProcessSemaphoreV2; its lease node's data names the contender. */
+    static void semaphore(Flags f, String id, String path, int max, BlockingQueue<String> q) {
+        try (CuratorFramework c = connect(f)) {
+            byte[] data = nodeData(id).getBytes(StandardCharsets.UTF_8);
+            InterProcessSemaphoreV2 s = new InterProcessSemaphoreV2(c, path, max);
+            s.setNodeData(data);
+            Lease l = s.acquire();
+            say("granted " + id + " " + ownNode(c, path + "/leases", data));
+            q.take();
+            s.returnLease(l); // deletes its lease node
             say("released " + id);
         } catch (Throwable e) {
             say("error " + id + " " + e.toString().replace('\n', ' '));

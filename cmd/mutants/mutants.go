@@ -571,4 +571,46 @@ var mutants = []mutant{
 	l.lease.end(ErrReleased)`,
 		Killers: []string{"TestElectionResignRetry"},
 	},
+	{
+		Name: "semaphore-no-internal-lock",
+		Why:  "each semaphore acquirer counts the leases without the shared internal mutex (each takes a private one): every waiter watches the leases and wakes on every release (a herd), and waiters' nodes count against each other, so at max they can all wait forever",
+		File: "impl/zklock/semaphore.go",
+		Find: `	internal, err := m.locks.acquire(ctx, ModeExclusive, try)`,
+		Replace: `	own := *m.locks
+	own.path += "/" + c.uuid
+	internal, err := own.acquire(ctx, ModeExclusive, try)`,
+		Killers: []string{"TestSemaphoreNoHerd"},
+	},
+	{
+		Name: "semaphore-blind-retry",
+		Why:  "a lease create whose reply was lost is sent again without looking for the node it may have made: the orphan lease node counts toward max until the session ends",
+		File: "impl/zklock/contender.go",
+		Find: `			found, err := c.findOwnNode(ctx)`,
+		Replace: `			found, err := false, error(nil)
+			if c.l.sem == "" {
+				found, err = c.findOwnNode(ctx)
+			}`,
+		Killers: []string{"TestSemaphoreCreateReplyLost"},
+	},
+	{
+		Name: "semaphore-cancel-leaves-lease",
+		Why:  "an acquirer that gives up after making its lease node (ctx ended while it waited at max) releases the internal mutex but leaves its lease node: it takes a lease's room until the session ends",
+		File: "impl/zklock/semaphore.go",
+		Find: `	lease, err := m.take(ctx, c, try)
+	if err != nil {
+		c.cancel()
+	}`,
+		Replace: `	lease, err := m.take(ctx, c, try)`,
+		Killers: []string{"TestSemaphoreMaxHolders"},
+	},
+	{
+		Name: "semaphore-keeps-internal-lock",
+		Why:  "a granted acquirer keeps the internal mutex (released only on failure): the next acquirer waits for the internal mutex while leases are free",
+		File: "impl/zklock/semaphore.go",
+		Find: `	m.releaseInternal(c, internal)`,
+		Replace: `	if err != nil {
+		m.releaseInternal(c, internal)
+	}`,
+		Killers: []string{"TestSemaphoreMaxHolders"},
+	},
 }

@@ -25,14 +25,27 @@ type lockCore struct {
 	// latch: an election path, whose contenders are Curator LeaderLatch
 	// nodes ("latch-"), not lock nodes.
 	latch bool
+	// sem: the path (on the server) of the semaphore whose leases path
+	// this is, "" for a lock or election. Its contenders are lease nodes
+	// ("lease-"), made by one contender each but never queued (semaphore.go);
+	// their steps are traced under the semaphore's names.
+	sem string
 }
 
 // queue parses a listing of the path as its kind of contenders.
-func (l *lockCore) queue(names []string) []child { return queueOf(names, l.latch) }
+func (l *lockCore) queue(names []string) []child {
+	if l.sem != "" {
+		return leaseQueue(names)
+	}
+	return queueOf(names, l.latch)
+}
 
 // marker is the node-name part of a contender of kind k on this path.
 func (l *lockCore) marker(k Mode) string {
-	if l.latch {
+	switch {
+	case l.sem != "":
+		return leaseMarker
+	case l.latch:
 		return latchMarker
 	}
 	return k.marker()
@@ -147,6 +160,9 @@ func (c *contender) traceWrite(ev TraceEvent, path string) {
 		return
 	}
 	ev.Lock, ev.Request, ev.Kind = c.l.path, c.uuid, c.kind.String()
+	if c.l.sem != "" {
+		ev.Lock, ev.Kind, ev.Action = c.l.sem, "", semaphoreAction(ev.Action)
+	}
 	if ev.Node == "" {
 		ev.Node = c.name
 	}
@@ -367,6 +383,9 @@ type listing struct {
 // list again, as without it.
 func (c *contender) pipeList() {
 	s := c.l.s
+	if c.l.sem != "" {
+		return // a semaphore lists its leases with a watch, after the create (semaphore.go)
+	}
 	at := s.now()
 	// Only in a free slot (listings.go): one that would wait is not sent,
 	// and list sends its own when a slot frees.

@@ -7,7 +7,9 @@
 // until it is lost, and carries a fencing Token. Election is a leader
 // election on the same queue (Curator LeaderLatch's node names): Campaign
 // returns a Leadership, a Lease with Proclaim and Resign; Leader and
-// Observe tell anyone who leads.
+// Observe tell anyone who leads. Semaphore is a counting semaphore (Curator
+// InterProcessSemaphoreV2's nodes): at most max leases at once, each a
+// Lease.
 //
 //	s, err := zklock.NewSession(ctx, []string{"zk1:2181", "zk2:2181", "zk3:2181"},
 //		zklock.WithEnsembleTiming(2*time.Second, 5)) // the servers' tickTime, syncLimit

@@ -38,6 +38,7 @@ type Lease struct {
 	s    *Session
 	core *lockCore
 	lock string // lock path
+	sem  string // for a semaphore's lease, the semaphore's path (on the server): traced as its ReleaseLease
 	uuid string
 
 	mu      sync.Mutex
@@ -254,8 +255,12 @@ func (l *Lease) release(ctx context.Context) error {
 	}
 	// An unconfirmed delete may still take effect (in the background, or
 	// before the session ended): its outcome is left open.
-	l.s.traceWrite(TraceEvent{Action: traceevent.Release, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
-		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}, node)
+	ev := TraceEvent{Action: traceevent.Release, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node),
+		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}
+	if l.sem != "" {
+		ev.Action, ev.Lock, ev.Kind = traceevent.ReleaseLease, l.sem, ""
+	}
+	l.s.traceWrite(ev, node)
 	if err != nil {
 		return fmt.Errorf("zklock: unlock: %w", err)
 	}

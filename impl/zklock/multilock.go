@@ -8,8 +8,8 @@ import (
 	"sync"
 )
 
-// Locker is what LockAll takes: Mutex, RWMutex (the write lock) and
-// RWMutex.RLocker (a read lock). Path is the lock path, relative to the
+// Locker is what LockAll takes: Mutex, RWMutex (the write lock),
+// RWMutex.RLocker (a read lock) and Semaphore (a lease of it). Path is the lock path, relative to the
 // session's chroot; LockAll orders this package's lockers by their path on
 // the server (chroot included), any other Locker by Path.
 type Locker interface {
