@@ -611,6 +611,6 @@ var mutants = []mutant{
 		Replace: `	if err != nil {
 		m.releaseInternal(c, internal)
 	}`,
-		Killers: []string{"TestSemaphoreMaxHolders"},
+		Killers: []string{"TestSemaphoreFencing"},
 	},
 }

@@ -198,6 +198,14 @@ func TestSemaphoreFencing(t *testing.T) {
 			t.Fatalf("lease %d token %d, not above %d", i, l.Token(), last)
 		}
 		last = l.Token()
+		if i == 0 {
+			// Acquire returns once it has released the internal mutex: a
+			// holder that kept it would make every other acquirer wait
+			// with leases free (the mutant semaphore-keeps-internal-lock).
+			if locks := synced(t, a, p+semLocks); len(locks) != 0 {
+				t.Fatalf("internal mutex nodes %v left while a lease is held", locks)
+			}
+		}
 		if err := l.Unlock(ctx); err != nil {
 			t.Fatal(err)
 		}
