@@ -15,14 +15,17 @@ var pcIs = [...]model.Guard{`pc[c] = "idle"`, `pc[c] = "create"`, `pc[c] = "find
 	`pc[c] = "wait"`, `pc[c] = "release"`, `pc[c] = "hold"`}
 
 const (
-	gLive  model.Guard = `Live(c)`
-	gFault model.Guard = `Fault (faults < MaxFaults)`
+	gNotPaused model.Guard = `~paused[c]`
+	gLive      model.Guard = `Live(c)`
+	gFault     model.Guard = `Fault (faults < MaxFaults)`
 )
 
-// ready is the guard of a call c makes in control state pc: pc[c] = pc
-// and Live(c).
+// ready is the guard of a call c makes in control state pc: ~paused[c],
+// pc[c] = pc and Live(c).
 func (s *State) ready(c int, pc PC) model.Guard {
 	switch {
+	case s.Paused[c]:
+		return gNotPaused
 	case s.PC[c] != pc:
 		return pcIs[pc]
 	case !s.LiveC(c):
@@ -69,6 +72,8 @@ func (t *State) idle(c int) {
 // (Curator: lock.acquire in internalAcquire1Lease).
 func (sp *Spec) AcquireInternal(s *State, c int, t *State) model.Guard {
 	switch {
+	case s.Paused[c]:
+		return gNotPaused
 	case s.PC[c] != PCIdle:
 		return pcIs[PCIdle]
 	case s.ReqNo[c] >= sp.MaxRequests:
@@ -179,6 +184,8 @@ func (sp *Spec) ListLeases(s *State, c int, t *State) model.Guard {
 // (NodeChildrenChanged, ZK!TakeEvent): list again.
 func (sp *Spec) LeasesChanged(s *State, c int, t *State) model.Guard {
 	switch {
+	case s.Paused[c]:
+		return gNotPaused
 	case !s.HasEvent(c):
 		return `HasEvent(c)`
 	case s.NextEvent(c).Req != s.UuidOf(c):
@@ -196,6 +203,8 @@ func (sp *Spec) LeasesChanged(s *State, c int, t *State) model.Guard {
 // does not wait (a holder's leftover watch, a cancelled request's): dropped.
 func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 	switch {
+	case s.Paused[c]:
+		return gNotPaused
 	case !s.HasEvent(c):
 		return `HasEvent(c)`
 	case s.NextEvent(c).Req == s.UuidOf(c) && s.PC[c] == PCWait:
@@ -240,6 +249,8 @@ func (sp *Spec) CancelAcquire(s *State, c int, t *State) model.Guard {
 	switch {
 	case !sp.WithCancel:
 		return `WithCancel`
+	case s.Paused[c]:
+		return gNotPaused
 	case !s.PC[c].Acquiring():
 		return `pc[c] \in Acquiring`
 	case !s.LiveC(c):
@@ -257,6 +268,9 @@ func (sp *Spec) CancelAcquire(s *State, c int, t *State) model.Guard {
 // (ZK!NewSession); the abandoned session keeps its lease node and the
 // internal mutex until the server expires it.
 func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
+	if s.Paused[c] {
+		return gNotPaused
+	}
 	live := s.LiveC(c)
 	if live {
 		switch {
@@ -282,7 +296,7 @@ func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
 // lease node goes, the child watches fire, and the internal mutex is freed
 // if x held it. The session a client uses expires only while the client
 // holds neither a lease nor the internal mutex (its loss timer fires
-// first), as a fault; an abandoned one at no cost.
+// first), or is a paused holder, as a fault; an abandoned one at no cost.
 func (sp *Spec) ExpireSession(s *State, x zk.Session, t *State) model.Guard {
 	if !s.IsLive(x) {
 		return `s \in live`
@@ -293,8 +307,8 @@ func (sp *Spec) ExpireSession(s *State, x zk.Session, t *State) model.Guard {
 		switch {
 		case !sp.WithExpiry:
 			return `s = Sess(c) => WithExpiry`
-		case s.PC[c].HoldsLease():
-			return `s = Sess(c) => ~HoldsLease(c)`
+		case s.PC[c].HoldsLease() && !s.Paused[c]:
+			return `s = Sess(c) => (HoldsLease(c) => paused[c])`
 		case s.Mutex == x:
 			return `s = Sess(c) => mutex # s`
 		case !sp.Fault(s.Faults):
@@ -307,5 +321,33 @@ func (sp *Spec) ExpireSession(s *State, x zk.Session, t *State) model.Guard {
 	}
 	s.Server.ExpireSession(&t.Server, x, current)
 	t.Mutex = s.freed(x)
+	return model.Enabled
+}
+
+// PauseClient: a holder's process pauses (GC, VM stall, SIGSTOP), a fault.
+func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
+	switch {
+	case !sp.WithPause:
+		return `WithPause`
+	case s.Paused[c]:
+		return gNotPaused
+	case s.PC[c] != PCHold:
+		return pcIs[PCHold]
+	case !sp.Fault(s.Faults):
+		return gFault
+	}
+	*t = *s
+	t.Faults = s.Faults + 1
+	t.Paused = cow.With(s.Paused, c, true)
+	return model.Enabled
+}
+
+// ResumeClient: the pause ends; the client still believes it holds.
+func (sp *Spec) ResumeClient(s *State, c int, t *State) model.Guard {
+	if !s.Paused[c] {
+		return `paused[c]`
+	}
+	*t = *s
+	t.Paused = cow.With(s.Paused, c, false)
 	return model.Enabled
 }

@@ -22,6 +22,8 @@ const (
 	ActCancelAcquire
 	ActLearnExpiry
 	ActExpireSession
+	ActPauseClient
+	ActResumeClient
 	NumActions
 )
 
@@ -40,6 +42,8 @@ var ActionNames = [NumActions]string{
 	ActCancelAcquire:        "CancelAcquire",
 	ActLearnExpiry:          "LearnExpiry",
 	ActExpireSession:        "ExpireSession",
+	ActPauseClient:          "PauseClient",
+	ActResumeClient:         "ResumeClient",
 }
 
 type clientAction = func(*Spec, *State, int, *State) model.Guard
@@ -70,13 +74,18 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return sp.ExpireSession(s, zk.Session{C: c, K: int(l.Arg)}, t)
 	case l.Action < ActExpireSession:
 		return table[l.Action](sp, s, c, t)
+	case l.Action == ActPauseClient:
+		return sp.PauseClient(s, c, t)
+	case l.Action == ActResumeClient:
+		return sp.ResumeClient(s, c, t)
 	}
 	return "unknown action"
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
 // client, the disjuncts of ClientNext(c) in order; then ExpireSession(x)
-// for each live x (Sessions in lexicographic order, as live is sorted).
+// for each live x (Sessions in lexicographic order, as live is sorted);
+// then PauseClient(c) and ResumeClient(c) for each client.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	for c := range sp.N() {
@@ -89,6 +98,14 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	for _, x := range s.Live {
 		if sp.ExpireSession(s, x, &t) == model.Enabled {
 			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, &t)
+		}
+	}
+	for c := range sp.N() {
+		if sp.PauseClient(s, c, &t) == model.Enabled {
+			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, &t)
+		}
+		if sp.ResumeClient(s, c, &t) == model.Enabled {
+			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, &t)
 		}
 	}
 }

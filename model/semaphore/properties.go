@@ -16,6 +16,19 @@ func (sp *Spec) AtMostMaxHolders(s *State) bool {
 	return n <= sp.MaxLeases
 }
 
+// AtMostMaxFencedHolders: at most MaxLeases clients believe they hold a
+// lease whose node still exists (those a resource that accepts a write
+// only from a lease whose node exists would serve at once).
+func (sp *Spec) AtMostMaxFencedHolders(s *State) bool {
+	n := 0
+	for c, p := range s.PC {
+		if p.HoldsLease() && s.OwnLeaseExists(c) {
+			n++
+		}
+	}
+	return n <= sp.MaxLeases
+}
+
 // KnownLeaseExists: a client that knows its lease node and whose session
 // is live has it.
 func (s *State) KnownLeaseExists() bool {

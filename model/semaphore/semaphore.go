@@ -37,9 +37,9 @@ type Watch = zk.Watch[zk.NoKind]
 var NoSession = zk.Session{C: -1}
 
 // Constants are the CONSTANTS of Semaphore. Of recipe.Constants it reads
-// Clients, MaxRequests, MaxSeq, MaxFaults, WithExpiry, WithReplyLoss and
-// WithCancel (WithPause and AsyncDelete stay false: no pauses, deletes
-// land in the step that sends them).
+// Clients, MaxRequests, MaxSeq, MaxFaults, WithExpiry, WithReplyLoss,
+// WithCancel and WithPause (a holder's process may pause); AsyncDelete
+// stays false (deletes land in the step that sends them).
 type Constants struct {
 	recipe.Constants
 	// MaxLeases is the semaphore's maximum number of holders.
@@ -65,8 +65,8 @@ func New(k Constants) (*Spec, error) {
 	if k.MaxLeases < 1 {
 		return nil, fmt.Errorf("semaphore: MaxLeases must be at least 1")
 	}
-	if k.WithPause || k.AsyncDelete {
-		return nil, fmt.Errorf("semaphore: the module has no pauses and no asynchronous deletes")
+	if k.AsyncDelete {
+		return nil, fmt.Errorf("semaphore: the module has no asynchronous deletes")
 	}
 	return &Spec{Constants: k}, nil
 }
@@ -110,6 +110,8 @@ type State struct {
 	Sess  []int // k of the current session <<c, k>>
 	ReqNo []int // number of the current (or last) acquisition
 	Node  []int // seq of the own lease node, NoNode while unknown
+	// Paused: the client's process is paused.
+	Paused []bool
 	// Mutex is the session holding the internal mutex, NoSession if none.
 	Mutex  zk.Session
 	Faults int // fault steps taken so far
@@ -117,13 +119,13 @@ type State struct {
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
 var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox", "pending",
-	"pc", "sess", "reqNo", "node", "mutex", "faults"}
+	"pc", "sess", "reqNo", "node", "paused", "mutex", "faults"}
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
 	n := sp.N()
 	s := State{Server: zk.Init[zk.NoKind](n), PC: make([]PC, n), Sess: make([]int, n),
-		ReqNo: make([]int, n), Node: make([]int, n), Mutex: NoSession}
+		ReqNo: make([]int, n), Node: make([]int, n), Paused: make([]bool, n), Mutex: NoSession}
 	for c := range n {
 		s.Sess[c] = 1
 		s.Node[c] = NoNode
@@ -157,7 +159,8 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
 	b = s.Server.AppendEncoding(b)
 	for c := range s.PC {
-		b = v(v(v(append(b, byte(s.PC[c])), int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c]))
+		b = append(b, byte(s.PC[c]), boolByte(s.Paused[c]))
+		b = v(v(v(b, int64(s.Sess[c])), int64(s.ReqNo[c])), int64(s.Node[c]))
 	}
 	return v(v(v(b, int64(s.Mutex.C)), int64(s.Mutex.K)), int64(s.Faults))
 }
@@ -165,7 +168,8 @@ func (s *State) AppendEncoding(b []byte) []byte {
 // TypeOK: the variables have their types (spec: TypeOK).
 func (sp *Spec) TypeOK(s *State) bool {
 	b, n := sp.Bounds(), sp.N()
-	if !s.Server.TypeOK(b) || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n {
+	if !s.Server.TypeOK(b) || len(s.PC) != n || len(s.Sess) != n || len(s.ReqNo) != n || len(s.Node) != n ||
+		len(s.Paused) != n {
 		return false
 	}
 	for c := range n {
@@ -191,6 +195,8 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 			return p.Ints(s.ReqNo), true
 		case "node":
 			return p.Ints(s.Node), true
+		case "paused":
+			return p.Bools(s.Paused), true
 		case "mutex":
 			if s.Mutex == NoSession {
 				return tla.Tuple{}, true
@@ -201,6 +207,13 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		}
 		return p.Binding(&s.Server, name)
 	})
+}
+
+func boolByte(x bool) byte {
+	if x {
+		return 1
+	}
+	return 0
 }
 
 // Format prints s as TLC prints a state.

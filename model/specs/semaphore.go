@@ -30,6 +30,7 @@ func loadSemaphore(module string, m tlccfg.Model) (Instance, error) {
 			WithExpiry:    r.bool("WithExpiry"),
 			WithReplyLoss: r.bool("WithReplyLoss"),
 			WithCancel:    r.bool("WithCancel"),
+			WithPause:     r.bool("WithPause"),
 		},
 		MaxLeases:    r.nat("MaxLeases"),
 		InternalLock: r.bool("InternalLock"),
@@ -67,12 +68,13 @@ func SemaphoreSpec(sp *semaphore.Spec, fair bool, invariants, properties []strin
 		View:        func(s *S) []tla.Binding { return sp.TLA(s) },
 	}
 	invs := map[string]func(*S) bool{
-		"TypeOK":              sp.TypeOK,
-		"AtMostMaxHolders":    sp.AtMostMaxHolders,
-		"KnownLeaseExists":    (*S).KnownLeaseExists,
-		"NoLeakedLeases":      (*S).NoLeakedLeases,
-		"NoHerd":              (*S).NoHerd,
-		"WaiterHoldsInternal": (*S).WaiterHoldsInternal,
+		"TypeOK":                 sp.TypeOK,
+		"AtMostMaxHolders":       sp.AtMostMaxHolders,
+		"AtMostMaxFencedHolders": sp.AtMostMaxFencedHolders,
+		"KnownLeaseExists":       (*S).KnownLeaseExists,
+		"NoLeakedLeases":         (*S).NoLeakedLeases,
+		"NoHerd":                 (*S).NoHerd,
+		"WaiterHoldsInternal":    (*S).WaiterHoldsInternal,
 	}
 	for _, name := range invariants {
 		f, ok := invs[name]
@@ -99,8 +101,9 @@ func SemaphoreSpec(sp *semaphore.Spec, fair bool, invariants, properties []strin
 	return es, nil
 }
 
-// semaphoreFairness is FairSpec's: WF_vars(Progress(c)) for each client c
-// and WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)).
+// semaphoreFairness is FairSpec's: WF_vars(Progress(c)) and
+// WF_vars(ResumeClient(c)) for each client c, and WF_vars(\E s \in
+// Sessions : Abandoned(s) /\ ExpireSession(s)).
 func semaphoreFairness(sp *semaphore.Spec) []explore.Fairness[semaphore.State] {
 	var fs []explore.Fairness[semaphore.State]
 	for c := range sp.Clients {
@@ -108,6 +111,14 @@ func semaphoreFairness(sp *semaphore.Spec) []explore.Fairness[semaphore.State] {
 			Name: "Progress(" + sp.Clients[c] + ")",
 			Takes: func(_ *semaphore.State, l model.Label) bool {
 				return int(l.Client) == c && semaphore.IsProgress(l)
+			},
+		})
+	}
+	for c := range sp.Clients {
+		fs = append(fs, explore.Fairness[semaphore.State]{
+			Name: "ResumeClient(" + sp.Clients[c] + ")",
+			Takes: func(_ *semaphore.State, l model.Label) bool {
+				return int(l.Client) == c && l.Action == semaphore.ActResumeClient
 			},
 		})
 	}

@@ -58,6 +58,7 @@ CONSTANTS
     WithExpiry,     \* server-side session expiry and the client's loss timer
     WithReplyLoss,  \* the reply of a lease create may be lost
     WithCancel,     \* an acquisition's context may end
+    WithPause,      \* a holder's process may pause (GC, VM stall), a fault
     \* ---- mutants (all FALSE, TRUE, FALSE: the protocol) ----
     InternalLock,   \* acquirers hold the internal mutex from AcquireInternal to
                     \* ReleaseInternal.  FALSE: no internal mutex (Herd,
@@ -67,7 +68,7 @@ CONSTANTS
     BlindRetry      \* a lost create reply is retried by creating again (BlindRetry)
 
 ASSUME MaxLeases \in Nat \ {0} /\ MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
-ASSUME {WithExpiry, WithReplyLoss, WithCancel, InternalLock, CountFirst, BlindRetry} \subseteq BOOLEAN
+ASSUME {WithExpiry, WithReplyLoss, WithCancel, WithPause, InternalLock, CountFirst, BlindRetry} \subseteq BOOLEAN
 
 VARIABLES
     \* ---- ZooKeeper server (ZooKeeper.tla): the children of P/leases ----
@@ -77,13 +78,14 @@ VARIABLES
     sess,       \* k of the client's current session <<c, k>>
     reqNo,      \* number of the client's current (or last) acquisition: uuid <<c, reqNo>>
     node,       \* seq of the client's own lease node, NoNode while unknown
+    paused,     \* the client's process is paused
     \* ---- the internal mutex (P/locks), abstracted ----
     mutex,      \* the session holding the internal mutex, NoSession if none
     \* ---- fault budget ----
     faults      \* fault steps taken so far
 
 zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox, pending>>
-clientVars == <<pc, sess, reqNo, node>>
+clientVars == <<pc, sess, reqNo, node, paused>>
 vars       == <<zkVars, clientVars, mutex, faults>>
 
 -----------------------------------------------------------------------------
@@ -147,6 +149,7 @@ TypeOK ==
     /\ sess \in [Clients -> 1..MaxFaults + 1]
     /\ reqNo \in [Clients -> 0..MaxRequests]
     /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ paused \in [Clients -> BOOLEAN]
     /\ mutex \in Sessions \cup {NoSession}
     /\ faults \in 0..MaxFaults
 
@@ -156,14 +159,16 @@ Init ==
     /\ sess = [c \in Clients |-> 1]
     /\ reqNo = [c \in Clients |-> 0]
     /\ node = [c \in Clients |-> NoNode]
+    /\ paused = [c \in Clients |-> FALSE]
     /\ mutex = NoSession
     /\ faults = 0
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
-(* Client actions.  Every ZooKeeper call requires the client's session to  *)
-(* be live (on an expired session every call fails with SESSIONEXPIRED and *)
-(* the client's only step is LearnExpiry).                                 *)
+(* Client actions.  A paused client takes no step.  Every ZooKeeper call   *)
+(* requires the client's session to be live (on an expired session every   *)
+(* call fails with SESSIONEXPIRED and the client's only step is            *)
+(* LearnExpiry).                                                           *)
 (***************************************************************************)
 
 (* Semaphore.Acquire called: a new acquisition with a fresh uuid, and the  *)
@@ -173,6 +178,7 @@ Init ==
 (* the acquisition.  In kazoo's order (CountFirst) the leases are listed   *)
 (* before anything is created.                                             *)
 AcquireInternal(c) ==
+    /\ ~paused[c]
     /\ pc[c] = "idle"
     /\ reqNo[c] < MaxRequests
     /\ Live(c)
@@ -182,18 +188,19 @@ AcquireInternal(c) ==
        ELSE UNCHANGED mutex
     /\ pc' = [pc EXCEPT ![c] = IF CountFirst THEN "list" ELSE "create"]
     /\ reqNo' = [reqNo EXCEPT ![c] = @ + 1]
-    /\ UNCHANGED <<zkVars, sess, node, faults>>
+    /\ UNCHANGED <<zkVars, sess, node, paused, faults>>
 
 (* create(P/leases/_c_<uuid>-lease-, EPHEMERAL_SEQUENTIAL), reply         *)
 (* received: the client knows its lease node.  Curator: creatingParents... *)
 (* withProtection().withMode(EPHEMERAL_SEQUENTIAL).                        *)
 CreateLease(c) ==
+    /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
     /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = AfterCreate]
     /\ node' = [node EXCEPT ![c] = nextSeq]
-    /\ UNCHANGED <<sess, reqNo, mutex, faults>>
+    /\ UNCHANGED <<sess, reqNo, paused, mutex, faults>>
 
 (* The same create succeeds on the server but the reply is lost            *)
 (* (ConnectionLoss): the node exists, the client does not know its name.   *)
@@ -203,12 +210,13 @@ CreateLease(c) ==
 (* behind as a lease nobody will release while the session lives.          *)
 CreateLeaseReplyLost(c) ==
     /\ WithReplyLoss
+    /\ ~paused[c]
     /\ pc[c] = "create"
     /\ Live(c)
     /\ Fault
     /\ ZK!CreateNode(LAMBDA s, z : NodeOf(c, s, z))
     /\ pc' = [pc EXCEPT ![c] = IF BlindRetry THEN "create" ELSE "find"]
-    /\ UNCHANGED <<sess, reqNo, node, mutex>>
+    /\ UNCHANGED <<sess, reqNo, node, paused, mutex>>
 
 (* getChildren(P/leases): a node of the current session carrying this      *)
 (* request's uuid is ours (Curator's protection: findProtectedNodeInForeground). *)
@@ -216,6 +224,7 @@ CreateLeaseReplyLost(c) ==
 (* lost create succeeded and the request does not outlive its session; the *)
 (* branch is the implementation's).  GUID.                                 *)
 FindOwnLease(c) ==
+    /\ ~paused[c]
     /\ pc[c] = "find"
     /\ Live(c)
     /\ LET mine == {n \in nodes : n.uuid = Uuid(c) /\ n.owner = Sess(c)}
@@ -225,7 +234,7 @@ FindOwnLease(c) ==
                     /\ node' = [node EXCEPT ![c] = n.seq]
            ELSE /\ pc' = [pc EXCEPT ![c] = "create"]
                 /\ UNCHANGED node
-    /\ UNCHANGED <<zkVars, sess, reqNo, mutex, faults>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, paused, mutex, faults>>
 
 (* getChildren(P/leases, watch): the listing and the child watch are one   *)
 (* server step.  At most MaxLeases lease nodes (ours among them): the      *)
@@ -234,6 +243,7 @@ FindOwnLease(c) ==
 (* harmlessly (IgnoreNotification).  In kazoo's order (CountFirst, no node *)
 (* yet): fewer than MaxLeases nodes -> create, else wait.                  *)
 ListLeases(c) ==
+    /\ ~paused[c]
     /\ pc[c] = "list"
     /\ Live(c)
     /\ ZK!SetWatch(Parent, Uuid(c))
@@ -241,21 +251,23 @@ ListLeases(c) ==
                 IF CountFirst
                 THEN IF Cardinality(nodes) < MaxLeases THEN "create" ELSE "wait"
                 ELSE IF Cardinality(nodes) <= MaxLeases THEN Held ELSE "wait"]
-    /\ UNCHANGED <<sess, reqNo, node, mutex, faults>>
+    /\ UNCHANGED <<sess, reqNo, node, paused, mutex, faults>>
 
 (* The child watch of the current acquisition fired (NodeChildrenChanged): *)
 (* list again.  Curator: the watcher's notifyAll wakes the wait().         *)
 LeasesChanged(c) ==
+    /\ ~paused[c]
     /\ ZK!HasEvent(c)
     /\ ZK!NextEvent(c).req = Uuid(c)
     /\ pc[c] = "wait"
     /\ ZK!TakeEvent(c)
     /\ pc' = [pc EXCEPT ![c] = "list"]
-    /\ UNCHANGED <<sess, reqNo, node, mutex, faults>>
+    /\ UNCHANGED <<sess, reqNo, node, paused, mutex, faults>>
 
 (* Internal: the head of the inbox is for an acquisition that does not     *)
 (* wait (a holder's watch, or a cancelled request's): dropped.             *)
 IgnoreNotification(c) ==
+    /\ ~paused[c]
     /\ ZK!HasEvent(c)
     /\ ~(ZK!NextEvent(c).req = Uuid(c) /\ pc[c] = "wait")
     /\ ZK!TakeEvent(c)
@@ -265,20 +277,22 @@ IgnoreNotification(c) ==
 (* P/locks node; Curator: lock.release() in the finally of                 *)
 (* internalAcquire1Lease), and acquire returns.                            *)
 ReleaseInternal(c) ==
+    /\ ~paused[c]
     /\ pc[c] = "release"
     /\ Live(c)
     /\ mutex' = Freed(Sess(c))
     /\ pc' = [pc EXCEPT ![c] = "hold"]
-    /\ UNCHANGED <<zkVars, sess, reqNo, node, faults>>
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, paused, faults>>
 
 (* Lease.Close: delete(<own lease node>); the waiter's child watch fires.  *)
 (* Curator: returnLease.                                                   *)
 ReleaseLease(c) ==
+    /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ Live(c)
     /\ ZK!DeleteNodes({ZK!NodeAt(node[c])})
     /\ Idle(c)
-    /\ UNCHANGED <<sess, reqNo, mutex, faults>>
+    /\ UNCHANGED <<sess, reqNo, paused, mutex, faults>>
 
 (* The acquisition's context ends: delete every lease node carrying this   *)
 (* request's uuid (found by listing, so it works while the node is unknown *)
@@ -288,12 +302,13 @@ ReleaseLease(c) ==
 (* lease).                                                                 *)
 CancelAcquire(c) ==
     /\ WithCancel
+    /\ ~paused[c]
     /\ pc[c] \in Acquiring
     /\ Live(c)
     /\ ZK!DeleteNodes({n \in nodes : n.uuid = Uuid(c)})
     /\ mutex' = Freed(Sess(c))
     /\ Idle(c)
-    /\ UNCHANGED <<sess, reqNo, faults>>
+    /\ UNCHANGED <<sess, reqNo, paused, faults>>
 
 (* The client learns its session is lost and drops every belief: the       *)
 (* server expired it, or its own loss timer fired while the server may     *)
@@ -301,6 +316,7 @@ CancelAcquire(c) ==
 (* abandoned session keeps its lease node and the internal mutex, if it    *)
 (* held them, until the server expires it.  As in PredecessorLock.         *)
 LearnExpiry(c) ==
+    /\ ~paused[c]
     /\ IF Live(c)
        THEN /\ WithExpiry
             /\ pc[c] # "idle"
@@ -309,7 +325,7 @@ LearnExpiry(c) ==
     /\ sess' = [sess EXCEPT ![c] = @ + 1]
     /\ ZK!NewSession(<<c, sess[c] + 1>>, WatchesOf(c))
     /\ Idle(c)
-    /\ UNCHANGED <<reqNo, mutex>>
+    /\ UNCHANGED <<reqNo, paused, mutex>>
 
 -----------------------------------------------------------------------------
 (* The server expires session s (closeSession): its lease node goes and    *)
@@ -317,20 +333,41 @@ LearnExpiry(c) ==
 (* mutex.  For the session a client uses this is a fault, and the client's *)
 (* loss timer fires first while it believes it holds a lease or the        *)
 (* internal mutex (PredecessorLock's rule, checked by SessionTiming): so   *)
-(* it is enabled only when the client holds neither.  An abandoned session *)
-(* may always expire, at no cost.                                          *)
+(* it is enabled only when the client holds neither, unless it is a        *)
+(* paused holder (a pause outlasts the loss timer: the reason fencing      *)
+(* exists).  An abandoned session may always expire, at no cost.           *)
 ExpireSession(s) ==
     /\ ZK!IsLive(s)
     /\ LET c == s[1] IN
        /\ IF s = Sess(c)
           THEN /\ WithExpiry
-               /\ ~HoldsLease(c)
+               \* An implication, not ~HoldsLease(c) \/ paused[c]: TLC makes
+               \* one successor per true disjunct.
+               /\ HoldsLease(c) => paused[c]
                /\ mutex # s
                /\ Fault
           ELSE UNCHANGED faults
        /\ ZK!ExpireSession(s, IF s = Sess(c) THEN WatchesOf(c) ELSE {})
     /\ mutex' = Freed(s)
     /\ UNCHANGED clientVars
+
+(* A holder's process pauses (GC, VM stall, SIGSTOP): a fault.  Only a     *)
+(* holder pauses: a slow acquirer needs no pause, interleaving already     *)
+(* delays it and its session may expire at any time.  As PredecessorLock's *)
+(* PauseClient with GrantRule "reread".                                    *)
+PauseClient(c) ==
+    /\ WithPause
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ Fault
+    /\ paused' = [paused EXCEPT ![c] = TRUE]
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, mutex>>
+
+(* The pause ends; the client still believes it holds its lease.           *)
+ResumeClient(c) ==
+    /\ paused[c]
+    /\ paused' = [paused EXCEPT ![c] = FALSE]
+    /\ UNCHANGED <<zkVars, pc, sess, reqNo, node, mutex, faults>>
 
 ClientNext(c) ==
     \/ AcquireInternal(c)
@@ -348,12 +385,14 @@ ClientNext(c) ==
 Next ==
     \/ \E c \in Clients : ClientNext(c)
     \/ \E s \in Sessions : ExpireSession(s)
+    \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
 
 Spec == Init /\ [][Next]_vars
 
 (* Fairness: a client keeps taking the steps of an acquisition once it has *)
 (* started one, and a holder eventually releases (acquiring and cancelling *)
-(* are the user's choice); an abandoned session is eventually expired.     *)
+(* are the user's choice); a pause ends; an abandoned session is           *)
+(* eventually expired.                                                     *)
 Progress(c) ==
     \/ CreateLease(c) \/ CreateLeaseReplyLost(c) \/ FindOwnLease(c) \/ ListLeases(c)
     \/ LeasesChanged(c) \/ IgnoreNotification(c) \/ ReleaseInternal(c)
@@ -361,7 +400,7 @@ Progress(c) ==
 
 FairSpec ==
     /\ Spec
-    /\ \A c \in Clients : WF_vars(Progress(c))
+    /\ \A c \in Clients : WF_vars(Progress(c)) /\ WF_vars(ResumeClient(c))
     /\ WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s))
 
 -----------------------------------------------------------------------------
@@ -373,8 +412,22 @@ FairSpec ==
 \* Curator's count (after the create): the holder that listed last saw the
 \* nodes of every other holder, which exist until they release; so it holds
 \* even without the internal mutex (the Herd config), and fails in kazoo's
-\* order without it (NoInternalLock).
+\* order without it (NoInternalLock).  Holds with expiry (the loss timer
+\* fires first); fails with pauses (Pause): the reason fencing exists.
 AtMostMaxHolders == Cardinality({c \in Clients : HoldsLease(c)}) <= MaxLeases
+
+\* Fenced safety under pauses.  What a fence means for MaxLeases holders:
+\* the resource accepts a write only from a lease whose node still exists
+\* (its path and its token, the czxid: a multi with a check of the lease
+\* node, or an exists whose czxid must equal the token; here paths are
+\* never reused, so the seq names the node).  Then at most MaxLeases
+\* clients can write at once: those that believe they hold and whose lease
+\* node exists, which this counts.  (PredecessorLock's MutualExclusion, for
+\* N holders.)  A lock's fence, "a token no lower than the highest seen",
+\* does not carry over: leases are not ordered, and with MaxLeases = 2 a
+\* valid older lease would be refused once two newer ones had written.
+AtMostMaxFencedHolders ==
+    Cardinality({c \in Clients : HoldsLease(c) /\ OwnLeaseExists(c)}) <= MaxLeases
 
 \* A client that knows its lease node and whose session is live has it.
 KnownLeaseExists ==
