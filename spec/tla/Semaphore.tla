@@ -23,7 +23,7 @@
 (* in one step, ReleaseInternal and CancelAcquire free it, and the expiry  *)
 (* of the holding session frees it (its lock node is ephemeral; a session  *)
 (* the client abandoned keeps it until the server expires it).  Why that  *)
-(* is sound: the mutex is the lock recipe, whose specs prove what the      *)
+(* is sound: the mutex is the lock recipe, whose configs check what the    *)
 (* semaphore uses of it: at most one client believes it holds it           *)
 (* (PredecessorLock's NaiveExclusion and MutualExclusion, checked under    *)
 (* expiry, the loss timer, lost create replies and cancellation by         *)
@@ -59,12 +59,16 @@ CONSTANTS
     WithReplyLoss,  \* the reply of a lease create may be lost
     WithCancel,     \* an acquisition's context may end
     WithPause,      \* a holder's process may pause (GC, VM stall), a fault
-    \* ---- mutants (all FALSE, TRUE, FALSE: the protocol) ----
+    \* ---- mutants (the protocol: InternalLock TRUE, the other two FALSE) ----
     InternalLock,   \* acquirers hold the internal mutex from AcquireInternal to
                     \* ReleaseInternal.  FALSE: no internal mutex (Herd,
-                    \* NoInternalLock)
+                    \* NoInternalLockStarve: Curator's count then herds, and two
+                    \* acquirers that both count too many wait forever; with
+                    \* CountFirst, NoInternalLock: kazoo's double acquire)
     CountFirst,     \* kazoo's order: list the leases first and create only when
-                    \* fewer than MaxLeases exist (NoInternalLock)
+                    \* fewer than MaxLeases exist (NoInternalLock: kazoo's issue
+                    \* 213, "Non-blocking semaphore can lead to double acquire",
+                    \* the lease taken outside the lock)
     BlindRetry      \* a lost create reply is retried by creating again (BlindRetry)
 
 ASSUME MaxLeases \in Nat \ {0} /\ MaxRequests \in Nat /\ MaxSeq \in Nat /\ MaxFaults \in Nat
@@ -352,9 +356,11 @@ ExpireSession(s) ==
     /\ UNCHANGED clientVars
 
 (* A holder's process pauses (GC, VM stall, SIGSTOP): a fault.  Only a     *)
-(* holder pauses: a slow acquirer needs no pause, interleaving already     *)
-(* delays it and its session may expire at any time.  As PredecessorLock's *)
-(* PauseClient with GrantRule "reread".                                    *)
+(* holder pauses, as in PredecessorLock with GrantRule "reread": every     *)
+(* step of an acquirer is a call on its session, so an acquirer whose      *)
+(* session expired during a pause (freeing the internal mutex with it) can *)
+(* only take LearnExpiry when it resumes; a holder's use of its lease      *)
+(* needs no call, which is what fencing is for.                            *)
 PauseClient(c) ==
     /\ WithPause
     /\ ~paused[c]
@@ -438,7 +444,9 @@ KnownLeaseExists ==
 \* looking for after a lost reply).  A node of an ended acquisition, or a
 \* second node of a running one, would count against MaxLeases until the
 \* session ends.  (Nodes of abandoned sessions go when the server expires
-\* them.)  PredecessorLock's NoOrphans, one node per request.
+\* them.)  PredecessorLock's NoOrphans, one node per request.  (Curator
+\* fixed two such leaks: CURATOR-315, a reconnect during acquire, and
+\* CURATOR-462, an acquire interrupted at the wrong time.)
 NoLeakedLeases ==
     \A n \in nodes :
         LET c == n.owner[1] IN
