@@ -93,6 +93,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadTimedLock(module, m)
 	case module == "LockAll":
 		return loadLockAll(module, m)
+	case module == "Semaphore":
+		return loadSemaphore(module, m)
 	}
 	return nil, fmt.Errorf("specs: no model of module %s", module)
 }
