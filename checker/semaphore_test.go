@@ -29,6 +29,18 @@ func init() {
 			rel("C", S, 60, 65, 3, ok),
 		},
 	}, control{
+		name: "semaphore: a crashed holder (release of unknown outcome) and a lost one make room",
+		h: checker.History{
+			sacq("A", 0, 10, 1),
+			sacq("B", 5, 15, 2),
+			rel("A", S, 20, 25, 1, checker.OutcomeUnknown), // closed its session
+			lost("B", S, 15, 30, 2),
+			sacq("C", 12, 40, 3),
+			sacq("D", 14, 45, 4),
+			rel("C", S, 50, 55, 3, ok),
+			rel("D", S, 60, 65, 4, ok),
+		},
+	}, control{
 		name:    "semaphore: a third believer frozen across its loss",
 		excused: []checker.CheckName{checker.CheckSemaphoreOverlap},
 		h: checker.History{
@@ -52,6 +64,18 @@ func init() {
 			rel("A", S, 30, 35, 1, ok),
 			rel("B", S, 50, 55, 2, ok),
 			rel("C", S, 60, 65, 3, ok),
+		},
+	}, control{
+		name:    "semaphore: a frozen believer that noticed its loss long after it thawed",
+		violate: []checker.CheckName{checker.CheckSemaphoreOverlap},
+		h: checker.History{
+			sacq("A", 0, 10, 1),
+			sacq("B", 5, 15, 2),
+			fault(checker.FaultPause, "A", 13, 300),
+			sacq("C", 20, 150, 3),
+			lost("A", S, 10, 2_000_000_000, 1), // past the grace after the pause
+			rel("B", S, 2_000_000_100, 2_000_000_110, 2, ok),
+			rel("C", S, 2_000_000_120, 2_000_000_130, 3, ok),
 		},
 	})
 }
