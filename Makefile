@@ -14,7 +14,7 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep live specs-start test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
-        conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
@@ -202,6 +202,13 @@ chaos: setup
 chaos-election: setup
 	$(GO) run ./cmd/chaos --lock election $(CHAOS_FLAGS)
 
+## chaos-semaphore: the default campaign (3 minutes) on zklock's counting
+## semaphore, at most 2 leases of each of 2 paths: acquire, fenced writes,
+## Unlock or crash. MAX=3 for another max.
+MAX ?= 2
+chaos-semaphore: setup
+	$(GO) run ./cmd/chaos --lock semaphore --max $(MAX) --locks 2 $(CHAOS_FLAGS)
+
 ## soak: one long campaign with every fault kind (SOAK=2h for longer;
 ## ZKLOCK_ZK=3.9 for the other server version), its report in out/soak-*.
 ## Then the load campaign for as long (soak-load): no faults, busy
@@ -231,8 +238,10 @@ FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
 # only the trace check sees; zklock's leader election must pass, and with
 # the observer-reports-stale mutant (an observer without its monotonic
 # filter reports a re-proclaimed value twice) be flagged by the
-# observed-order check; and (chaos-lag) zklock built with the
-# trust-follower-pings mutant, a holder on a cut-off server. chaos-short
+# observed-order check; zklock's semaphore (max 2) must pass, and judged
+# against max 1 (--judge-max, a checker-level control: the same leases,
+# one fewer allowed) be flagged by the semaphore-overlap check; and
+# (chaos-lag) zklock built with the trust-follower-pings mutant, a holder on a cut-off server. chaos-short
 # runs them all; make verify runs chaos-campaigns beside the other live
 # stages and chaos-lag after them.
 chaos-short:
@@ -241,7 +250,8 @@ chaos-short:
 
 chaos-campaigns:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/zklock-* out/verify/control-zk-lock out/verify/control-no-fence \
-	  out/verify/control-no-acl out/verify/control-watch-the-holder out/verify/election out/verify/control-observer-reports-stale
+	  out/verify/control-no-acl out/verify/control-watch-the-holder out/verify/election out/verify/control-observer-reports-stale \
+	  out/verify/semaphore out/verify/control-semaphore-judge-max
 	$(GO) build -o $(CHAOS) ./cmd/chaos
 	$(GO) build -o $(CHAOS_MUTANT) -overlay $$($(GO) run ./cmd/mutants -only watch-the-holder -overlay .cache/mutants/watch-the-holder) ./cmd/chaos
 	$(GO) build -o $(CHAOS_STALE) -overlay $$($(GO) run ./cmd/mutants -only observer-reports-stale -overlay .cache/mutants/observer-reports-stale) ./cmd/chaos
@@ -258,6 +268,11 @@ chaos-campaigns:
 	@$(call control,observer-reports-stale,$(CHAOS_STALE) --lock election --faults none --control "the observer-reports-stale mutant: an observer reports a value twice")
 	@grep -q 'VIOLATION observed-order' out/verify/control-observer-reports-stale/check.txt || \
 	  { echo "control observer-reports-stale: flagged, but not by the observed-order check"; exit 1; }
+	@echo "chaos-short: zklock's semaphore"; \
+	$(CHAOS) --lock semaphore --max 2 --locks 2 --duration 20s --fault-interval 4s --quiet --out out/verify/semaphore
+	@$(call control,semaphore-judge-max,$(CHAOS) --lock semaphore --max 2 --judge-max 1 --faults none --control "a semaphore of 2 leases judged against max 1")
+	@grep -q 'VIOLATION semaphore-overlap' out/verify/control-semaphore-judge-max/check.txt || \
+	  { echo "control semaphore-judge-max: flagged, but not by the semaphore-overlap check"; exit 1; }
 
 # The follower-lag control needs the holder on a follower when the fault
 # cuts it off, and the random schedule does not always put it there (seen:
@@ -314,10 +329,11 @@ control = echo "control $(1): must be flagged"; \
 # The chaos campaigns' own tests: bad input and short campaigns with controls
 # (cmd/chaos), schedules, the workload's parts, the nemesis, the checks and
 # the report (internal/chaos).
-# make verify skips the five campaign tests that chaos-short repeats with
-# the built binary (zklock and its election pass; zk.Lock, unfenced writes
+# make verify skips the seven campaign tests that chaos-short repeats with
+# the built binary (zklock, its election and its semaphore pass; the
+# semaphore judged against max 1, zk.Lock, unfenced writes
 # and locks without ACLs flagged); plain `go test ./cmd/chaos/...` runs them.
-CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignElectionPasses|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged|TestCampaignNoACLIsFlagged)$$
+CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignElectionPasses|TestCampaignSemaphorePasses|TestCampaignSemaphoreJudgeMaxIsFlagged|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged|TestCampaignNoACLIsFlagged)$$
 chaos-tests:
 	$(GO) test -count=1 -skip '$(CHAOS_SHORT_TWINS)' ./cmd/chaos/... ./internal/chaos/...
 

@@ -84,6 +84,9 @@ type Result struct {
 	// Election counts the leaderships, proclaims and observer reports; nil
 	// for a history without an election.
 	Election *ElectionSummary
+	// Semaphore counts a semaphore's leases and the most held at once; nil
+	// for a history without one.
+	Semaphore *SemaphoreSummary
 }
 
 // Violations returns the findings that fail the check.
@@ -144,6 +147,8 @@ func Check(h History, opts Options) (*Result, error) {
 	ps := buildPauses(h, int64(opts.PauseGrace))
 	out := newCollector(opts.MaxFindings)
 	checkOverlaps(ls, ps, res.Horizon, out)
+	checkSemaphoreOverlaps(ls, ps, res.Horizon, out)
+	res.Semaphore = summarizeSemaphore(ls)
 	checkTokens(ls, ps, out)
 	checkStaleWrites(h, out)
 	checkLeftovers(h, ls, out)

@@ -17,6 +17,7 @@ type lease struct {
 	client  string
 	session string
 	mode    Mode
+	max     int // a semaphore's leases held at once; 0 for a lock
 	token   int64
 	node    string
 	call    int64 // acquire call
@@ -28,7 +29,14 @@ type lease struct {
 func (l *lease) writer() bool { return l.mode != ModeRead }
 
 // conflicts reports whether two leases on one path may not be held together.
-func (l *lease) conflicts(o *lease) bool { return l.writer() || o.writer() }
+// A semaphore's leases may, up to its max: the semaphore-overlap check
+// counts them instead.
+func (l *lease) conflicts(o *lease) bool {
+	if l.max > 0 || o.max > 0 {
+		return false
+	}
+	return l.writer() || o.writer()
+}
 
 type leaseKey struct {
 	path   string
@@ -51,7 +59,7 @@ func buildLeases(h History) *leases {
 			continue
 		}
 		l := &lease{
-			acq: i, path: r.Path, client: r.Client, session: r.Session, mode: r.Mode,
+			acq: i, path: r.Path, client: r.Client, session: r.Session, mode: r.Mode, max: r.Max,
 			token: r.Token, node: r.Node, call: r.Call, start: r.Return, end: never, endRec: -1,
 		}
 		k := leaseKey{r.Path, r.Client, r.Token}

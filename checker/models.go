@@ -18,6 +18,7 @@ type LockInput struct {
 	Token   int64   // the token an acquire returned, or the lease a release or lost ends
 	Client  string  // for the visualisation
 	Path    string  // the partition key
+	Max     int     // a semaphore acquire's max (SemaphoreModel); 0 for a lock
 }
 
 // RegisterInput is the Input of an operation on [RegisterModel]. Its Output is

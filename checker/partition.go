@@ -11,6 +11,7 @@ const (
 	ModelMutex    = "mutex"
 	ModelRWMutex  = "rwmutex"
 	ModelRegister = "register"
+	// ModelSemaphore (models_semaphore.go) judges a semaphore's leases.
 )
 
 // A Partition is the part of a history one porcupine model checks on its own: the
@@ -36,6 +37,8 @@ func (p *Partition) PorcupineModel() porcupine.Model {
 		m = RWMutexModel()
 	case ModelRegister:
 		m = RegisterModel()
+	case ModelSemaphore:
+		m = SemaphoreModel()
 	default:
 		m = MutexModel()
 	}
@@ -70,9 +73,13 @@ func partitions(h History, ls *leases, ps pauses, horizon int64) []Partition {
 	locks := make(map[string]*part)
 	regs := make(map[string]*part)
 	rw := make(map[string]bool)
+	sem := make(map[string]bool)
 	for i := range h {
 		if h[i].Kind == KindAcquire && h[i].Mode != ModeExclusive {
 			rw[h[i].Path] = true
+		}
+		if h[i].Kind == KindAcquire && h[i].Max > 0 {
+			sem[h[i].Path] = true
 		}
 	}
 	get := func(m map[string]*part, model, key string) *part {
@@ -95,8 +102,11 @@ func partitions(h History, ls *leases, ps pauses, horizon int64) []Partition {
 			if rw[r.Path] {
 				model = ModelRWMutex
 			}
+			if sem[r.Path] {
+				model = ModelSemaphore
+			}
 			p = get(locks, model, r.Path)
-			input = &LockInput{Kind: r.Kind, Mode: r.Mode, Outcome: r.outcome(), Token: r.Token, Client: r.Client, Path: r.Path}
+			input = &LockInput{Kind: r.Kind, Mode: r.Mode, Outcome: r.outcome(), Token: r.Token, Client: r.Client, Path: r.Path, Max: r.Max}
 			if r.Kind == KindLost {
 				call = lostCall(r, ls, ps)
 			}

@@ -69,6 +69,9 @@ type Record struct {
 	// guards them, which names their register when Register is empty.
 	Path string `json:"path,omitempty"`
 	Mode Mode   `json:"mode,omitempty"` // of an acquire
+	// Max is, on a semaphore's acquire, how many leases the semaphore lets be
+	// held at once; 0 on a lock's. The semaphore checks judge its leases.
+	Max int `json:"max,omitempty"`
 	// Call and Return bound the operation. For a lost record Call is the last moment
 	// the client knew it held the lease (the later of the acquire's return and the
 	// call of its last successful guarded write) and Return is when it saw
@@ -201,6 +204,9 @@ func (r *Record) validate() error {
 	}
 	if r.Token < 0 {
 		return bad("negative token")
+	}
+	if r.Max < 0 || (r.Max > 0 && (r.Kind != KindAcquire || r.Mode != ModeExclusive)) {
+		return bad("max %d on a %s in mode %q: only a semaphore's (exclusive) acquire has one", r.Max, r.Kind, r.Mode)
 	}
 
 	switch r.Kind {

@@ -27,6 +27,9 @@ func (r *Result) WriteReport(w io.Writer) error {
 	if r.Election != nil {
 		fmt.Fprintf(bw, "election: %s\n", r.Election)
 	}
+	if r.Semaphore != nil {
+		fmt.Fprintf(bw, "semaphore: %s\n", r.Semaphore)
+	}
 	if len(r.Findings) == 0 && r.Suppressed == 0 {
 		fmt.Fprintln(bw, "direct checks: nothing found")
 	} else {

@@ -86,6 +86,30 @@ func TestCampaignElectionPasses(t *testing.T) {
 	}
 }
 
+// zklock's semaphore survives every fault: never more than --max leases of
+// one semaphore believed held at once, outside a frozen holder's delusion.
+func TestCampaignSemaphorePasses(t *testing.T) {
+	code, r := runCampaign(t, "--lock", "semaphore", "--max", "2", "--locks", "2", "--duration", "20s",
+		"--seed", "11", "--fault-interval", "4s")
+	if code != exitPass {
+		t.Fatalf("semaphore campaign: exit %d, verdict %s, errors %v", code, r.Verdict, r.Errors)
+	}
+	s := r.Check.Semaphore
+	if s == nil || s.Leases < 20 || s.Max != 2 || s.MostHeld < 2 {
+		t.Errorf("too little semaphore was checked: %+v", s)
+	}
+}
+
+// The control: two leases held together are judged against a max of one,
+// and the semaphore-overlap check must say so.
+func TestCampaignSemaphoreJudgeMaxIsFlagged(t *testing.T) {
+	code, r := runCampaign(t, "--lock", "semaphore", "--max", "2", "--judge-max", "1", "--locks", "1",
+		"--duration", "15s", "--seed", "11", "--faults", "none")
+	if code != exitViolation {
+		t.Fatalf("--judge-max control: exit %d, verdict %s, errors %v", code, r.Verdict, r.Errors)
+	}
+}
+
 // A trace the search could not finish within --trace-budget is not a
 // pass. (The trace check's control, a build with a mutant, is in make
 // chaos-short.)

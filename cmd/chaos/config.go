@@ -29,6 +29,11 @@ values, then resign or crash; every third client observes each election.
 Leaderships are checked as lock tenures, observers' reports by the
 observed-order and observed-value checks.
 
+With --lock=semaphore the --locks paths are counting semaphores of --max
+leases: clients acquire (sometimes TryAcquire), write through Lease.Guard,
+then Unlock or crash. The semaphore-overlap check and the semaphore model
+judge the leases: never more than --max believed held at once.
+
 Exit status: 0 the history is linearizable and no direct check failed;
 1 a violation was found; 2 bad usage, or the campaign could not be set up
 or could not finish; 3 the check could not decide in --check-timeout.
@@ -69,11 +74,13 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.DurationVar(&c.Duration, "duration", 3*time.Minute, "how long the workload runs (faults are planned inside it)")
 	fs.IntVar(&c.Clients, "clients", 5, "client sessions, each through its own proxies")
 	fs.IntVar(&c.Locks, "locks", 3, "lock paths contended for")
-	fs.Float64Var(&c.RWRatio, "rw-ratio", 0.3, "share of operations on read/write locks (the rest on exclusive locks); must be 0 with --lock=zk or election")
+	fs.Float64Var(&c.RWRatio, "rw-ratio", 0.3, "share of operations on read/write locks (the rest on exclusive locks); must be 0 with --lock=zk, election or semaphore")
 	fs.Int64Var(&c.Seed, "seed", 0, "seed of the fault schedule and of the workload's choices (default: random, printed)")
 	faults := fs.String("faults", "all", "faults to inject: all, none, or a comma list of the names above")
 	fs.DurationVar(&c.FaultInterval, "fault-interval", 6*time.Second, "mean time between fault starts (faults never overlap)")
-	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, election (zklock's leader election: candidates campaign, lead, proclaim, resign or crash; every third client observes), or zk (go-zookeeper's zk.Lock, a control)")
+	fs.StringVar(&c.Lock, "lock", workload.LockZklock, "lock under test: zklock, election (zklock's leader election: candidates campaign, lead, proclaim, resign or crash; every third client observes), semaphore (zklock's counting semaphore of --max leases), or zk (go-zookeeper's zk.Lock, a control)")
+	fs.IntVar(&c.Max, "max", 2, "with --lock=semaphore: leases of each semaphore held at once")
+	fs.IntVar(&c.JudgeMax, "judge-max", 0, "with --lock=semaphore, a control: record and judge the leases against this max instead of --max (below --max, the checker must flag the run)")
 	fs.BoolVar(&c.NoFence, "no-fence", false, "write without fencing tokens (a control)")
 	fs.BoolVar(&c.NoACL, "no-acl", false, "lock nodes without ACLs and clients without credentials: the intruder fault takes the lock (a control)")
 	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
@@ -107,8 +114,8 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	if !set["seed"] {
 		c.Seed = rand.Int64()
 	}
-	if (c.Lock == workload.LockZk || c.Lock == workload.LockElection) && !set["rw-ratio"] {
-		c.RWRatio = 0 // zk.Lock has no read/write lock, an election no readers
+	if (c.Lock == workload.LockZk || c.Lock == workload.LockElection || c.Lock == workload.LockSemaphore) && !set["rw-ratio"] {
+		c.RWRatio = 0 // zk.Lock has no read/write lock, an election or a semaphore no readers
 	}
 	var err error
 	if c.Faults, err = schedule.ParseKinds(*faults); err != nil {
@@ -157,8 +164,9 @@ func validateConfig(c *campaign.Config) error {
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:
 		return fmt.Errorf("--trace-budget %d: must be positive", c.TraceBudget)
-	case c.Lock != workload.LockZklock && c.Lock != workload.LockZk && c.Lock != workload.LockElection:
-		return fmt.Errorf("--lock %q: zklock, election or zk", c.Lock)
+	case c.Lock != workload.LockZklock && c.Lock != workload.LockZk && c.Lock != workload.LockElection &&
+		c.Lock != workload.LockSemaphore:
+		return fmt.Errorf("--lock %q: zklock, election, semaphore or zk", c.Lock)
 	case c.Lock == workload.LockZk && c.RWRatio > 0:
 		return fmt.Errorf("--lock=zk with --rw-ratio %v: go-zookeeper has no read/write lock", c.RWRatio)
 	case c.Lock == workload.LockElection && c.RWRatio > 0:
@@ -169,6 +177,9 @@ func validateConfig(c *campaign.Config) error {
 		return fmt.Errorf("--rw-ratio %v needs --locks >= 2 (a path is either exclusive or read/write)", c.RWRatio)
 	case c.KillCmd != "" && len(c.Servers) == 0:
 		return fmt.Errorf("--kill-cmd needs --servers (the local ensemble is killed directly)")
+	}
+	if err := validateSemaphore(c); err != nil {
+		return err
 	}
 	if err := validateTLS(c); err != nil {
 		return err
@@ -234,6 +245,26 @@ func timingErr(timeout time.Duration, syncLimit int, tick time.Duration) error {
 		return fmt.Errorf("--session-timeout %v: between 1s and 1m", timeout)
 	case syncLimit < 1 || tick <= 0:
 		return fmt.Errorf("--sync-limit %d, --tick-time %v: must be positive", syncLimit, tick)
+	}
+	return nil
+}
+
+// validateSemaphore checks --max and --judge-max, which only a semaphore
+// campaign takes; other campaigns record no max.
+func validateSemaphore(c *campaign.Config) error {
+	if c.Lock != workload.LockSemaphore {
+		c.Max, c.JudgeMax = 0, 0
+		return nil
+	}
+	switch {
+	case c.RWRatio > 0:
+		return fmt.Errorf("--lock=semaphore with --rw-ratio %v: a semaphore has no readers", c.RWRatio)
+	case c.Max < 1:
+		return fmt.Errorf("--max %d: at least 1", c.Max)
+	case c.JudgeMax < 0:
+		return fmt.Errorf("--judge-max %d: must not be negative", c.JudgeMax)
+	case c.Clients <= c.Max:
+		return fmt.Errorf("--lock=semaphore with --clients %d: more than --max %d, or nobody ever waits", c.Clients, c.Max)
 	}
 	return nil
 }

@@ -132,7 +132,9 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 		return err
 	}
 	c.history, err = os.Create(c.Out.File("history.jsonl"))
-	if err != nil || c.Cfg.Lock == workload.LockZk {
+	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore {
+		// zk.Lock has no tracer; a semaphore's steps (its internal mutex,
+		// leases granted by count) are not the lock specs'.
 		return err
 	}
 	c.Traces, err = validate.NewTraceFile(c.Out.File("trace.jsonl"))
@@ -171,6 +173,9 @@ func (c *Campaign) makePaths() error {
 		name := fmt.Sprintf("ex-%d", i)
 		if c.Cfg.Lock == workload.LockElection {
 			name = fmt.Sprintf("election-%d", i)
+		}
+		if c.Cfg.Lock == workload.LockSemaphore {
+			name = fmt.Sprintf("sem-%d", i)
 		}
 		if rw {
 			name = fmt.Sprintf("rw-%d", i-(c.Cfg.Locks-c.Cfg.RWLocks))

@@ -21,7 +21,9 @@ type Config struct {
 	FaultInterval  time.Duration   `json:"fault_interval"`
 	Lock           string          `json:"lock"`
 	NoFence        bool            `json:"no_fence"`
-	NoACL          bool            `json:"no_acl,omitempty"` // lock nodes open to the world (a control): no credentials, no ACLs
+	Max            int             `json:"max,omitempty"`       // --lock=semaphore: leases of each semaphore held at once
+	JudgeMax       int             `json:"judge_max,omitempty"` // a control: the max the history records and the checker judges
+	NoACL          bool            `json:"no_acl,omitempty"`    // lock nodes open to the world (a control): no credentials, no ACLs
 	Control        string          `json:"control,omitempty"`
 	Pin            bool            `json:"pin,omitempty"`
 	TickTime       time.Duration   `json:"-"`
@@ -87,5 +89,5 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 // campaign's credentials (nil without ACLs).
 func (c *Config) workload(auth []byte) workload.Config {
 	return workload.Config{Seed: c.Seed, RWRatio: c.RWRatio, Pin: c.Pin, IdleHold: c.IdleHold,
-		SessionTimeout: c.SessionTimeout, NoFence: c.NoFence, Auth: auth}
+		SessionTimeout: c.SessionTimeout, NoFence: c.NoFence, Max: c.Max, JudgeMax: c.JudgeMax, Auth: auth}
 }

@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
 	"sync"
 	"time"
@@ -134,23 +135,31 @@ func (c *Campaign) observeLeftovers(healed time.Time) {
 	}
 }
 
-// leftover records the lock nodes present under path, read after a sync.
+// leftover records the lock nodes present under path, read after a sync:
+// for a semaphore, its lease nodes and its internal mutex's nodes.
 func (c *Campaign) leftover(p string) error {
-	if _, err := c.observer.Sync(p); err != nil {
-		return err
+	dirs := []string{p}
+	if c.Cfg.Lock == workload.LockSemaphore {
+		dirs = []string{p + "/leases", p + "/locks"}
 	}
-	children, _, err := c.observer.Children(p)
-	if errors.Is(err, zk.ErrNoNode) {
-		// Only an intruder on a lock without ACLs deletes a lock path (and
-		// zklock makes it again on the next Lock): nothing is left in it.
-		children, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	nodes := make([]string, len(children))
-	for i, ch := range children {
-		nodes[i] = path.Join(p, ch)
+	var nodes []string
+	for _, d := range dirs {
+		if _, err := c.observer.Sync(d); err != nil && !errors.Is(err, zk.ErrNoNode) {
+			return fmt.Errorf("sync %s: %w", d, err)
+		}
+		children, _, err := c.observer.Children(d)
+		if errors.Is(err, zk.ErrNoNode) {
+			// Only an intruder on a lock without ACLs deletes a lock path (and
+			// zklock makes it again on the next Lock), or no semaphore's
+			// acquire ever ran: nothing is left in it.
+			children, err = nil, nil
+		}
+		if err != nil {
+			return fmt.Errorf("children of %s: %w", d, err)
+		}
+		for _, ch := range children {
+			nodes = append(nodes, path.Join(d, ch))
+		}
 	}
 	at := c.w.Rec.Now()
 	c.w.Rec.Add(checker.Record{Kind: checker.KindLeftover, Path: p, Call: at, Return: at, Nodes: nodes})

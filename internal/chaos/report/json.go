@@ -185,6 +185,12 @@ func ReplayCommand(c *camp.Config) string {
 		"--session-timeout " + c.SessionTimeout.String(),
 		"--lock " + c.Lock,
 	}
+	if c.Max > 0 {
+		args = append(args, fmt.Sprintf("--max %d", c.Max))
+	}
+	if c.JudgeMax > 0 {
+		args = append(args, fmt.Sprintf("--judge-max %d", c.JudgeMax))
+	}
 	if c.NoFence {
 		args = append(args, "--no-fence")
 	}

@@ -75,6 +75,9 @@ type Summary struct {
 	// Election counts an election's leaderships (its tenures), proclaims
 	// and observer reports; nil for locks.
 	Election *checker.ElectionSummary
+	// Semaphore counts a semaphore campaign's leases and the most believed
+	// held at once; nil for any other campaign.
+	Semaphore *checker.SemaphoreSummary
 }
 
 // Summarize counts what the campaign did and found.
@@ -99,6 +102,7 @@ func Summarize(c *Campaign) Summary {
 	}
 	if res := c.Result; res != nil {
 		s.Election = res.Election
+		s.Semaphore = res.Semaphore
 		for _, f := range res.Findings {
 			if f.Violation() {
 				s.Anomalies[string(f.Check)]++
@@ -133,6 +137,9 @@ func (s Summary) WriteText(w io.Writer, c *Campaign) {
 	fmt.Fprintf(w, "  anomalies: %s\n", countsText(s.Anomalies, "none"))
 	if s.Election != nil {
 		fmt.Fprintf(w, "  election:  %s\n", s.Election)
+	}
+	if s.Semaphore != nil {
+		fmt.Fprintf(w, "  semaphore: %s\n", s.Semaphore)
 	}
 	if s.Intruder != nil {
 		fmt.Fprintf(w, "  intruder:  %s\n", s.Intruder.Text())

@@ -30,6 +30,7 @@ code{background:#f4f4f4;padding:1px 4px}
 <tr><td>operations</td><td>{{.S.Operations}}</td></tr>
 <tr><td>lock tenures</td><td>{{.S.Tenures}}</td></tr>
 {{with .S.Election}}<tr><td>election</td><td id="election">{{.String}}</td></tr>{{end}}
+{{with .S.Semaphore}}<tr><td>semaphore</td><td id="semaphore">{{.String}}</td></tr>{{end}}
 <tr><td>faults</td><td>{{range .Faults}}{{.Name}} {{.Count}}; {{else}}none{{end}}</td></tr>
 <tr><td>anomalies</td><td id="anomalies">{{range .Anomalies}}<span class="bad">{{.Name}} {{.Count}}</span>; {{else}}none{{end}}</td></tr>
 {{with .S.Intruder}}<tr><td>intruder</td><td id="intruder">{{.Text}}</td></tr>{{end}}

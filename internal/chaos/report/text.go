@@ -57,6 +57,9 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 		if c.Election != nil {
 			fmt.Fprintf(w, "election: %s\n", c.Election)
 		}
+		if c.Semaphore != nil {
+			fmt.Fprintf(w, "semaphore: %s\n", c.Semaphore)
+		}
 		fmt.Fprintf(w, "direct checks: %d violations, %d findings excused by a client freeze\n", c.Violations, c.Excused)
 		shown := 0
 		for _, f := range c.Findings {

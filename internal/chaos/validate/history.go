@@ -39,6 +39,8 @@ type CheckSummary struct {
 	// Election counts an election's leaderships, proclaims and observer
 	// reports; absent for locks.
 	Election *checker.ElectionSummary `json:"election,omitempty"`
+	// Semaphore counts a semaphore's leases and the most held at once.
+	Semaphore *checker.SemaphoreSummary `json:"semaphore,omitempty"`
 }
 
 // ModelSummary is the linearizability check of one partition of the history.
@@ -150,7 +152,8 @@ func Summarize(res *checker.Result, dir string) *CheckSummary {
 	s := &CheckSummary{
 		Verdict: res.Verdict, Summary: res.String(), Operations: res.Operations, Unknown: res.Unknown,
 		Faults: res.Faults, Elapsed: res.Elapsed.Round(time.Millisecond).String(), Suppressed: res.Suppressed,
-		Election: res.Election,
+		Election:  res.Election,
+		Semaphore: res.Semaphore,
 	}
 	for _, m := range res.Models {
 		ms := ModelSummary{Model: m.Model, Key: m.Key, Operations: m.Operations, Unknown: m.Unknown,

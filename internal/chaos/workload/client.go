@@ -155,7 +155,7 @@ func (c *Client) critical(ctx context.Context, t *tenure) {
 			return
 		}
 	}
-	if t.mode != checker.ModeRead && c.rng.IntN(2) == 0 && !t.ended() && ctx.Err() == nil {
+	if t.mode != checker.ModeRead && t.ownReg == "" && c.rng.IntN(2) == 0 && !t.ended() && ctx.Err() == nil {
 		c.gate.pass()
 		c.read(t)
 	}
@@ -181,15 +181,18 @@ func (c *Client) addrs() []string {
 // reports whether the critical section may go on.
 func (c *Client) write(ctx context.Context, t *tenure) bool {
 	value := c.nextValue(t.token)
-	call := c.now()
-	accepted := t.lp.mem.write(c.name, t.token, value)
-	ret := c.now()
-	c.add(checker.Record{Kind: checker.KindWrite, Session: t.session, Path: t.lp.Path, Register: t.lp.mem.name,
-		Call: call, Return: ret, Outcome: outcome(accepted), Token: t.token, Value: value})
+	accepted, reg := true, t.ownReg
+	if reg == "" {
+		call := c.now()
+		accepted = t.lp.mem.write(c.name, t.token, value)
+		ret := c.now()
+		c.add(checker.Record{Kind: checker.KindWrite, Session: t.session, Path: t.lp.Path, Register: t.lp.mem.name,
+			Call: call, Return: ret, Outcome: outcome(accepted), Token: t.token, Value: value})
+		reg = t.lp.zkRegister()
+	}
 
 	// The ZooKeeper register, retried through connection loss while the lease
 	// holds, as an application would: a broken connection is not a lost lock.
-	reg := t.lp.zkRegister()
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if attempt >= 20 || !c.think(ctx, t.done, 100*time.Millisecond, 250*time.Millisecond) || t.ended() {

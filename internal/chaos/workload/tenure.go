@@ -26,7 +26,12 @@ type tenure struct {
 	// sense (the connection broke but the lease may hold).
 	zkWrite func(ctx context.Context, value string) (checker.Outcome, bool, error)
 	guarded bool // zkWrite goes through Lease.Guard: its success proves the lease held
-	belief  *monitor.Belief
+	// ownReg, for a semaphore's lease, is the register its ZooKeeper writes are
+	// recorded in: the client's own, since several leases write the node at
+	// once and token order among them means nothing. Such a critical section
+	// neither writes the token-fenced in-process register nor reads.
+	ownReg string
+	belief *monitor.Belief
 	// crashed: the client closed its session instead of releasing (an
 	// election's candidate that crashes); its release record ends the tenure.
 	crashed atomic.Bool

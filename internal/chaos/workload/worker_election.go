@@ -177,11 +177,11 @@ func (w *electionWorker) resign(ctx context.Context, l *zklock.Leadership, t *te
 	w.add(rel)
 }
 
-// crash ends the leadership as a dying process would: the session is
+// crash ends the leadership (or a semaphore's lease) as a dying process would: the session is
 // closed, which deletes the candidate's node if the server hears of it, else
 // its expiry does. Recorded as a release of unknown outcome from the moment
 // the client stopped believing it leads.
-func (w *electionWorker) crash(t *tenure) {
+func (w *zklockWorker) crash(t *tenure) {
 	w.setState(StateIdle, "")
 	w.gate.pass()
 	t.crashed.Store(true)

@@ -4,7 +4,8 @@
 // paths, with zklock or with go-zookeeper's zk.Lock (a control), and in its
 // critical sections writes and reads two registers per lock, a ZooKeeper
 // node and an in-process fenced resource; or, with LockElection, that
-// campaign on zklock's elections, lead, proclaim and resign, or observe.
+// campaign on zklock's elections, lead, proclaim and resign, or observe;
+// or, with LockSemaphore, that take leases of zklock's counting semaphores.
 // Every operation and every lost lease is recorded in the campaign's history.
 package workload
 
@@ -36,6 +37,10 @@ type Config struct {
 	IdleHold       time.Duration // end critical sections idle for up to this long; 0 for none
 	SessionTimeout time.Duration // asked for every session
 	NoFence        bool          // write to ZooKeeper without Lease.Guard (a control)
+	Max            int           // leases of each semaphore held at once (LockSemaphore)
+	// JudgeMax, when not 0, is the max recorded on a semaphore's acquires
+	// instead of Max: a control that judges Max leases against a lower max.
+	JudgeMax int
 	// Auth is the digest credentials ("user:password") every session
 	// authenticates with, and the lock nodes are created for (LockACL); nil
 	// for a campaign without ACLs (--no-acl, a control).
@@ -104,12 +109,15 @@ type Worker interface {
 	Close()
 }
 
-// NewWorker returns cl's worker on lock (LockZklock, LockElection or LockZk). A zk.Lock
+// NewWorker returns cl's worker on lock (LockZklock, LockElection, LockSemaphore or LockZk). A zk.Lock
 // worker connects at once; an error says it could not, and the worker
 // returned must still be closed.
 func NewWorker(ctx context.Context, lock string, cl *Client) (Worker, error) {
 	if lock == LockElection {
 		return &electionWorker{zklockWorker: &zklockWorker{Client: cl}, observer: IsObserver(cl.index)}, nil
+	}
+	if lock == LockSemaphore {
+		return &semaphoreWorker{zklockWorker: &zklockWorker{Client: cl}}, nil
 	}
 	if lock == LockZk {
 		zw := &zkWorker{Client: cl}

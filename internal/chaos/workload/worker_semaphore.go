@@ -1,0 +1,128 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/impl/zklock"
+)
+
+// LockSemaphore runs zklock's counting Semaphore instead of its locks: the
+// --locks paths are semaphores of Config.Max leases. The campaign must pass.
+const LockSemaphore = "semaphore"
+
+// semaphoreWorker runs a client's workload on zklock's Semaphore: it takes a
+// lease (Acquire, sometimes TryAcquire), holds it for a while doing fenced
+// writes through Lease.Guard, and releases it with Unlock or now and then
+// crashes (closes its session). A lease is recorded as an exclusive acquire
+// carrying the semaphore's Max, which the checker's semaphore checks judge.
+type semaphoreWorker struct {
+	*zklockWorker
+}
+
+// Run runs rounds until ctx ends.
+func (w *semaphoreWorker) Run(ctx context.Context) {
+	for ctx.Err() == nil {
+		if !w.ensureSession(ctx) {
+			continue
+		}
+		lp, _ := w.pick()
+		w.round(ctx, lp, w.rng.Float64() < tryShare)
+		w.think(ctx, nil, 0, 100*time.Millisecond)
+	}
+}
+
+// round is one acquisition and, if it succeeds, a critical section and an
+// Unlock or a crash, all recorded.
+func (w *semaphoreWorker) round(ctx context.Context, lp *LockPath, try bool) {
+	sid := checker.SessionID(w.sess.ID())
+	var opts []zklock.LockOption
+	if w.w.Cfg.Auth != nil {
+		opts = append(opts, zklock.WithACL(LockACL()))
+	}
+	sem, err := zklock.NewSemaphore(w.sess, lp.Path, w.w.Cfg.Max, opts...)
+	if err != nil {
+		return // the session ended under us: the next round makes a new one
+	}
+	acquire := sem.Acquire
+	if try {
+		acquire = sem.TryAcquire
+	} else {
+		w.setState(StateWaiting, lp.Path)
+	}
+	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
+	w.gate.pass()
+	call := w.now()
+	lease, err := acquire(actx)
+	w.gate.pass()
+	ret := w.now()
+	cancel()
+	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: checker.ModeExclusive,
+		Max: w.w.Cfg.Max, Call: call, Return: ret}
+	if w.w.Cfg.JudgeMax > 0 {
+		rec.Max = w.w.Cfg.JudgeMax // a control: the checker must find more than this held
+	}
+	if err != nil {
+		w.setState(StateIdle, "")
+		rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
+		// As a Lock's: no lease and no node left to grant (TryAcquire found
+		// none free, or our deadline ended the wait and the node was deleted).
+		if errors.Is(err, zklock.ErrLocked) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			rec.Outcome = checker.OutcomeFailed
+		}
+		w.add(rec)
+		return
+	}
+	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
+	w.add(rec)
+	w.hold(ctx, lease, &tenure{lp: lp, mode: checker.ModeExclusive, token: lease.Token(), node: lease.Node(),
+		session: sid, acqReturn: ret, done: lease.Done(), conn: w.sess.Conn(), ownReg: lp.zkRegister() + "@" + w.name}, call)
+}
+
+// hold runs the critical section of lease t and ends it.
+func (w *semaphoreWorker) hold(ctx context.Context, lease *zklock.Lease, t *tenure, call int64) {
+	// The monitor's live check is pairwise, for locks: a semaphore's lease is
+	// shown to it as a reader's, which clashes with nobody; the checker
+	// counts the leases.
+	t.belief = w.w.Mon.Begin(w.name, t.lp.Path, checker.ModeRead, t.token, call)
+	if w.w.Cfg.NoFence {
+		t.zkWrite = plainWrite(w.sess.Conn(), t.lp.Data)
+	} else {
+		t.zkWrite, t.guarded = guardedWrite(lease, t.lp.Data), true
+	}
+	w.setHolding(t.lp.Path, t.node)
+	w.wg.Add(1)
+	go w.watch(lease, t)
+
+	w.critical(ctx, t)
+	if w.rng.Float64() < crashShare && !t.ended() {
+		w.crash(t)
+		return
+	}
+	w.unlock(ctx, lease, t)
+}
+
+// unlock ends the lease with Unlock, recorded as a release.
+func (w *semaphoreWorker) unlock(ctx context.Context, lease *zklock.Lease, t *tenure) {
+	w.setState(StateIdle, "")
+	w.gate.pass()
+	call := w.now()
+	w.w.Mon.End(t.belief)
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*w.w.Timeout)
+	err := lease.Unlock(uctx)
+	cancel()
+	w.gate.pass()
+	ret := w.now()
+	rel := checker.Record{Kind: checker.KindRelease, Session: t.session, Path: t.lp.Path, Call: call, Return: ret,
+		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node}
+	if err != nil {
+		// As a Lock's Unlock: failed only if the lease had been lost already.
+		rel.Error, rel.Outcome = err.Error(), checker.OutcomeUnknown
+		if errors.Is(lease.Err(), zklock.ErrLockLost) {
+			rel.Outcome = checker.OutcomeFailed
+		}
+	}
+	w.add(rel)
+}
