@@ -583,3 +583,81 @@ func TestElectionEnsembleDownLongerThanSession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestElectionEnsembleStoppedLongerThanSession is CURATOR-696 as it
+// happened: the whole ensemble is down (every server killed) for longer
+// than the leader's session timeout, then started again. The servers
+// bring the old sessions back with fresh timeouts, so the lost leader's
+// node stands again until the server expires it. The leader and the
+// candidate waiting behind it learn of their loss on their own clocks
+// while the servers are down (the leader's Done closes with ErrLockLost
+// and ErrSessionLost, the waiter's Campaign fails) and their sessions do
+// not come back to life on the restart. A candidate on a new session
+// leads only once the old node has gone, its node is owned by its current
+// session, and it never leads while the lost leader believed it led.
+func TestElectionEnsembleStoppedLongerThanSession(t *testing.T) {
+	traceLatchAsLock(t)
+	e := ensembletest.RequireLocal(t)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := newClient(t, "a", WithSessionTimeout(shortTimeout))
+	b := newClient(t, "b", WithSessionTimeout(shortTimeout))
+	la := campaign(t, ctx, election(t, a, p), "a")
+	lost := doneAt(la)
+	pb := campaignTimed(ctx, election(t, b, p), "b")
+	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	down := time.Now()
+	for i := 0; i < e.Size(); i++ {
+		if err := e.Kill(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lostAt time.Time
+	select {
+	case lostAt = <-lost:
+	case <-time.After(2 * shortTimeout):
+		t.Fatal("a still leads twice its session timeout into the outage")
+	}
+	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	if _, err := pb.wait(t, 2*shortTimeout); !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("b's Campaign through the outage = %v, want ErrSessionLost", err)
+	}
+	if d := shortTimeout + 250*time.Millisecond - time.Since(down); d > 0 {
+		time.Sleep(d)
+	}
+	if err := e.Heal(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a stepped down %v into the outage; the ensemble was back %v after it began",
+		lostAt.Sub(down).Round(time.Millisecond), time.Since(down).Round(time.Millisecond))
+	adm := admin(t)
+	t.Logf("nodes once the ensemble is back: %v", nodes(t, adm, p))
+	a2 := newClient(t, "a2")
+	p2 := campaignTimed(ctx, election(t, a2, p), "a2")
+	l2, err := p2.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatalf("a2 after the outage: %v", err)
+	}
+	t.Logf("a2 led %v after the outage began", p2.at.Sub(down).Round(time.Millisecond))
+	if !lostAt.Before(p2.at) {
+		t.Fatalf("a2 led from %v while a believed it led until %v", p2.at, lostAt)
+	}
+	_, st, err := adm.Get(l2.Node())
+	if err != nil {
+		t.Fatalf("a2's node %s: %v", l2.Node(), err)
+	}
+	if st.EphemeralOwner != a2.ID() {
+		t.Fatalf("a2's node is owned by session %#x, not its current one %#x", st.EphemeralOwner, a2.ID())
+	}
+	if got := nodes(t, adm, p); len(got) != 1 {
+		t.Fatalf("nodes %v while a2 leads, want only a2's", got)
+	}
+	if a.Err() == nil || b.Err() == nil {
+		t.Fatalf("a lost session came back: a %v, b %v", a.Err(), b.Err())
+	}
+	if err := l2.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
