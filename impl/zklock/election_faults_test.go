@@ -1,0 +1,663 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/ensemble/ensembletest"
+	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/traceevent"
+)
+
+// The election under the faults the lock's tests survive, on the real
+// ensemble: a paused leader, a lost create reply, the ZooKeeper leader
+// killed, an observer's reconnect, a leader on a cut-off follower and a
+// loss longer than the session (Curator's CURATOR-696).
+
+// timedCampaign is a Campaign on its own goroutine that records when it
+// returned.
+type timedCampaign struct {
+	l    *Leadership
+	err  error
+	at   time.Time
+	done chan struct{}
+}
+
+func campaignTimed(ctx context.Context, e *Election, value string) *timedCampaign {
+	c := &timedCampaign{done: make(chan struct{})}
+	go func() {
+		c.l, c.err = e.Campaign(ctx, []byte(value))
+		c.at = time.Now()
+		close(c.done)
+	}()
+	return c
+}
+
+func (c *timedCampaign) wait(t *testing.T, d time.Duration) (*Leadership, error) {
+	t.Helper()
+	select {
+	case <-c.done:
+		return c.l, c.err
+	case <-time.After(d):
+		t.Fatalf("Campaign did not return within %v", d)
+		return nil, nil
+	}
+}
+
+func (c *timedCampaign) returned() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// doneAt returns a channel that receives the time l's Done closed.
+func doneAt(l *Leadership) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	go func() {
+		<-l.Done()
+		ch <- time.Now()
+	}()
+	return ch
+}
+
+// TestElectionLeaderPausedFenced: a leader whose process stops answering
+// (its connection blackholed past its session timeout, as for the lock
+// holder of TestHolderSessionExpires) steps down on its own loss clock
+// before the candidate waiting behind it leads, with a higher epoch. Once
+// it resumes, its fenced writes are refused: Guard says ErrNotHeld, and a
+// multi headed by the Check it took while leading fails on the server,
+// leaving the resource as the new leader wrote it. Its Done is closed with
+// ErrLockLost and ErrSessionLost. A leader that went on acting on a
+// leadership it believed it held, as a paused LeaderLatch does until its
+// connection-state listener runs, is what this guards against.
+func TestElectionLeaderPausedFenced(t *testing.T) {
+	traceLatchAsLock(t)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	adm := admin(t)
+	a := newClient(t, "a", WithSessionTimeout(shortTimeout))
+	b := newClient(t, "b")
+	ea, eb := election(t, a, p), election(t, b, p)
+	la := campaign(t, ctx, ea, "a")
+	resource := p + "-resource"
+	if _, err := la.Guard(ctx, &zk.CreateRequest{Path: resource, Data: []byte("a"), Acl: zk.WorldACL(zk.PermAll)}); err != nil {
+		t.Fatalf("a's guarded create of the resource: %v", err)
+	}
+	t.Cleanup(func() { adm.Delete(resource, -1) })
+	check, err := la.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := doneAt(la)
+	pb := campaignTimed(ctx, eb, "b")
+	b.trace.waitFor(t, "b queued behind a", 30*time.Second, waiting)
+	paused := time.Now()
+	a.net.BlackholeUntilHealed()
+	defer a.net.Heal()
+	lb, err := pb.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatalf("b after a's pause: %v", err)
+	}
+	var lostAt time.Time
+	select {
+	case lostAt = <-lost:
+	default:
+		t.Fatal("b leads while a's leadership has not ended: two leaders")
+	}
+	if !lostAt.Before(pb.at) {
+		t.Fatalf("a stepped down %v after b began to lead", lostAt.Sub(pb.at))
+	}
+	t.Logf("a stepped down %v after the pause, %v before b led", lostAt.Sub(paused).Round(time.Millisecond), pb.at.Sub(lostAt).Round(time.Millisecond))
+	if lb.Epoch() <= la.Epoch() {
+		t.Fatalf("b's epoch %d is not above a's %d", lb.Epoch(), la.Epoch())
+	}
+	if _, err := lb.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("b"), Version: -1}); err != nil {
+		t.Fatalf("b's guarded write: %v", err)
+	}
+	a.net.Heal() // a resumes
+	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	if _, err := la.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("a's Guard after it resumed = %v, want ErrNotHeld", err)
+	}
+	if _, err := la.Check(); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("a's Check after it resumed = %v, want ErrNotHeld", err)
+	}
+	// The Check a took while leading, sent late (by a connection that
+	// still works): the server refuses the whole multi.
+	if _, err := adm.Multi(check, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); err == nil {
+		t.Fatal("a multi headed by a's old Check was applied after b leads")
+	}
+	if data, _, err := adm.Get(resource); err != nil || string(data) != "b" {
+		t.Fatalf("resource = %q (%v), want b's write", data, err)
+	}
+	if err := lb.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestElectionCreateReplyLost: the server makes Campaign's candidate node
+// but the reply never reaches us. Campaign finds the node by its uuid, as
+// Lock does (TestCreateReplyLost): it leads exactly once, with exactly one
+// node of its own, and no duplicate is left behind; contended, it waits
+// behind the leader with that one node.
+func TestElectionCreateReplyLost(t *testing.T) {
+	for _, contended := range []bool{false, true} {
+		name := map[bool]string{false: "free", true: "contended"}[contended]
+		t.Run(name, func(t *testing.T) {
+			traceLatchAsLock(t)
+			p := lockPath(t)
+			ctx := ctxFor(t, time.Minute)
+			adm := admin(t)
+			h := newClient(t, "leader")
+			// The parents exist already: the cut create is the one that
+			// succeeds.
+			lh := campaign(t, ctx, election(t, h, p), "h")
+			if !contended {
+				if err := lh.Resign(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c := newClient(t, "cut")
+			ec := election(t, c, p)
+			cut := c.net.CutAfterRequest(faultinject.OpCreate2)
+			pc := campaignTimed(ctx, ec, "c")
+			report, err := cut.Wait(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !report.ReplyDropped || report.Err != 0 {
+				t.Fatalf("the cut did not drop a successful create reply: %+v", report)
+			}
+			if contended {
+				c.trace.waitFor(t, "queued after the cut", 30*time.Second, waiting)
+				if got := ours(nodes(t, adm, p), c.trace); got != 1 {
+					t.Fatalf("%d nodes of ours while waiting, want 1", got)
+				}
+				if pc.returned() {
+					t.Fatalf("Campaign returned (%v) while the leader leads", pc.err)
+				}
+				if err := lh.Resign(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lc, err := pc.wait(t, 30*time.Second)
+			if err != nil {
+				t.Fatalf("Campaign after a lost create reply: %v", err)
+			}
+			if n := c.trace.count(action(traceevent.CreateReplyLost)); n != 1 {
+				t.Fatalf("%d CreateReplyLost steps, want 1; trace:\n%s", n, c.trace.dump())
+			}
+			c.trace.waitFor(t, "own node found", time.Second, func(ev TraceEvent) bool {
+				return ev.Action == traceevent.FindOwnNode && ev.Result == traceevent.ResultFound
+			})
+			if got := nodes(t, adm, p); len(got) != 1 || got[0] != path.Base(lc.Node()) {
+				t.Fatalf("nodes %v while leading, want exactly our %s", got, path.Base(lc.Node()))
+			}
+			wantLeader(t, ctx, ec, lc, "c")
+			if err := lc.Resign(ctx); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "no node left after Resign", 5*time.Second, func() bool {
+				return len(nodes(t, adm, p)) == 0
+			})
+		})
+	}
+}
+
+// TestElectionZooKeeperLeaderKilled: the ZooKeeper ensemble's leader
+// server dies while a candidate leads, another waits and an observer
+// observes. As for the lock (TestLeaderKilled), a session survives the
+// ensemble's election within the room its timeout leaves: the leader keeps
+// leading (a Guard succeeds on the new quorum) and the waiter does not
+// lead beside it; if the leader's session were lost after all, its Done
+// must close before the waiter leads. The observer reports no other
+// leader meanwhile, keeps its channel open, and reports the waiter once
+// the leader resigns.
+func TestElectionZooKeeperLeaderKilled(t *testing.T) {
+	skipTraceCheck(t, observerSkip)
+	e := ensembletest.RequireLocal(t)
+	p := lockPath(t)
+	ctx := ctxFor(t, 2*time.Minute)
+	room := []SessionOption{WithSessionTimeout(10 * time.Second), WithDriftMargin(time.Second)}
+	a, b, o := newClient(t, "a", room...), newClient(t, "b", room...), newClient(t, "o", room...)
+	ea, eb, eo := election(t, a, p), election(t, b, p), election(t, o, p)
+	la := campaign(t, ctx, ea, "a")
+	lost := doneAt(la)
+	obs, err := eo.Observe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := next(t, obs, "a leads"); info.Epoch != la.Epoch() {
+		t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
+	}
+	pb := campaignTimed(ctx, eb, "b")
+	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	leader, err := e.Leader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	if err := e.Kill(leader); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "a new ZooKeeper leader", 30*time.Second, func() bool {
+		l, err := e.Leader(ctx)
+		return err == nil && l != leader
+	})
+	t.Logf("a new ZooKeeper leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	if _, err := la.Guard(ctx); err != nil {
+		// The session was lost after all: then a stepped down before b
+		// led, never beside it.
+		t.Logf("a's leadership did not survive the election: %v", err)
+		lb, err := pb.wait(t, 30*time.Second)
+		if err != nil {
+			t.Fatalf("b after a's loss: %v", err)
+		}
+		select {
+		case at := <-lost:
+			if !at.Before(pb.at) {
+				t.Fatalf("a stepped down %v after b led", at.Sub(pb.at))
+			}
+		default:
+			t.Fatal("b leads while a's leadership has not ended")
+		}
+		if info := next(t, obs, "b leads"); info.Epoch != lb.Epoch() {
+			t.Fatalf("report %+v, want b at epoch %d", info, lb.Epoch())
+		}
+		lb.Resign(ctx)
+		return
+	}
+	t.Logf("a's guard succeeded %v after the kill", time.Since(killed).Round(time.Millisecond))
+	if pb.returned() {
+		t.Fatalf("b's Campaign returned (%v) while a leads", pb.err)
+	}
+	// Any report now is a's again (a look after the observer's reconnect
+	// that found the same leader is not reported).
+	select {
+	case info, ok := <-obs.Leaders():
+		if !ok {
+			t.Fatalf("the observation ended across the ZooKeeper election: %v", obs.Err())
+		}
+		if info.Epoch != la.Epoch() {
+			t.Fatalf("observer reported %+v while a leads", info)
+		}
+	case <-time.After(500 * time.Millisecond):
+	}
+	if err := la.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lb, err := pb.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatalf("b after a resigned: %v", err)
+	}
+	for {
+		info := next(t, obs, "b leads")
+		if info.Vacant() {
+			continue // a's node went before the observer saw b's
+		}
+		if info.Epoch != lb.Epoch() {
+			t.Fatalf("report %+v, want b at epoch %d", info, lb.Epoch())
+		}
+		break
+	}
+	if err := lb.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestElectionObserverAcrossReconnect: an observer's connection is severed
+// and stays down while the leader resigns and the next candidate leads.
+// After the reconnect the observer reports the new leader, with a higher
+// epoch; it never reports an older epoch than one it has reported, and its
+// channel stays open (Err nil).
+func TestElectionObserverAcrossReconnect(t *testing.T) {
+	skipTraceCheck(t, observerSkip)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a, b, o := newClient(t, "a"), newClient(t, "b"), newClient(t, "o")
+	ea, eb, eo := election(t, a, p), election(t, b, p), election(t, o, p)
+	la := campaign(t, ctx, ea, "a")
+	obs, err := eo.Observe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := next(t, obs, "a leads"); info.Epoch != la.Epoch() {
+		t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
+	}
+	pb := campaignTimed(ctx, eb, "b")
+	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	// Down and kept down: the reconnect finds nothing to talk to until
+	// the heal, well within o's session timeout.
+	o.net.BlackholeUntilHealed()
+	if n := o.net.Sever(); n == 0 {
+		t.Fatal("the observer had no connection to sever")
+	}
+	if err := la.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lb, err := pb.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lb.Epoch() <= la.Epoch() {
+		t.Fatalf("b's epoch %d is not above a's %d", lb.Epoch(), la.Epoch())
+	}
+	time.Sleep(time.Second)
+	o.net.Heal()
+	last := la.Epoch()
+	for {
+		info := next(t, obs, "b leads after the reconnect")
+		if info.Vacant() {
+			continue
+		}
+		if info.Epoch < last {
+			t.Fatalf("report %+v: epoch %d after %d", info, info.Epoch, last)
+		}
+		last = info.Epoch
+		if info.Epoch == lb.Epoch() {
+			if string(info.Value) != "b" {
+				t.Fatalf("report %+v, want b's value", info)
+			}
+			break
+		}
+	}
+	quiet(t, obs, 300*time.Millisecond, "nothing more while b leads")
+	if err := obs.Err(); err != nil {
+		t.Fatalf("observation Err = %v while it runs", err)
+	}
+	if err := o.Err(); err != nil {
+		t.Fatalf("the observer's session: %v", err)
+	}
+	if err := lb.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestElectionLeaderOnCutOffFollower: as TestFollowerCutOffFromLeader for a
+// lock holder: the leader's session lives on a follower that is cut off
+// from the ZooKeeper leader, which keeps answering its pings for syncLimit
+// x tickTime. The leader must step down (Done closes, ErrLockLost) before
+// the candidate connected to the ZooKeeper leader leads, once the leader
+// has expired the cut-off session. A loss clock that trusts a follower's
+// pings would let both lead for a second or more.
+func TestElectionLeaderOnCutOffFollower(t *testing.T) {
+	e := ensembletest.RequireLocal(t)
+	ctx := ctxFor(t, time.Minute)
+	zl, err := e.Leader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	follower := (zl + 1) % e.Size()
+	addrs := e.Addrs()
+	session := func(name, addr string, tl *traceLog) *Session {
+		opts := []SessionOption{WithSessionTimeout(shortTimeout), timing(),
+			WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))}
+		if tl != nil {
+			opts = append(opts, WithTracer(tl.add))
+		}
+		s, err := NewSession(ctx, []string{addr}, opts...)
+		if err != nil {
+			t.Fatalf("session for %s on %s: %v", name, addr, err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	leaderSession := session("leader", addrs[follower], nil)
+	candTrace := &traceLog{}
+	candSession := session("candidate", addrs[zl], candTrace)
+	p := lockPath(t)
+	el, err := NewElection(leaderSession, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ec, err := NewElection(candSession, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll := campaign(t, ctx, el, "leader")
+	pc := campaignTimed(ctx, ec, "candidate")
+	candTrace.waitFor(t, "the candidate waits behind the leader", 30*time.Second, waiting)
+	if err := e.Isolate(follower); err != nil {
+		t.Fatal(err)
+	}
+	cut := time.Now()
+	t.Logf("ZooKeeper leader %d, our leader on follower %d, cut off at %s", zl, follower, cut.Format("15:04:05.000"))
+	var ended time.Time
+	done, camp := ll.Done(), pc.done
+	for done != nil || camp != nil {
+		select {
+		case <-done:
+			done = nil
+			ended = time.Now()
+			t.Logf("the leader stepped down %v after the cut: %v", ended.Sub(cut).Round(time.Millisecond), ll.Err())
+		case <-camp:
+			camp = nil
+			if pc.err != nil {
+				t.Fatalf("the candidate's Campaign: %v", pc.err)
+			}
+			t.Logf("the candidate leads %v after the cut (epoch %d)", pc.at.Sub(cut).Round(time.Millisecond), pc.l.Epoch())
+		case <-ctx.Done():
+			t.Fatalf("leader stepped down: %v, candidate leads: %v, by the end of the wait", !ended.IsZero(), pc.returned())
+		}
+	}
+	if !ended.Before(pc.at) {
+		t.Errorf("both led %s for %v: the leader stepped down after the candidate was elected",
+			p, ended.Sub(pc.at).Round(time.Millisecond))
+	}
+	if err := ll.Err(); !errors.Is(err, ErrLockLost) {
+		t.Errorf("the leader's Err = %v, want ErrLockLost", err)
+	}
+	if pc.l.Epoch() <= ll.Epoch() {
+		t.Errorf("the candidate's epoch %d is not above the leader's %d", pc.l.Epoch(), ll.Epoch())
+	}
+	if err := e.HealAll(); err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.l.Resign(ctx); err != nil {
+		t.Logf("the candidate's Resign: %v", err)
+	}
+}
+
+// tenure is when one candidate believed it led: from its Campaign's return
+// until its Done closed (zero while it still leads).
+type tenure struct {
+	who        string
+	from, till time.Time
+}
+
+// TestElectionEnsembleDownLongerThanSession guards against Curator's
+// CURATOR-696 (two leaders once the ensemble had been unreachable for
+// longer than the leader's session): every connection of the leader and of
+// the candidate waiting behind it is cut for longer than their session
+// timeout, then restored. Both learn of their sessions' loss on their own
+// clocks: the leader's Done closes with ErrLockLost, the waiter's Campaign
+// fails and it never leads. The processes campaign again on new sessions:
+// exactly one leads, its node is owned by its current session (its
+// ephemeralOwner is the session id, not a lost session's), and no node of
+// a lost session is left. At no instant do two candidates believe they
+// lead.
+func TestElectionEnsembleDownLongerThanSession(t *testing.T) {
+	traceLatchAsLock(t)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	adm := admin(t)
+	a := newClient(t, "a", WithSessionTimeout(shortTimeout))
+	b := newClient(t, "b", WithSessionTimeout(shortTimeout))
+	la := campaign(t, ctx, election(t, a, p), "a")
+	start := time.Now()
+	lost := doneAt(la)
+	pb := campaignTimed(ctx, election(t, b, p), "b")
+	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	down := time.Now()
+	a.net.BlackholeUntilHealed()
+	b.net.BlackholeUntilHealed()
+	defer a.net.Heal()
+	defer b.net.Heal()
+	var lostAt time.Time
+	select {
+	case lostAt = <-lost:
+	case <-time.After(2 * shortTimeout):
+		t.Fatal("a still leads twice its session timeout into the outage")
+	}
+	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	if _, err := pb.wait(t, 2*shortTimeout); !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("b's Campaign through the outage = %v, want ErrSessionLost", err)
+	}
+	// Down past the timeout, so that the server expires both sessions
+	// before the connections come back.
+	if d := shortTimeout + time.Second - time.Since(down); d > 0 {
+		time.Sleep(d)
+	}
+	a.net.Heal()
+	b.net.Heal()
+	t.Logf("a stepped down %v into an outage of %v", lostAt.Sub(down).Round(time.Millisecond), time.Since(down).Round(time.Millisecond))
+	tenures := []tenure{{"a", start, lostAt}}
+	// Both campaign again, on new sessions.
+	a2, b2 := newClient(t, "a2"), newClient(t, "b2")
+	pa2 := campaignTimed(ctx, election(t, a2, p), "a2")
+	pb2 := campaignTimed(ctx, election(t, b2, p), "b2")
+	var first *Leadership
+	var firstC *client
+	var second *timedCampaign
+	select {
+	case <-pa2.done:
+		first, firstC, second = pa2.l, a2, pb2
+		if pa2.err != nil {
+			t.Fatalf("a2: %v", pa2.err)
+		}
+		tenures = append(tenures, tenure{who: "a2", from: pa2.at})
+	case <-pb2.done:
+		first, firstC, second = pb2.l, b2, pa2
+		if pb2.err != nil {
+			t.Fatalf("b2: %v", pb2.err)
+		}
+		tenures = append(tenures, tenure{who: "b2", from: pb2.at})
+	case <-time.After(30 * time.Second):
+		t.Fatal("nobody leads after the outage")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if second.returned() {
+		t.Fatalf("both lead after the outage (second: %v)", second.err)
+	}
+	_, st, err := adm.Get(first.Node())
+	if err != nil {
+		t.Fatalf("the leader's node %s: %v", first.Node(), err)
+	}
+	if st.EphemeralOwner != firstC.ID() {
+		t.Fatalf("the leader's node is owned by session %#x, not its current one %#x", st.EphemeralOwner, firstC.ID())
+	}
+	for _, n := range nodes(t, adm, p) {
+		if _, st, err := adm.Get(p + "/" + n); err == nil && (st.EphemeralOwner == a.ID() || st.EphemeralOwner == b.ID()) {
+			t.Fatalf("node %s of a lost session is left", n)
+		}
+	}
+	wantLeader(t, ctx, election(t, firstC, p), first, firstC.name)
+	endFirst := doneAt(first)
+	if err := first.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tenures[1].till = <-endFirst
+	l2, err := second.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenures = append(tenures, tenure{who: "second", from: second.at})
+	for i := 1; i < len(tenures); i++ {
+		if !tenures[i-1].till.Before(tenures[i].from) {
+			t.Fatalf("%s led from %v while %s led until %v", tenures[i].who, tenures[i].from, tenures[i-1].who, tenures[i-1].till)
+		}
+	}
+	if err := l2.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestElectionEnsembleStoppedLongerThanSession is CURATOR-696 as it
+// happened: the whole ensemble is down (every server killed) for longer
+// than the leader's session timeout, then started again. The servers
+// bring the old sessions back with fresh timeouts, so the lost leader's
+// node stands again until the server expires it. The leader and the
+// candidate waiting behind it learn of their loss on their own clocks
+// while the servers are down (the leader's Done closes with ErrLockLost
+// and ErrSessionLost, the waiter's Campaign fails) and their sessions do
+// not come back to life on the restart. A candidate on a new session
+// leads only once the old node has gone, its node is owned by its current
+// session, and it never leads while the lost leader believed it led.
+func TestElectionEnsembleStoppedLongerThanSession(t *testing.T) {
+	traceLatchAsLock(t)
+	e := ensembletest.RequireLocal(t)
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a := newClient(t, "a", WithSessionTimeout(shortTimeout))
+	b := newClient(t, "b", WithSessionTimeout(shortTimeout))
+	la := campaign(t, ctx, election(t, a, p), "a")
+	lost := doneAt(la)
+	pb := campaignTimed(ctx, election(t, b, p), "b")
+	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	down := time.Now()
+	for i := 0; i < e.Size(); i++ {
+		if err := e.Kill(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lostAt time.Time
+	select {
+	case lostAt = <-lost:
+	case <-time.After(2 * shortTimeout):
+		t.Fatal("a still leads twice its session timeout into the outage")
+	}
+	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	if _, err := pb.wait(t, 2*shortTimeout); !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("b's Campaign through the outage = %v, want ErrSessionLost", err)
+	}
+	if d := shortTimeout + 250*time.Millisecond - time.Since(down); d > 0 {
+		time.Sleep(d)
+	}
+	if err := e.Heal(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a stepped down %v into the outage; the ensemble was back %v after it began",
+		lostAt.Sub(down).Round(time.Millisecond), time.Since(down).Round(time.Millisecond))
+	adm := admin(t)
+	t.Logf("nodes once the ensemble is back: %v", nodes(t, adm, p))
+	a2 := newClient(t, "a2")
+	p2 := campaignTimed(ctx, election(t, a2, p), "a2")
+	l2, err := p2.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatalf("a2 after the outage: %v", err)
+	}
+	t.Logf("a2 led %v after the outage began", p2.at.Sub(down).Round(time.Millisecond))
+	if !lostAt.Before(p2.at) {
+		t.Fatalf("a2 led from %v while a believed it led until %v", p2.at, lostAt)
+	}
+	_, st, err := adm.Get(l2.Node())
+	if err != nil {
+		t.Fatalf("a2's node %s: %v", l2.Node(), err)
+	}
+	if st.EphemeralOwner != a2.ID() {
+		t.Fatalf("a2's node is owned by session %#x, not its current one %#x", st.EphemeralOwner, a2.ID())
+	}
+	if got := nodes(t, adm, p); len(got) != 1 {
+		t.Fatalf("nodes %v while a2 leads, want only a2's", got)
+	}
+	if a.Err() == nil || b.Err() == nil {
+		t.Fatalf("a lost session came back: a %v, b %v", a.Err(), b.Err())
+	}
+	if err := l2.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
