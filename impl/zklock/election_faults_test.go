@@ -79,7 +79,6 @@ func doneAt(l *Leadership) <-chan time.Time {
 // leadership it believed it held, as a paused LeaderLatch does until its
 // connection-state listener runs, is what this guards against.
 func TestElectionLeaderPausedFenced(t *testing.T) {
-	traceLatchAsLock(t)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	adm := admin(t)
@@ -154,7 +153,6 @@ func TestElectionCreateReplyLost(t *testing.T) {
 	for _, contended := range []bool{false, true} {
 		name := map[bool]string{false: "free", true: "contended"}[contended]
 		t.Run(name, func(t *testing.T) {
-			traceLatchAsLock(t)
 			p := lockPath(t)
 			ctx := ctxFor(t, time.Minute)
 			adm := admin(t)
@@ -487,7 +485,6 @@ type tenure struct {
 // a lost session is left. At no instant do two candidates believe they
 // lead.
 func TestElectionEnsembleDownLongerThanSession(t *testing.T) {
-	traceLatchAsLock(t)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	adm := admin(t)
@@ -596,7 +593,6 @@ func TestElectionEnsembleDownLongerThanSession(t *testing.T) {
 // leads only once the old node has gone, its node is owned by its current
 // session, and it never leads while the lost leader believed it led.
 func TestElectionEnsembleStoppedLongerThanSession(t *testing.T) {
-	traceLatchAsLock(t)
 	e := ensembletest.RequireLocal(t)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)

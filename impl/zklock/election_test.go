@@ -94,7 +94,6 @@ func wantLeader(t *testing.T, ctx context.Context, e *Election, l *Leadership, v
 // ErrNoLeader when nobody does, and epochs only grow: a candidate that
 // resigns and campaigns again queues behind the rival that was waiting.
 func TestElectionBasic(t *testing.T) {
-	traceLatchAsLock(t)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a, b := newClient(t, "a"), newClient(t, "b")
@@ -455,7 +454,6 @@ func TestElectionLeaderExpires(t *testing.T) {
 // with the node gone. A Resign whose ctx had already ended deletes in the
 // background.
 func TestElectionResignRetry(t *testing.T) {
-	traceLatchAsLock(t)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	adm := admin(t)

@@ -22,8 +22,6 @@ type testTrace struct {
 	mu      sync.Mutex
 	clients []*client
 	skip    string
-	latch   bool // election candidates, checked as the lock's contenders (traceLatchAsLock)
-	armed   bool // the check is arranged (an entry made by traceLatchAsLock is not yet)
 }
 
 var (
@@ -40,9 +38,8 @@ func traceTest(t testing.TB, c *client) {
 		tt = &testTrace{}
 		traces[t] = tt
 	}
-	// An entry skipTraceCheck made is left unarmed, as before: no check.
-	first := !tt.armed && (!ok || tt.latch)
-	tt.armed = true
+	// An entry skipTraceCheck made is left unarmed: no check.
+	first := !ok
 	tracesMu.Unlock()
 	tt.mu.Lock()
 	tt.clients = append(tt.clients, c)
@@ -61,9 +58,6 @@ func traceTest(t testing.TB, c *client) {
 		for _, c := range tt.clients {
 			evs = append(evs, modelEvents(c.name, c.trace.all())...)
 		}
-		if tt.latch {
-			latchAsLock(evs)
-		}
 		if err := checkTrace(t, t.Name(), evs); err != nil {
 			t.Error(err)
 		}
@@ -79,31 +73,6 @@ func skipTraceCheck(t testing.TB, why string) {
 		return
 	}
 	traces[t] = &testTrace{skip: why}
-}
-
-// traceLatchAsLock has a test's election candidates checked as the lock's
-// contenders: a candidate takes exactly a Mutex waiter's steps, and the
-// model's trace format knows only lock nodes' names. Only for a test whose
-// paths hold candidates and nothing else.
-func traceLatchAsLock(t testing.TB) {
-	tracesMu.Lock()
-	defer tracesMu.Unlock()
-	if tt := traces[t]; tt != nil {
-		tt.latch = true
-		return
-	}
-	traces[t] = &testTrace{latch: true}
-}
-
-// latchAsLock renames candidates' nodes as the lock's exclusive nodes.
-func latchAsLock(evs []trace.Event) {
-	r := strings.NewReplacer(latchMarker, mutexMarker)
-	for i := range evs {
-		evs[i].Node, evs[i].Target = r.Replace(evs[i].Node), r.Replace(evs[i].Target)
-		for j, c := range evs[i].Children {
-			evs[i].Children[j] = r.Replace(c)
-		}
-	}
 }
 
 // modelEvents turns a client's trace into the model's trace format

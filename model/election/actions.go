@@ -1,6 +1,8 @@
 package election
 
 import (
+	"slices"
+
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
 	"github.com/zklock/zklock/model/recipe"
@@ -10,8 +12,9 @@ import (
 // Proclaim: the leader writes a new value to its own node, setData in one
 // multi with check(own node) on its session (ZooKeeper.multi, Op.check:
 // all or nothing). The check fails when the node is gone and nothing is
-// written: no step. One transaction, one zxid; the observers' data
-// watches on the node fire (Fired). Spec: Election!Proclaim.
+// written: no step. One transaction, one zxid; every data watch on the
+// node fires: the observers' (Fired) and the candidates', which leave the
+// watches for DataEvents. Spec: Election!Proclaim.
 func (sp *Spec) Proclaim(s *State, c int, t *State) model.Guard {
 	if g := s.Ready(c, recipe.PCHold); g != model.Enabled {
 		return g
@@ -25,9 +28,98 @@ func (sp *Spec) Proclaim(s *State, c int, t *State) model.Guard {
 		return `ValueOf(node[c]) < MaxProclaims`
 	}
 	*t = *s
+	on := func(w Event) bool { return w.Node.Seq == seq }
+	for _, w := range s.Watches {
+		if on(w) {
+			t.DataEvents = cow.Insert(t.DataEvents, w, eventLess)
+		}
+	}
+	if len(t.DataEvents) != len(s.DataEvents) {
+		t.Watches = cow.Filter(s.Watches, func(w Event) bool { return !on(w) })
+	}
 	t.Value = cow.With(s.Value, seq, v+1)
 	t.Zxid = s.Zxid + 1
 	t.Proclaimed = cow.Insert(s.Proclaimed, Report{Epoch: s.Token[c], Version: v + 1}, reportLess)
+	return model.Enabled
+}
+
+// nextDataEvent is NextDataEvent(c): the index in DataEvents of the event
+// of c's current request with the smallest node, -1 if none.
+func (s *State) nextDataEvent(c int) int {
+	u := s.UuidOf(c)
+	for i, e := range s.DataEvents { // sorted by node first
+		if e.Req == u {
+			return i
+		}
+	}
+	return -1
+}
+
+// woken is Woken(c): candidate c, waiting, takes its next NodeDataChanged
+// event and forgets its target and second; the caller sets its pc. It
+// returns the event's index.
+func (s *State) woken(c int, t *State) (int, model.Guard) {
+	if s.Paused[c] {
+		return 0, recipe.GNotPaused
+	}
+	if s.PC[c] != recipe.PCWait {
+		return 0, `pc[c] = "wait"`
+	}
+	i := s.nextDataEvent(c)
+	if i < 0 {
+		return 0, `DataEventFor(c) # {}`
+	}
+	*t = *s
+	t.DataEvents = cow.Filter(s.DataEvents, func(e Event) bool { return e != s.DataEvents[i] })
+	t.Target = cow.With(s.Target, c, recipe.NoTarget[zk.NoKind]())
+	t.SetSecond(c, zk.NoNode)
+	t.SetSoleBlocker(c, false)
+	return i, model.Enabled
+}
+
+// DataChanged: a NodeDataChanged event of c's current request while it
+// waits wakes it to list again (impl/zklock's PredecessorGone). Spec:
+// Election!DataChanged.
+func (sp *Spec) DataChanged(s *State, c int, t *State) model.Guard {
+	_, g := s.woken(c, t)
+	if g == model.Enabled {
+		t.PC = cow.With(s.PC, c, recipe.PCList)
+	}
+	return g
+}
+
+// HandOffOnDataChange (mutant, HandOffSpec): DataChanged that takes an
+// event of the sole blocker it waits for as that node's deletion: the
+// grant. Spec: Election!HandOffOnDataChange.
+func (sp *Spec) HandOffOnDataChange(s *State, c int, t *State) model.Guard {
+	i, g := s.woken(c, t)
+	if g == model.Enabled {
+		pc := recipe.PCList
+		if s.DataEvents[i].Node == s.Target[c] && s.SoleBlocker[c] {
+			pc = recipe.PCGrant
+		}
+		t.PC = cow.With(s.PC, c, pc)
+	}
+	return g
+}
+
+// stale reports whether e is one of StaleDataEvents(c): an event of c
+// for a request it no longer waits on.
+func (s *State) stale(c int, e Event) bool {
+	return e.Req.C == c && !(e.Req == s.UuidOf(c) && s.PC[c] == recipe.PCWait)
+}
+
+// IgnoreDataChange: c drops every NodeDataChanged event of a request it
+// no longer waits on. Spec: Election!IgnoreDataChange.
+func (sp *Spec) IgnoreDataChange(s *State, c int, t *State) model.Guard {
+	if s.Paused[c] {
+		return recipe.GNotPaused
+	}
+	if !slices.ContainsFunc(s.DataEvents, func(e Event) bool { return s.stale(c, e) }) {
+		return `StaleDataEvents(c) # {}`
+	}
+	*t = *s
+	t.DataEvents = cow.Filter(s.DataEvents, func(e Event) bool { return !s.stale(c, e) })
 	return model.Enabled
 }
 
@@ -43,12 +135,9 @@ func (sp *Spec) ResignKeepNode(s *State, c int, t *State) model.Guard {
 	return model.Enabled
 }
 
-// reading is Reading(n): the leader <<czxid, version>> once n's owner
-// proclaimed, else Vacancy (with ReportHead, the mutant: the head as it is).
-func (s *State) reading(n zk.Node[zk.NoKind], reportHead bool) Report {
-	if s.Value[n.Seq] == 0 && !reportHead {
-		return Vacancy
-	}
+// reading is Reading(n): the head's epoch (czxid) and its value's
+// version, 0 before its first Proclaim.
+func (s *State) reading(n zk.Node[zk.NoKind]) Report {
 	return Report{Epoch: n.Czxid, Version: s.Value[n.Seq]}
 }
 
@@ -58,13 +147,15 @@ func (sp *Spec) Truth(s *State) Report {
 	if len(s.Nodes) == 0 {
 		return Vacancy
 	}
-	return s.reading(s.Nodes[0], sp.ReportHead)
+	return s.reading(s.Nodes[0])
 }
 
 // ObserveList: getChildren(<election>) without a watch. Candidates queued:
-// the head is read next. None: report the vacancy and arm a child watch
-// (with WatchVacancy; the mutant arms none). Spec: Election!ObserveList.
-func (sp *Spec) ObserveList(s *State, o int, t *State) model.Guard {
+// the head is read next (with HeadBySeq false, the mutant, the listed node
+// of seq h, the label's Arg). None: report the vacancy and arm a child
+// watch (with WatchVacancy; the mutant arms none). Spec:
+// Election!ObserveList.
+func (sp *Spec) ObserveList(s *State, o, h int, t *State) model.Guard {
 	if s.OPC[o] != OList {
 		return `opc[o] = "list"`
 	}
@@ -79,8 +170,15 @@ func (sp *Spec) ObserveList(s *State, o int, t *State) model.Guard {
 		t.Report = cow.With(s.Report, o, Vacancy)
 		return model.Enabled
 	}
+	head := s.Nodes[0].Seq // nodes are sorted by seq
+	if !sp.HeadBySeq {
+		if _, ok := s.NodeAt(h); !ok {
+			return `h \in {n.seq : n \in nodes}`
+		}
+		head = h
+	}
 	t.OPC = cow.With(s.OPC, o, OWatch)
-	t.OHead = cow.With(s.OHead, o, s.Nodes[0].Seq) // nodes are sorted by seq
+	t.OHead = cow.With(s.OHead, o, head)
 	return model.Enabled
 }
 
@@ -99,13 +197,11 @@ func (sp *Spec) ObserveWatch(s *State, o int, t *State) model.Guard {
 		t.OHead = cow.With(s.OHead, o, zk.NoNode)
 		return model.Enabled
 	}
-	r := s.reading(n, sp.ReportHead)
+	r := s.reading(n)
 	t.OPC = cow.With(s.OPC, o, OWatching)
 	t.OMark = cow.With(s.OMark, o, s.Value[n.Seq])
 	t.Report = cow.With(s.Report, o, r)
-	if r != Vacancy {
-		t.Known = cow.With(s.Known, o, r)
-	}
+	t.Known = cow.With(s.Known, o, r)
 	return model.Enabled
 }
 

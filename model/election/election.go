@@ -31,6 +31,8 @@ const (
 	Notify
 	// Keep is KeepSpec and KeepFairSpec: ResignKeepNode replaces Release.
 	Keep
+	// HandOff is HandOffSpec: HandOffOnDataChange replaces DataChanged.
+	HandOff
 )
 
 // Constants are Election's constants beyond PredecessorLock's.
@@ -39,7 +41,7 @@ type Constants struct {
 	MaxProclaims  int      // bound on a node's value version
 	WatchVacancy  bool     // an observer that lists no candidate arms a child watch
 	LeadersResign bool     // fairness: a leader eventually resigns
-	ReportHead    bool     // mutant: an observer reports the head before it proclaimed
+	HeadBySeq     bool     // the head is the listed node of the smallest seq (false: the mutant, any)
 }
 
 // OPC is an observer's control state (spec: OPCs).
@@ -71,6 +73,14 @@ func newer(a, b Report) bool {
 
 func reportLess(a, b Report) bool { return newer(b, a) }
 
+// Event is a fired data watch [node, req] (spec: an element of dataEvents).
+type Event = zk.Watch[zk.NoKind]
+
+// eventLess orders dataEvents by node, then request.
+func eventLess(a, b Event) bool {
+	return a.Node.Seq < b.Node.Seq || a.Node.Seq == b.Node.Seq && zk.UuidLess(a.Req, b.Req)
+}
+
 // State is one state of Election: PredecessorLock's variables and the
 // module's own. Value is indexed by seq (the spec's value[seq + 1]); the
 // per-observer slices by observer index.
@@ -78,6 +88,7 @@ type State struct {
 	predlock.State
 	Value      []int    // version of each node's data
 	Proclaimed []Report // every Proclaim's <<epoch, version>>, sorted
+	DataEvents []Event  // NodeDataChanged events delivered to candidates, not taken, sorted
 	OPC        []OPC    // observer control state
 	OHead      []int    // seq of the head read or watched, NoNode if none
 	OMark      []int    // watching: the version read; vacant: nextSeq at the listing; else NoWatch
@@ -94,7 +105,7 @@ type Spec struct {
 
 // New checks the constants and returns the Spec of module m.
 func New(k predlock.Constants, e Constants, m Module) (*Spec, error) {
-	if m > Keep {
+	if m > HandOff {
 		return nil, fmt.Errorf("election: unknown module %d", m)
 	}
 	v := predlock.Base
@@ -127,7 +138,7 @@ func (sp *Spec) Init() State {
 }
 
 // AppendEncoding appends the canonical encoding of s: PredecessorLock's,
-// then the values, the history and the observers'. Two states are equal
+// then the values, the history, the data events and the observers'. Two states are equal
 // iff their encodings are.
 func (s *State) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
@@ -139,6 +150,10 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	for _, r := range s.Proclaimed {
 		b = v(v(b, int64(r.Epoch)), int64(r.Version))
 	}
+	b = v(b, int64(len(s.DataEvents)))
+	for _, e := range s.DataEvents {
+		b = v(v(v(b, int64(e.Node.Seq)), int64(e.Req.C)), int64(e.Req.R))
+	}
 	for o := range s.OPC {
 		b = v(v(v(append(b, byte(s.OPC[o])), int64(s.OHead[o])), int64(s.OMark[o])), int64(s.Report[o].Epoch))
 		b = v(v(v(b, int64(s.Report[o].Version)), int64(s.Known[o].Epoch)), int64(s.Known[o].Version))
@@ -149,9 +164,10 @@ func (s *State) AppendEncoding(b []byte) []byte {
 func (r Report) tla() tla.Value { return tla.Tuple{tla.Int(r.Epoch), tla.Int(r.Version)} }
 
 // TLA returns the state's variables as TLC prints them: PredecessorLock's,
-// then value, proclaimed, opc, ohead, omark, report, known.
+// then value, proclaimed, dataEvents, opc, ohead, omark, report, known.
 func (sp *Spec) TLA(s *State) []tla.Binding {
 	p := zk.Printer[zk.NoKind]{Clients: sp.Observers}
+	lock := zk.Printer[zk.NoKind]{Clients: sp.Clients}
 	value := tla.Tuple{}
 	for _, x := range s.Value {
 		value = append(value, tla.Int(x))
@@ -160,12 +176,17 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 	for _, r := range s.Proclaimed {
 		proclaimed = append(proclaimed, r.tla())
 	}
+	events := tla.Set{}
+	for _, e := range s.DataEvents {
+		events = append(events, lock.Watch(e))
+	}
 	reports := func(rs []Report) tla.Value {
 		return p.PerClient(func(o int) tla.Value { return rs[o].tla() })
 	}
 	return append(sp.Spec.TLA(&s.State),
 		tla.Binding{Name: "value", Value: value},
 		tla.Binding{Name: "proclaimed", Value: proclaimed},
+		tla.Binding{Name: "dataEvents", Value: events},
 		tla.Binding{Name: "opc", Value: p.PerClient(func(o int) tla.Value { return tla.Str(opcNames[s.OPC[o]]) })},
 		tla.Binding{Name: "ohead", Value: p.Ints(s.OHead)},
 		tla.Binding{Name: "omark", Value: p.Ints(s.OMark)},

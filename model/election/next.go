@@ -18,8 +18,18 @@ var (
 	ActObserveList     = ActProclaim + 2
 	ActObserveWatch    = ActProclaim + 3
 	ActObserveNotified = ActProclaim + 4
-	ownNames           = []string{"Proclaim", "ResignKeepNode", "ObserveList", "ObserveWatch", "ObserveNotified"}
+	ActDataChanged     = ActProclaim + 5
+	ActIgnoreData      = ActProclaim + 6
+	ActHandOffOnData   = ActProclaim + 7
+	// NumActions is the number of action indices.
+	NumActions = int(ActHandOffOnData) + 1
+	ownNames   = []string{"Proclaim", "ResignKeepNode", "ObserveList", "ObserveWatch", "ObserveNotified",
+		"DataChanged", "IgnoreDataChange", "HandOffOnDataChange"}
 )
+
+// candidateOwn are the module's own candidate steps, in the order Next
+// emits them.
+var candidateOwn = []uint8{ActDataChanged, ActHandOffOnData, ActIgnoreData, ActProclaim, ActResignKeepNode}
 
 // IsObserverAction reports whether a is an observer's step.
 func IsObserverAction(a uint8) bool { return a >= ActObserveList && a <= ActObserveNotified }
@@ -56,7 +66,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		emit(l, &t)
 	})
 	for c := range sp.Clients {
-		for _, a := range []uint8{ActProclaim, ActResignKeepNode} {
+		for _, a := range candidateOwn {
 			l := model.Label{Action: a, Client: int16(c)}
 			if sp.Step(s, l, &t) == model.Enabled {
 				emit(l, &t)
@@ -65,6 +75,15 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	}
 	for o := range sp.Observers {
 		for a := ActObserveList; a <= ActObserveNotified; a++ {
+			if a == ActObserveList && !sp.HeadBySeq && len(s.Nodes) > 0 {
+				for _, n := range s.Nodes { // the mutant: any listed node
+					l := model.Label{Action: a, Client: int16(o), Arg: int16(n.Seq)}
+					if sp.Step(s, l, &t) == model.Enabled {
+						emit(l, &t)
+					}
+				}
+				continue
+			}
 			l := model.Label{Action: a, Client: int16(o)}
 			if sp.Step(s, l, &t) == model.Enabled {
 				emit(l, &t)
@@ -103,8 +122,20 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 			return "not a step of " + model.Guard(sp.specName())
 		}
 		return sp.ResignKeepNode(s, i, t)
+	case ActDataChanged:
+		if sp.Module == HandOff {
+			return "not a step of " + model.Guard(sp.specName())
+		}
+		return sp.DataChanged(s, i, t)
+	case ActHandOffOnData:
+		if sp.Module != HandOff {
+			return "not a step of " + model.Guard(sp.specName())
+		}
+		return sp.HandOffOnDataChange(s, i, t)
+	case ActIgnoreData:
+		return sp.IgnoreDataChange(s, i, t)
 	case ActObserveList:
-		return sp.ObserveList(s, i, t)
+		return sp.ObserveList(s, i, int(l.Arg), t)
 	case ActObserveWatch:
 		return sp.ObserveWatch(s, i, t)
 	case ActObserveNotified:
@@ -114,7 +145,7 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 }
 
 func (sp *Spec) specName() string {
-	return [...]string{"Election!Spec", "Election!NotifySpec", "Election!KeepSpec"}[sp.Module]
+	return [...]string{"Election!Spec", "Election!NotifySpec", "Election!KeepSpec", "Election!HandOffSpec"}[sp.Module]
 }
 
 // ActionName returns the spec's name of l's action: PredecessorLock's
@@ -157,6 +188,8 @@ func (sp *Spec) IsProgress(l model.Label) bool {
 		return sp.Module != Keep && sp.LeadersResign
 	case l.Action == ActResignKeepNode:
 		return sp.Module == Keep && sp.LeadersResign
+	case l.Action == ActDataChanged || l.Action == ActIgnoreData || l.Action == ActHandOffOnData:
+		return true
 	case l.Action >= ActProclaim:
 		return false
 	}

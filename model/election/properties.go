@@ -1,10 +1,6 @@
 package election
 
-import (
-	"slices"
-
-	"github.com/zklock/zklock/model/zk"
-)
+import "github.com/zklock/zklock/model/zk"
 
 // TypeOK is Election's TypeOK: PredecessorLock's, and the module's own
 // variables in their ranges.
@@ -36,20 +32,15 @@ func (sp *Spec) TypeOK(s *State) bool {
 // lead while both their nodes stand.
 func (sp *Spec) AtMostOneLeader(s *State) bool { return sp.MutualExclusion(&s.State) }
 
-// ObservedLeaderWasLeader: every leader an observer reports was proclaimed
-// with that epoch and version by a leader (only a leader proclaims).
-func (sp *Spec) ObservedLeaderWasLeader(s *State) bool {
-	for _, r := range s.Report {
-		if r != Vacancy {
-			if _, found := slices.BinarySearchFunc(s.Proclaimed, r, func(a, b Report) int {
-				switch {
-				case reportLess(a, b):
-					return -1
-				case reportLess(b, a):
-					return 1
-				}
-				return 0
-			}); !found {
+// ObservedIsHead: the last candidate each observer reported (its epoch
+// is its node's czxid) is gone, or its node is the head of the queue.
+func (sp *Spec) ObservedIsHead(s *State) bool {
+	for _, k := range s.Known {
+		if k == Vacancy {
+			continue
+		}
+		for i, n := range s.Nodes { // sorted by seq: the head first
+			if n.Czxid == k.Epoch && i > 0 {
 				return false
 			}
 		}

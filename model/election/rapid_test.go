@@ -25,7 +25,7 @@ func properties(sp *election.Spec) []property {
 		{Name: "NoHerd", Inv: in(sp.NoHerd)},
 		{Name: "NoOrphans", Inv: in((*predlock.State).NoOrphans)},
 		{Name: "KnownNodeExists", Inv: in(sp.KnownNodeExists)},
-		{Name: "ObservedLeaderWasLeader", Inv: sp.ObservedLeaderWasLeader},
+		{Name: "ObservedIsHead", Inv: sp.ObservedIsHead},
 		{Name: "ObservedEpochsIncrease", Act: sp.ObservedEpochsIncrease},
 	}
 	if sp.Fencing {
@@ -36,14 +36,14 @@ func properties(sp *election.Spec) []property {
 }
 
 func walker(sp *election.Spec) proptest.Spec[election.State] {
-	return proptest.Spec[election.State]{Init: sp.Init, Next: sp.Next, Actions: int(election.ActObserveNotified) + 1,
+	return proptest.Spec[election.State]{Init: sp.Init, Next: sp.Next, Actions: election.NumActions,
 		ActionName: election.ActionName, LabelString: sp.LabelString, Format: sp.Format}
 }
 
 // drawElection draws Election's own constants: 0-3 observers, 1-3
 // proclaims per node.
 func drawElection(t *rapid.T) election.Constants {
-	e := election.Constants{MaxProclaims: rapid.IntRange(1, 3).Draw(t, "MaxProclaims"), WatchVacancy: true}
+	e := election.Constants{MaxProclaims: rapid.IntRange(1, 3).Draw(t, "MaxProclaims"), WatchVacancy: true, HeadBySeq: true}
 	for o := 1; o <= rapid.IntRange(0, 3).Draw(t, "observers"); o++ {
 		e.Observers = append(e.Observers, fmt.Sprintf("o%d", o))
 	}
@@ -69,7 +69,7 @@ func TestRandomWalksKeepInvariants(t *testing.T) {
 // the leader).
 func TestNotifyCaught(t *testing.T) {
 	k := predlock.Constants{Constants: proptest.Small(0, false, true)}
-	sp, err := election.New(k, election.Constants{Observers: []string{"o1"}, MaxProclaims: 1, WatchVacancy: true}, election.Notify)
+	sp, err := election.New(k, election.Constants{Observers: []string{"o1"}, MaxProclaims: 1, WatchVacancy: true, HeadBySeq: true}, election.Notify)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestNotifyCaught(t *testing.T) {
 // "reread" (the epoch is the token read at Grant).
 func TestNew(t *testing.T) {
 	k := predlock.Constants{Constants: proptest.Small(0, false, false)}
-	if _, err := election.New(k, election.Constants{}, election.Keep+1); err == nil {
+	if _, err := election.New(k, election.Constants{}, election.HandOff+1); err == nil {
 		t.Error("New accepted an unknown module")
 	}
 	k.GrantRule = predlock.GrantLocal

@@ -21,6 +21,7 @@ var electionSpecs = map[string]struct {
 	"NotifySpec":   {election.Notify, false},
 	"KeepSpec":     {election.Keep, false},
 	"KeepFairSpec": {election.Keep, true},
+	"HandOffSpec":  {election.HandOff, false},
 }
 
 func loadElection(module string, m tlccfg.Model) (Instance, error) {
@@ -36,7 +37,7 @@ func loadElection(module string, m tlccfg.Model) (Instance, error) {
 	k, err := predLockConstants(newConstReader(m), func(r *constReader) {
 		e = election.Constants{Observers: r.modelValues("Observers"), MaxProclaims: r.nat("MaxProclaims"),
 			WatchVacancy: r.bool("WatchVacancy"), LeadersResign: r.bool("LeadersResign"),
-			ReportHead: r.bool("ReportHead")}
+			HeadBySeq: r.bool("HeadBySeq")}
 	})
 	if err != nil {
 		return nil, err
@@ -61,12 +62,12 @@ func electionInvariants(sp *election.Spec) map[string]func(*election.State) bool
 		return func(s *election.State) bool { return f(&s.State) }
 	}
 	return map[string]func(*election.State) bool{
-		"TypeOK":                  sp.TypeOK,
-		"AtMostOneLeader":         sp.AtMostOneLeader,
-		"NoHerd":                  lock(sp.NoHerd),
-		"NoOrphans":               lock((*predlock.State).NoOrphans),
-		"KnownNodeExists":         lock(sp.KnownNodeExists),
-		"ObservedLeaderWasLeader": sp.ObservedLeaderWasLeader,
+		"TypeOK":          sp.TypeOK,
+		"AtMostOneLeader": sp.AtMostOneLeader,
+		"NoHerd":          lock(sp.NoHerd),
+		"NoOrphans":       lock((*predlock.State).NoOrphans),
+		"KnownNodeExists": lock(sp.KnownNodeExists),
+		"ObservedIsHead":  sp.ObservedIsHead,
 	}
 }
 

@@ -127,9 +127,11 @@ const (
 
 var markers = []struct{ marker, kind string }{
 	{"-lock-", "exclusive"}, {"-__READ__", "read"}, {"-__WRIT__", "write"},
+	{"-latch-", "exclusive"}, // an election's candidate: a Mutex waiter's steps
 }
 
-// parseNode reads a node name _c_<uuid><marker><10-digit seq>; ok is
+// parseNode reads a node name _c_<uuid><marker><10-digit seq> (an
+// election's candidate, -latch-, is an exclusive node); ok is
 // false for a name that is not a contender's (no sequence suffix), and err
 // is set for a contender without a uuid (not made by a protected create).
 func parseNode(name string) (n nodeName, ok bool, err error) {
@@ -150,7 +152,7 @@ func parseNode(name string) (n nodeName, ok bool, err error) {
 			return nodeName{uuid: u, kind: m.kind, seq: seq}, true, nil
 		}
 	}
-	return n, true, fmt.Errorf("node %s has no -lock-, -__READ__ or -__WRIT__ marker", name)
+	return n, true, fmt.Errorf("node %s has no -lock-, -__READ__, -__WRIT__ or -latch- marker", name)
 }
 
 // NodeName returns the name of a lock node: _c_<uuid>-lock-<seq> for kind

@@ -18,6 +18,8 @@
 (*               sequence numbers are never reused here)                  *)
 (*   proclaimed  history: <<epoch, version>> of every Proclaim, written    *)
 (*               by a leader with that epoch                              *)
+(*   dataEvents  the candidates' data watches a Proclaim fired, delivered *)
+(*               and not yet taken (NodeDataChanged events)                *)
 (*   observers   opc, ohead, omark, report, known (see VARIABLES)          *)
 (*                                                                         *)
 (* The observers' sessions stay live (no observer fault is modeled), and  *)
@@ -31,13 +33,19 @@
 (* moved (every create moves it, and every delete needs a create first).   *)
 (* Fired(o) is that change.                                                *)
 (*                                                                         *)
-(* What it leaves out: a Proclaim fires only the observers' watches.  In   *)
-(* ZooKeeper a setData fires every data watch on the node, the waiting    *)
-(* candidate's getData watch on its predecessor included (NodeDataChanged) *)
-(* and the lock spec's events carry no type: its GrantOnHeadGone takes any *)
-(* event of its target for the target's deletion.  An implementation must *)
-(* take only NodeDeleted as the hand-off and treat NodeDataChanged as a    *)
-(* wake-up that lists again (PredecessorGone).                             *)
+(* A Proclaim is a setData on the leader's node, which fires every data   *)
+(* watch on it: the observers' (Fired) and the candidates' (the one behind *)
+(* the leader watches it with getData, and with three or more the one two  *)
+(* behind too, WatchSecond).  A candidate's fired watch is a              *)
+(* NodeDataChanged event, not a deletion: the lock spec's events carry no  *)
+(* type (its GrantOnHeadGone takes any event of its target for the         *)
+(* target's deletion), so this module keeps these events apart, in         *)
+(* dataEvents, where they can only wake their candidate to list again      *)
+(* (DataChanged, the code's PredecessorGone).  The mutant HandOffSpec      *)
+(* takes one for the hand-off (HandOffOnDataChange): two leaders.  (The    *)
+(* events of dataEvents are not ordered with the inbox's: a candidate may  *)
+(* take either first, which only adds interleavings; every event that     *)
+(* wakes a candidate to list again is safe in any order.)                  *)
 (*                                                                         *)
 (* Sources: the ZooKeeper recipes page, "Leader Election" (candidates are  *)
 (* sequential ephemeral nodes, the smallest leads, each watches the next   *)
@@ -56,9 +64,10 @@ CONSTANTS
     WatchVacancy,   \* an observer that lists no candidate arms a child watch (FALSE: the mutant)
     LeadersResign,  \* fairness: a leader eventually resigns (StarvationFree needs it);
                     \* FALSE: a leader may lead forever (ObserversLearn's stronger case)
-    ReportHead      \* an observer reports the head before it proclaimed (TRUE: the mutant)
+    HeadBySeq       \* an observer takes the listed node of the smallest sequence number
+                    \* for the head (FALSE: the mutant, any listed node)
 
-ASSUME MaxProclaims \in Nat /\ {WatchVacancy, LeadersResign, ReportHead} \subseteq BOOLEAN
+ASSUME MaxProclaims \in Nat /\ {WatchVacancy, LeadersResign, HeadBySeq} \subseteq BOOLEAN
 
 VARIABLES
     \* ---- PredecessorLock's (see there) ----
@@ -68,13 +77,15 @@ VARIABLES
     \* ---- the leader's data ----
     value,      \* value[s + 1]: the version of node s's data (Proclaims it took)
     proclaimed, \* <<epoch, version>> of every Proclaim so far (history)
+    dataEvents, \* NodeDataChanged events delivered to candidates, not yet taken:
+                \* the records of the watches a Proclaim fired, [node, req]
     \* ---- observers ----
     opc,        \* the observer's control state: "list", "watch", "watching", "vacant"
     ohead,      \* seq of the head the observer reads or watches, NoNode if none
     omark,      \* "watching": the version it read; "vacant": nextSeq at its listing;
                 \* NoWatch when no watch is armed
     report,     \* the observer's last report: <<epoch, version>>, or Vacancy
-    known       \* the last leader it reported, Vacancy before the first
+    known       \* the last head it reported, Vacancy before the first
 
 PL == INSTANCE PredecessorLockNotifyIsGrant
 
@@ -86,7 +97,7 @@ clientVars == <<pc, sess, reqNo, node, target, second, soleBlocker, token, tenur
 histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
 lockVars   == <<zkVars, clientVars, histVars, pending>>
 obsVars    == <<opc, ohead, omark, report, known>>
-ownVars    == <<value, proclaimed, obsVars>>
+ownVars    == <<value, proclaimed, dataEvents, obsVars>>
 vars       == <<lockVars, ownVars>>
 
 NoNode  == PL!NoNode
@@ -99,18 +110,13 @@ ValueOf(s) == value[s + 1]
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 HeadSeq == Min({n.seq : n \in nodes})
 
-(***************************************************************************)
-(* What an observer reads from node n: the leader <<czxid, version>> once  *)
-(* n's owner proclaimed (a node no Proclaim wrote is a candidate that may  *)
-(* not have been granted yet: at the head of the queue, still listing, or *)
-(* about to cancel), else Vacancy.  With ReportHead (the mutant) the head  *)
-(* is reported as it is, <<czxid, 0>> before its first Proclaim: the bug  *)
-(* of an observer that takes the first node of the listing for the leader *)
-(* (it may never lead: it may cancel, or its session expire, before its    *)
-(* Grant); it must fail ObservedLeaderWasLeader.                           *)
-(***************************************************************************)
-Reading(n) ==
-    IF ValueOf(n.seq) = 0 /\ ~ReportHead THEN Vacancy ELSE <<n.czxid, ValueOf(n.seq)>>
+(* What an observer reads from node n, the head of its listing: the        *)
+(* candidate's epoch (its czxid) and its value's version, 0 before its     *)
+(* first Proclaim (impl/zklock's observer reports the head as soon as it   *)
+(* reads it, as Curator's LeaderLatch.getLeader and etcd's Observe do: the *)
+(* head leads, or will once it lists the queue, unless it gives up first;  *)
+(* no node can ever sort before it).                                       *)
+Reading(n) == <<n.czxid, ValueOf(n.seq)>>
 
 \* Who leads, as a read of the leader's server now would report it.
 Truth == IF nodes = {} THEN Vacancy ELSE Reading(PL!ZK!NodeAt(HeadSeq))
@@ -120,6 +126,7 @@ TypeOK ==
     /\ PL!TypeOK
     /\ value \in [1..MaxSeq -> 0..MaxProclaims]
     /\ proclaimed \subseteq Nat \X (1..MaxProclaims)
+    /\ dataEvents \subseteq [node : 0..MaxSeq, req : Clients \X (1..MaxRequests)]
     /\ opc \in [Observers -> OPCs]
     /\ ohead \in [Observers -> 0..MaxSeq \cup {NoNode}]
     /\ omark \in [Observers -> Nat \cup {NoWatch}]
@@ -130,6 +137,7 @@ Init ==
     /\ PL!Init
     /\ value = [i \in 1..MaxSeq |-> 0]
     /\ proclaimed = {}
+    /\ dataEvents = {}
     /\ opc = [o \in Observers |-> "list"]
     /\ ohead = [o \in Observers |-> NoNode]
     /\ omark = [o \in Observers |-> NoWatch]
@@ -176,20 +184,70 @@ PredecessorGoneIsGrant(c) == PL!PredecessorGoneIsGrant(c) /\ Keep
 (* ZooKeeper.multi, Op.check: all or nothing).  The check fails when the   *)
 (* node is gone, and then nothing is written: no step (on an expired       *)
 (* session the call fails with SESSIONEXPIRED; LearnExpiry is the step).   *)
-(* One write transaction: a zxid.  The data watches observers hold on the *)
-(* node fire (Fired: its version moved).  The history records the epoch   *)
-(* and version written, for ObservedLeaderWasLeader.                       *)
+(* One write transaction: a zxid.  Every data watch on the node fires      *)
+(* (Programmer's Guide, "ZooKeeper Watches": setData triggers the data     *)
+(* watches on the node): the observers' (Fired: its version moved), and    *)
+(* the candidates', which leave the server's watches and are delivered as  *)
+(* NodeDataChanged events (dataEvents).  The history records the epoch and *)
+(* version written.                                                        *)
 Proclaim(c) ==
     /\ ~paused[c]
     /\ pc[c] = "hold"
     /\ PL!Live(c)
     /\ PL!OwnNodeExists(c)
     /\ ValueOf(node[c]) < MaxProclaims
+    /\ LET fired == {w \in watches : w.node = node[c]}
+       IN  /\ watches' = watches \ fired
+           /\ dataEvents' = dataEvents \cup fired
     /\ value' = [value EXCEPT ![node[c] + 1] = @ + 1]
     /\ zxid' = zxid + 1
     /\ proclaimed' = proclaimed \cup {<<token[c], ValueOf(node[c]) + 1>>}
-    /\ UNCHANGED <<nodes, nextSeq, live, watches, inbox, pending, clientVars, histVars,
+    /\ UNCHANGED <<nodes, nextSeq, live, inbox, pending, clientVars, histVars,
                    obsVars>>
+
+(* A NodeDataChanged event of candidate c's current request while it waits *)
+(* (its predecessor, or the node two ahead, proclaimed): impl/zklock's     *)
+(* contender takes only NodeDeleted as the hand-off, and any other wake-up *)
+(* lists again, as PredecessorGone (the lock's step, whose event is a      *)
+(* deletion) does: its target and second forgotten.                        *)
+(* The next of them is the one of the smallest node: Proclaims fire in    *)
+(* the order leaders lead, which is the queue's.                           *)
+DataEventFor(c) == {e \in dataEvents : e.req = PL!Uuid(c)}
+NextDataEvent(c) == CHOOSE e \in DataEventFor(c) : \A f \in DataEventFor(c) : e.node <= f.node
+Woken(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "wait"
+    /\ DataEventFor(c) # {}
+    /\ dataEvents' = dataEvents \ {NextDataEvent(c)}
+    /\ target' = [target EXCEPT ![c] = NoNode]
+    /\ second' = [second EXCEPT ![c] = NoNode]
+    /\ soleBlocker' = [soleBlocker EXCEPT ![c] = FALSE]
+    /\ UNCHANGED <<zkVars, sess, reqNo, node, token, tenure, paused, histVars, pending,
+                   value, proclaimed, obsVars>>
+DataChanged(c) == Woken(c) /\ pc' = [pc EXCEPT ![c] = "list"]
+
+(* Internal: NodeDataChanged events for requests the candidate no longer   *)
+(* waits on (a watch of a cancelled or granted request, or of an earlier   *)
+(* session): dropped, as IgnoreNotification drops a deletion's (all of     *)
+(* them in one step: none changes anything).                               *)
+StaleDataEvents(c) ==
+    {e \in dataEvents : e.req[1] = c /\ ~(e.req = PL!Uuid(c) /\ pc[c] = "wait")}
+IgnoreDataChange(c) ==
+    /\ ~paused[c]
+    /\ StaleDataEvents(c) # {}
+    /\ dataEvents' = dataEvents \ StaleDataEvents(c)
+    /\ UNCHANGED <<lockVars, value, proclaimed, obsVars>>
+
+(* MUTANT step (HandOffSpec, in place of DataChanged): the hand-off that   *)
+(* does not look at the event's type.  A NodeDataChanged event of the      *)
+(* target that was alone before the candidate is taken as its deletion     *)
+(* (GrantOnHeadGone's rule without impl/zklock's ev.Type ==                 *)
+(* zk.EventNodeDeleted check); any other one lists again.  The leader's    *)
+(* first Proclaim makes the candidate behind it lead beside it.            *)
+HandOffOnDataChange(c) ==
+    /\ Woken(c)
+    /\ pc' = [pc EXCEPT ![c] = IF NextDataEvent(c).node = target[c] /\ soleBlocker[c]
+                               THEN "grant" ELSE "list"]
 
 (* MUTANT step (KeepSpec, in place of Release): Resign that leaves its     *)
 (* node.  The leader stops leading locally but its delete is never sent   *)
@@ -209,8 +267,11 @@ ResignKeepNode(c) ==
 (***************************************************************************)
 
 (* getChildren(<election>) without a watch.  Candidates queued: the head   *)
-(* (smallest seq) is the one to read next.  None: nobody leads; report    *)
-(* the vacancy and arm a child watch on the parent instead (getChildren   *)
+(* (smallest seq) is the one to read next (with HeadBySeq = FALSE, the     *)
+(* mutant, any listed node: the bug of an observer that sorts the listing  *)
+(* by the whole name, whose protection prefix (a random uuid) comes before *)
+(* the sequence number).  None: nobody leads; report the vacancy and arm   *)
+(* a child watch on the parent instead (getChildren                        *)
 (* with the watch flag; the spec's one step stands for the re-read that    *)
 (* sets it, equivalent while the parent stays empty and otherwise the      *)
 (* watch fires at once).  With WatchVacancy = FALSE (the mutant) no watch *)
@@ -223,15 +284,16 @@ ObserveList(o) ==
             /\ report' = [report EXCEPT ![o] = Vacancy]
             /\ UNCHANGED ohead
        ELSE /\ opc' = [opc EXCEPT ![o] = "watch"]
-            /\ ohead' = [ohead EXCEPT ![o] = HeadSeq]
+            /\ \E h \in IF HeadBySeq THEN {HeadSeq} ELSE {n.seq : n \in nodes} :
+                  ohead' = [ohead EXCEPT ![o] = h]
             /\ UNCHANGED <<omark, report>>
-    /\ UNCHANGED <<lockVars, value, proclaimed, known>>
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, known>>
 
 (* getData(<head>, watch=true): the read and the data watch in one server  *)
 (* step.  The node exists: the watch is armed on it, and the observer      *)
-(* reports what it read (Reading: the leader's epoch and version, or       *)
-(* Vacancy while the head has not proclaimed); a report equal to the last *)
-(* changes nothing.  NoNode: no watch; list again.                         *)
+(* reports what it read (Reading: the head's epoch and version, 0 before   *)
+(* it proclaims); a report equal to the last changes nothing.  NoNode: no  *)
+(* watch; list again.                                                      *)
 ObserveWatch(o) ==
     /\ opc[o] = "watch"
     /\ IF PL!ZK!NodeExists(ohead[o])
@@ -239,12 +301,12 @@ ObserveWatch(o) ==
             IN  /\ opc' = [opc EXCEPT ![o] = "watching"]
                 /\ omark' = [omark EXCEPT ![o] = ValueOf(ohead[o])]
                 /\ report' = [report EXCEPT ![o] = r]
-                /\ known' = IF r = Vacancy THEN known ELSE [known EXCEPT ![o] = r]
+                /\ known' = [known EXCEPT ![o] = r]
                 /\ UNCHANGED ohead
        ELSE /\ opc' = [opc EXCEPT ![o] = "list"]
             /\ ohead' = [ohead EXCEPT ![o] = NoNode]
             /\ UNCHANGED <<omark, report, known>>
-    /\ UNCHANGED <<lockVars, value, proclaimed>>
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents>>
 
 (* The observer's armed watch has fired: a data watch when its node was    *)
 (* deleted (NodeDeleted) or written (NodeDataChanged), the child watch of *)
@@ -265,7 +327,7 @@ ObserveNotified(o) ==
     /\ opc' = [opc EXCEPT ![o] = "list"]
     /\ ohead' = [ohead EXCEPT ![o] = NoNode]
     /\ omark' = [omark EXCEPT ![o] = NoWatch]
-    /\ UNCHANGED <<lockVars, value, proclaimed, report, known>>
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, report, known>>
 
 -----------------------------------------------------------------------------
 CandidateNext(c) ==
@@ -278,7 +340,29 @@ CandidateNext(c) ==
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
     \/ GrantOnHeadGone(c)
+    \/ DataChanged(c)
     \/ IgnoreNotification(c)
+    \/ IgnoreDataChange(c)
+    \/ Grant(c)
+    \/ Write(c)
+    \/ Release(c)
+    \/ Cancel(c)
+    \/ LearnExpiry(c)
+
+\* CandidateNext with HandOffOnDataChange in place of DataChanged.
+HandOffCandidateNext(c) ==
+    \/ RequestLock(c)
+    \/ CreateOk(c)
+    \/ CreateReplyLost(c)
+    \/ FindOwnNode(c)
+    \/ ListChildren(c)
+    \/ WatchSecond(c)
+    \/ WatchPredecessor(c)
+    \/ PredecessorGone(c)
+    \/ GrantOnHeadGone(c)
+    \/ HandOffOnDataChange(c)
+    \/ IgnoreNotification(c)
+    \/ IgnoreDataChange(c)
     \/ Grant(c)
     \/ Write(c)
     \/ Release(c)
@@ -286,7 +370,7 @@ CandidateNext(c) ==
     \/ LearnExpiry(c)
 
 \* The lock's NotifyClientNext: PredecessorGoneIsGrant replaces
-\* PredecessorGone and GrantOnHeadGone.
+\* PredecessorGone and GrantOnHeadGone (data events still only list again).
 NotifyCandidateNext(c) ==
     \/ RequestLock(c)
     \/ CreateOk(c)
@@ -296,7 +380,9 @@ NotifyCandidateNext(c) ==
     \/ WatchSecond(c)
     \/ WatchPredecessor(c)
     \/ PredecessorGoneIsGrant(c)
+    \/ DataChanged(c)
     \/ IgnoreNotification(c)
+    \/ IgnoreDataChange(c)
     \/ Grant(c)
     \/ Write(c)
     \/ Release(c)
@@ -314,7 +400,9 @@ KeepCandidateNext(c) ==
     \/ WatchPredecessor(c)
     \/ PredecessorGone(c)
     \/ GrantOnHeadGone(c)
+    \/ DataChanged(c)
     \/ IgnoreNotification(c)
+    \/ IgnoreDataChange(c)
     \/ Grant(c)
     \/ Write(c)
     \/ ResignKeepNode(c)
@@ -335,10 +423,12 @@ OwnNext ==
 Next       == (\E c \in Clients : CandidateNext(c)) \/ EnvNext \/ OwnNext
 NotifyNext == (\E c \in Clients : NotifyCandidateNext(c)) \/ EnvNext \/ OwnNext
 KeepNext   == (\E c \in Clients : KeepCandidateNext(c)) \/ EnvNext \/ OwnNext
+HandOffNext == (\E c \in Clients : HandOffCandidateNext(c)) \/ EnvNext \/ OwnNext
 
 Spec       == Init /\ [][Next]_vars
 NotifySpec == Init /\ [][NotifyNext]_vars   \* mutant: must fail AtMostOneLeader
 KeepSpec   == Init /\ [][KeepNext]_vars
+HandOffSpec == Init /\ [][HandOffNext]_vars \* mutant: must fail AtMostOneLeader
 
 (***************************************************************************)
 (* Fairness: the lock's (a candidate keeps taking the steps of its         *)
@@ -352,12 +442,14 @@ KeepSpec   == Init /\ [][KeepNext]_vars
 Progress(c) ==
     \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
     \/ WatchSecond(c) \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
-    \/ IgnoreNotification(c) \/ Grant(c) \/ (LeadersResign /\ Release(c)) \/ LearnExpiry(c)
+    \/ DataChanged(c) \/ IgnoreNotification(c) \/ IgnoreDataChange(c) \/ Grant(c)
+    \/ (LeadersResign /\ Release(c)) \/ LearnExpiry(c)
 
 KeepProgress(c) ==
     \/ CreateOk(c) \/ CreateReplyLost(c) \/ FindOwnNode(c) \/ ListChildren(c)
     \/ WatchSecond(c) \/ WatchPredecessor(c) \/ PredecessorGone(c) \/ GrantOnHeadGone(c)
-    \/ IgnoreNotification(c) \/ Grant(c) \/ (LeadersResign /\ ResignKeepNode(c))
+    \/ DataChanged(c) \/ IgnoreNotification(c) \/ IgnoreDataChange(c) \/ Grant(c)
+    \/ (LeadersResign /\ ResignKeepNode(c))
     \/ LearnExpiry(c)
 
 OtherFairness ==
@@ -387,14 +479,17 @@ FencedLeadership == PL!FencedSafety
 \* after (the lock's NoHerd): a resignation wakes one candidate, not all.
 NoHerd == PL!NoHerd
 
-\* A leader an observer reports proclaimed, with that epoch and version:
-\* it held leadership (only a leader proclaims), and the epoch is the one
-\* it was granted with (its token).
-ObservedLeaderWasLeader ==
-    \A o \in Observers : report[o] # Vacancy => report[o] \in proclaimed
+\* The last candidate an observer reported (its epoch is its node's czxid,
+\* which no other node has) is gone, or no candidate's node is before it:
+\* it leads, or will once it lists the queue unless it gives up first.
+\* True of a node read at the head of a listing because sequence numbers
+\* only grow: no node created later sorts before it.
+ObservedIsHead ==
+    \A o \in Observers : \A n \in nodes :
+        (known[o] # Vacancy /\ n.czxid = known[o][1]) => n.seq = HeadSeq
 
-\* Reports only move forward: each leader an observer reports has a newer
-\* epoch than the last leader it reported, or the same epoch with a newer
+\* Reports only move forward: each head an observer reports has a newer
+\* epoch than the last head it reported, or the same epoch with a newer
 \* value version (vacancies in between are allowed).
 Newer(a, b) == a[1] > b[1] \/ (a[1] = b[1] /\ a[2] > b[2])
 ObservedEpochsIncrease ==
