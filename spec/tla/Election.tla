@@ -472,8 +472,10 @@ AtMostOneLeader == PL!MutualExclusion
 
 \* With pauses a deposed leader may still believe it leads; what stays
 \* safe is the resource it writes with its epoch: it accepts no write of an
-\* older leadership after a newer one's (the lock's FencedSafety).
-FencedLeadership == PL!FencedSafety
+\* older leadership after a newer one's.  (The lock's FencedSafety, stated
+\* here rather than through PL! so that TLC names a violation after this
+\* module's property.)
+FencedLeadership == [][resTenure' >= resTenure]_resTenure
 
 \* No candidate's node is watched by more than its successor and the one
 \* after (the lock's NoHerd): a resignation wakes one candidate, not all.
