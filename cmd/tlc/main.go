@@ -52,21 +52,22 @@ import (
 
 // options are the command's flags.
 type options struct {
-	specDir   string
-	cacheDir  string
-	results   string
-	compare   string
-	deep      bool
-	filter    string
-	jar       string
-	java      string
-	heap      string
-	workers   string
-	jobs      int
-	poolBelow int
-	selfTest  string
-	verbose   bool
-	json      string
+	specDir    string
+	cacheDir   string
+	results    string
+	compare    string
+	deep       bool
+	filter     string
+	jar        string
+	java       string
+	heap       string
+	workers    string
+	jobs       int
+	poolBelow  int
+	lightBelow int
+	selfTest   string
+	verbose    bool
+	json       string
 }
 
 func main() {
@@ -82,6 +83,7 @@ func main() {
 	flag.StringVar(&o.heap, "heap", "1g", "JVM heap (-Xmx)")
 	flag.StringVar(&o.workers, "workers", "auto", "TLC -workers for the passing configs")
 	flag.IntVar(&o.jobs, "jobs", 2, "expected-failure configs (one TLC worker each) run this many at a time")
+	flag.IntVar(&o.lightBelow, "light-below", 5000, "configs with fewer distinct states than this in the committed table run TLC's JVM light (serial collector, first JIT tier: half the CPU of a short run; 0: none)")
 	flag.IntVar(&o.poolBelow, "pool-below", 100000, "passing configs with fewer distinct states than this in the committed table (-compare, else -results) run like the expected failures: one TLC worker, -jobs at a time (0: none)")
 	flag.StringVar(&o.selfTest, "selftest", "cmd/tlc/testdata/selftest", "folder of the runner's self-test configs (empty: skip)")
 	flag.BoolVar(&o.verbose, "v", false, "stream TLC's output")
@@ -122,7 +124,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 			return fmt.Errorf("fetching TLC: %w", err)
 		}
 	}
-	r := runner{o: o, jar: jar, log: stdout, small: smallConfigs(o)}
+	r := runner{o: o, jar: jar, log: stdout, small: smallConfigs(o), light: lightConfigs(o)}
 
 	if o.selfTest != "" && o.filter == "" {
 		fmt.Fprintf(stdout, "self-test: the checks must reject the broken configs in %s\n", o.selfTest)
@@ -227,6 +229,7 @@ type runner struct {
 	jar   string
 	log   io.Writer
 	small map[string]bool // passing configs that run in the pool, one worker each
+	light map[string]bool // configs short enough for a light JVM (tlc.RunOptions.Light)
 }
 
 // smallConfigs are the passing configs whose committed distinct-state
@@ -257,6 +260,35 @@ func smallConfigs(o options) map[string]bool {
 		}
 	}
 	return small
+}
+
+// lightConfigs are the configs, passing or not, whose committed
+// distinct-state count (at the violation, for an expected failure) is
+// below o.lightBelow: runs of a second or two, most of the CI set, where
+// the JVM's start and its optimizing compiler are most of the CPU time.
+// The count decides, not the committed time, which depends on the load
+// the table was made under. A config the table does not have runs as
+// before.
+func lightConfigs(o options) map[string]bool {
+	light := map[string]bool{}
+	path := o.compare
+	if path == "" {
+		path = o.results
+	}
+	doc, err := os.ReadFile(path)
+	if path == "" || o.lightBelow <= 0 || err != nil {
+		return light
+	}
+	rows, err := parseResults(string(doc))
+	if err != nil {
+		return light
+	}
+	for id, row := range rows {
+		if n, err := strconv.Atoi(row.distinct); err == nil && n < o.lightBelow {
+			light[id] = true
+		}
+	}
+	return light
 }
 
 // oneWorker says whether config c runs with one TLC worker, in the pool.
@@ -348,7 +380,7 @@ func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
 	start := time.Now()
 	res, raw, err := tlc.Run(ctx, tlc.RunOptions{
 		Java: r.o.java, Jar: r.jar, Spec: c.Spec, Config: c.Path, MetaDir: meta,
-		Workers: workers, Heap: r.o.heap, Log: tee,
+		Workers: workers, Heap: r.o.heap, Log: tee, Light: r.light[c.ID()] && workers == "1",
 	})
 	out := outcome{cfg: c, res: res, wall: time.Since(start), err: err}
 	if err == nil {
