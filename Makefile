@@ -356,7 +356,8 @@ chaos-tests:
 ## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md
 ## and the SVG charts beside it): locks, and leader-election failover (Resign,
 ## a closed session, an expired one) against Curator's LeaderLatch and the
-## delete-plus-notification floor. BENCH_FLAGS passes flags, e.g. --reps 3.
+## delete-plus-notification floor, and semaphores (max 1, 3, 8) against Curator's
+## InterProcessSemaphoreV2. BENCH_FLAGS passes flags, e.g. --reps 3.
 BENCH_FLAGS ?=
 bench: setup
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)

@@ -32,8 +32,13 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * bench --servers H:P,... --run KIND:CLIENTS:PATH ... [--iterations N --warmup N --jit-warmup N
  *       --duration-ms D --warm-ms W --write-every K --session-timeout-ms T
  *       --failover-rounds N --failover-warmup N]
- *     KIND is uncontended, contended, readmostly, failover-resign or failover-close
- *     (LeaderLatch; CLIENTS is ignored). One JSON object per run on stdout.
+ *     KIND is uncontended, contended, readmostly, semaphore-N (CLIENTS loop on one
+ *     InterProcessSemaphoreV2 of N leases), failover-resign or failover-close
+ *     (LeaderLatch; CLIENTS is ignored). One JSON object per run on stdout; a
+ *     looping run (contended, readmostly, semaphore-N) also prints, before its
+ *     result, {"window":"open"} and {"window":"close"} as its measured window
+ *     opens and closes, so that the caller can ask the servers what they did
+ *     in between.
  * hold  --servers H:P,... [--session-timeout-ms T] [--dry-run]
  *     reads commands on stdin, one per line, and answers on stdout:
  *       acquire ID mutex|read|write|latch|semaphore-N PATH  ->  granted ID NODE   (own session
@@ -200,8 +205,10 @@ public final class ZkLockBench {
                     r = failover(f, p[0], p[2]);
                     break;
                 default:
-                    usage("unknown run kind " + p[0]);
-                    return;
+                    if (!p[0].matches("semaphore-[1-9][0-9]{0,3}")) {
+                        usage("unknown run kind " + p[0]);
+                    }
+                    r = contended(f, p[0], clients, p[2]);
             }
             System.out.println(r.json());
             System.out.flush();
@@ -238,13 +245,89 @@ public final class ZkLockBench {
         return r;
     }
 
+    /** Grant is a held lock or lease; release gives it back. */
+    interface Grant {
+        void release() throws Exception;
+    }
+
+    /** Acquirer is one client's recipe: its n-th acquisition waits and returns the grant. */
+    interface Acquirer {
+        Grant acquire(long n) throws Exception;
+    }
+
+    /**
+     * acquirer builds a client's recipe for a looping run kind. Curator insists
+     * that the thread that acquired a lock releases it, and every Grant here
+     * is released by the thread that acquire returned it to.
+     */
+    static Acquirer acquirer(CuratorFramework c, String kind, String path, int id, long writeEvery) {
+        if (kind.equals("contended")) {
+            InterProcessMutex m = new InterProcessMutex(c, path);
+            return n -> {
+                m.acquire();
+                return m::release;
+            };
+        }
+        if (kind.equals("readmostly")) {
+            InterProcessReadWriteLock rw = new InterProcessReadWriteLock(c, path);
+            return n -> {
+                // Offset by id so that writes of different clients interleave.
+                InterProcessMutex m = (n + id) % writeEvery == 0 ? rw.writeLock() : rw.readLock();
+                m.acquire();
+                return m::release;
+            };
+        }
+        InterProcessSemaphoreV2 s = new InterProcessSemaphoreV2(c, path, semaphoreMax(kind));
+        return n -> {
+            Lease l = s.acquire();
+            return () -> s.returnLease(l);
+        };
+    }
+
+    /** semaphoreMax is N of a semaphore-N run kind. */
+    static int semaphoreMax(String kind) {
+        return Integer.parseInt(kind.substring("semaphore-".length()));
+    }
+
+    /**
+     * A fresh JVM interprets InterProcessSemaphoreV2 until HotSpot compiles
+     * it. In a run with an uncontended run first, that run's jit-warmup
+     * compiled InterProcessMutex, the semaphore's internal lock, but not the
+     * semaphore's own code: the first semaphore run of a JVM is preceded by
+     * jit-warmup unmeasured acquire/returnLease pairs of one client.
+     */
+    static boolean semaphoreWarmed;
+
+    static void warmSemaphore(Flags f, CuratorFramework c, String kind, String path) throws Exception {
+        if (semaphoreWarmed || !kind.startsWith("semaphore-")) {
+            return;
+        }
+        semaphoreWarmed = true;
+        Acquirer a = acquirer(c, kind, path, 0, 1);
+        for (long i = 0, n = f.num("jit-warmup", 0); i < n; i++) {
+            a.acquire(i).release();
+        }
+    }
+
+    /** window prints a window marker (see the class comment) at the given System.nanoTime(). */
+    static void window(String what, long at) throws InterruptedException {
+        long wait = at - System.nanoTime();
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        System.out.println("{\"window\":\"" + what + "\"}");
+        System.out.flush();
+    }
+
     /**
      * N clients, each its own session, loop acquire/release on one path for
      * warm-ms + duration-ms; only grants inside the measured window count.
      * contended: InterProcessMutex. readmostly: InterProcessReadWriteLock,
      * every write-every-th acquisition of a client a write, the rest reads.
-     * Latency is acquire's (queueing included). Hand-off is from the moment a
-     * holder starts its release to the return of the next grant, whoever gets it.
+     * semaphore-N: one lease of an InterProcessSemaphoreV2 of N leases.
+     * Latency is acquire's (queueing included). Hand-off (contended only) is
+     * from the moment a holder starts its release to the return of the next
+     * grant, whoever gets it.
      */
     static Result contended(Flags f, String kind, int clients, String path) throws Exception {
         long warmNs = TimeUnit.MILLISECONDS.toNanos(f.num("warm-ms", 500));
@@ -255,6 +338,7 @@ public final class ZkLockBench {
             for (int i = 0; i < clients; i++) {
                 cs.add(connect(f));
             }
+            warmSemaphore(f, cs.get(0), kind, path);
             Result r = new Result();
             r.kind = kind;
             r.clients = clients;
@@ -275,35 +359,25 @@ public final class ZkLockBench {
                 final CuratorFramework c = cs.get(i);
                 Thread t = new Thread(() -> {
                     try {
-                        InterProcessMutex excl = null;
-                        InterProcessReadWriteLock rw = null;
-                        if (kind.equals("contended")) {
-                            excl = new InterProcessMutex(c, path);
-                        } else {
-                            rw = new InterProcessReadWriteLock(c, path);
-                        }
+                        Acquirer a = acquirer(c, kind, path, id, writeEvery);
+                        boolean exclusive = kind.equals("contended");
                         go.await();
                         long measureFrom = window[0];
                         long end = window[1];
                         for (long n = 0; System.nanoTime() < end; n++) {
-                            InterProcessMutex m = excl;
-                            if (rw != null) {
-                                // Offset by id so that writes of different clients interleave.
-                                m = (n + id) % writeEvery == 0 ? rw.writeLock() : rw.readLock();
-                            }
                             long t0 = System.nanoTime();
-                            m.acquire();
+                            Grant g = a.acquire(n);
                             long granted = System.nanoTime();
                             long prev = lastRelease.get();
                             if (granted >= measureFrom && granted < end) {
                                 ops.incrementAndGet();
                                 lat.add(granted - t0);
-                                if (prev != 0 && rw == null) {
+                                if (prev != 0 && exclusive) {
                                     hand.add(granted - prev);
                                 }
                             }
                             lastRelease.set(System.nanoTime());
-                            m.release();
+                            g.release();
                         }
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
@@ -315,6 +389,8 @@ public final class ZkLockBench {
             window[0] = System.nanoTime() + warmNs;
             window[1] = window[0] + runNs;
             go.countDown(); // publishes window to the threads
+            window("open", window[0]);
+            window("close", window[1]);
             for (Thread t : threads) {
                 t.join();
             }

@@ -2,7 +2,8 @@
 // the sha256 sums committed in checksums.sha256, and compiles the Java harness
 // ZkLockBench against them, all under a git-ignored cache (.cache/curator at
 // the repository root). cmd/bench runs the harness to benchmark Curator's
-// InterProcessMutex, InterProcessReadWriteLock and LeaderLatch; impl/zklock's interoperability test runs it to contend
+// InterProcessMutex, InterProcessReadWriteLock, LeaderLatch and
+// InterProcessSemaphoreV2; impl/zklock's interoperability test runs it to contend
 // with Curator on one lock path. Both go through Prepare, so both use the same
 // verified jars.
 //

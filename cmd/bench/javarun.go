@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/zklock/zklock/bench/curator"
@@ -22,6 +23,9 @@ type curatorSpec struct {
 // runs: one JVM, so that its start and JIT warm-up are paid once, with the
 // harness's own warm-up rounds before each measured window.
 func runCurator(ctx context.Context, cfg config, h *curator.Harness, specs []curatorSpec) ([]run, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
 	args := []string{"bench",
 		"--servers", strings.Join(cfg.servers, ","),
 		"--session-timeout-ms", fmt.Sprint(cfg.sessionTimeout.Milliseconds()),
@@ -47,22 +51,70 @@ func runCurator(ctx context.Context, cfg config, h *curator.Harness, specs []cur
 	cmd := h.Command(ctx, []string{"-XX:+UseSerialGC", "-Xmx256m"}, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		return nil, fmt.Errorf("curator harness: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("curator harness: %w", err)
+	}
+	runs, readErr := readCuratorRuns(ctx, cfg, stdout)
+	if readErr != nil {
+		io.Copy(io.Discard, stdout) // let the harness finish writing, so that Wait returns
+	}
+	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("curator harness: %w\n%s", err, tail(stderr.String(), 2000))
 	}
-	var runs []run
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r run
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("curator harness output %q: %w", tail(sc.Text(), 200), err)
-		}
-		runs = append(runs, r)
+	if readErr != nil {
+		return nil, readErr
 	}
 	if len(runs) != len(specs) {
 		return nil, fmt.Errorf("curator harness: %d results for %d runs\n%s", len(runs), len(specs), tail(stderr.String(), 2000))
+	}
+	return runs, nil
+}
+
+// readCuratorRuns reads the harness's results, one JSON object per line.
+// Between a window's open and close markers the servers are asked for
+// their mntr counters, as the Go runs' windows are (watchServers), and the
+// load between them goes with the next result: the harness prints its
+// markers as the window opens and closes, so the snapshots are late by a
+// pipe's latency and an mntr round, as the Go runs' are by the latter.
+func readCuratorRuns(ctx context.Context, cfg config, out io.Reader) ([]run, error) {
+	var (
+		runs   []run
+		opened mntrCounters
+		isOpen bool
+		load   *serverLoad
+	)
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var line struct {
+			Window string `json:"window"` // "open" or "close": a marker, not a result
+			run
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("curator harness output %q: %w", tail(sc.Text(), 200), err)
+		}
+		switch line.Window {
+		case "open":
+			opened, isOpen = mntrSnapshot(ctx, cfg.servers)
+			load = nil
+		case "close":
+			if closed, ok := mntrSnapshot(ctx, cfg.servers); ok && isOpen {
+				load = loadBetween(opened, closed)
+			}
+			isOpen = false
+		case "":
+			line.run.Server, load = load, nil
+			runs = append(runs, line.run)
+		default:
+			return nil, fmt.Errorf("curator harness output %q: unknown window marker", tail(sc.Text(), 200))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("curator harness output: %w", err)
 	}
 	return runs, nil
 }

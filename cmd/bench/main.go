@@ -1,5 +1,5 @@
 // Command bench measures zklock against go-zookeeper's zk.Lock, Apache
-// Curator's InterProcessMutex (through the Java harness in bench/curator) and
+// Curator's recipes (through the Java harness in bench/curator) and
 // the physical floor of a ZooKeeper lock, all in one run against one real
 // ensemble, and reports medians over repetitions with their spread, as
 // absolute numbers and as ratios to the floor and to zklock:
@@ -7,6 +7,7 @@
 //	go run ./cmd/bench                        # full run, writes bench/RESULTS.md
 //	go run ./cmd/bench --quick --out ''       # smoke run, a minute or two
 //	go run ./cmd/bench --servers h:p,h:p,h:p --impl zklock,floor --clients 1,8
+//	go run ./cmd/bench --impl zklock,curator --locks=false --rw=false --failover ''   # the semaphore alone
 //
 // Without --servers it starts a local 3-node ensemble (package ensemble) and
 // stops it at the end. Timings are never pass/fail: this is a report.
@@ -16,6 +17,8 @@
 //   - contended: N clients, one session each, loop on one lock path;
 //     throughput, acquire latency, and hand-off (release start -> next grant);
 //   - read-mostly: the same with read/write locks, one acquisition in K a write;
+//   - semaphore (semaphore.go): N clients loop on one semaphore of max
+//     leases, zklock's Semaphore against Curator's InterProcessSemaphoreV2;
 //   - failover (failover.go): a leader's Resign, closed session or expired
 //     session, to the next candidate leading and every observer reporting
 //     it, against a floor hand-off sampled after each round and against
@@ -53,6 +56,8 @@ type config struct {
 	reps           int
 	writeEvery     int
 	readMostly     bool
+	locks          bool  // the uncontended and contended lock runs (and the floor's)
+	semaphores     []int // the semaphore runs' maxes (leases held at once)
 	sessionTimeout time.Duration
 	tickTime       time.Duration // the servers', for zklock's loss rule
 	syncLimit      int
@@ -94,18 +99,21 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.reps, "reps", 5, "repetitions; medians and ranges are over these")
 	fs.IntVar(&cfg.writeEvery, "write-every", 10, "read-mostly runs: one acquisition in this many is a write")
 	fs.BoolVar(&cfg.readMostly, "rw", true, "also run read-mostly read/write-lock runs (zklock, curator)")
+	fs.BoolVar(&cfg.locks, "locks", true, "run the uncontended and contended lock runs and the floor's (false: only the other axes)")
+	semaphores := fs.String("semaphore", "1,3,8", "semaphore runs (zklock, curator): the semaphores' max leases, comma-separated; '' for none")
 	fs.DurationVar(&cfg.sessionTimeout, "session-timeout", 10*time.Second, "session timeout every client asks for")
 	fs.DurationVar(&cfg.tickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), for zklock's loss rule")
 	fs.IntVar(&cfg.syncLimit, "sync-limit", 5, "with --servers: the servers' syncLimit (zoo.cfg), for zklock's loss rule")
 	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "also write the report here ('' for stdout only)")
-	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4, 8 failover rounds and 1 of expiry (a minute or two)")
+	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4, semaphore max 3, 8 failover rounds and 1 of expiry (a minute or two)")
 	failover := fs.String("failover", "resign,close,expire", "leader-election failover runs (zklock, curator): resign, close, expire; '' for none")
 	fs.IntVar(&cfg.failoverRounds, "failover-rounds", 30, "measured rounds of each resign and close failover run")
 	fs.IntVar(&cfg.expireRounds, "expire-rounds", 3, "measured rounds of each expiry failover run (each waits out a session timeout)")
 	fs.IntVar(&cfg.observers, "observers", 3, "failover runs: observing sessions")
 	fs.DurationVar(&cfg.expireTimeout, "expire-timeout", 6*time.Second, "failover expiry runs: the candidates' session timeout (zklock needs it above the sync lag, (syncLimit+1) x tickTime, plus its margins)")
 	fs.DurationVar(&cfg.maxRun, "max", 30*time.Minute, "give up (exit 1) after this long: zk.Lock cannot be canceled")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
@@ -122,6 +130,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			"warm":            func() { cfg.warm = 200 * time.Millisecond },
 			"reps":            func() { cfg.reps = 3 },
 			"clients":         func() { *clients = "1,4" },
+			"semaphore":       func() { *semaphores = "3" },
 			"failover-rounds": func() { cfg.failoverRounds = 8 },
 			"expire-rounds":   func() { cfg.expireRounds = 1 },
 		}
@@ -154,6 +163,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		if !slices.Contains(cfg.failover, "failover-"+k) {
 			cfg.failover = append(cfg.failover, "failover-"+k)
 		}
+	}
+	if cfg.semaphores, err = parseMaxes(*semaphores); err != nil {
+		return config{}, err
 	}
 	for _, s := range strings.Split(*clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -276,153 +288,6 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		logf("report written to %s, charts %v", cfg.out, charts)
 	}
 	return nil
-}
-
-// measureImpl runs every scenario of one implementation once, each on a
-// fresh lock path under base, created beforehand as a persistent node so that
-// no implementation pays for creating parents inside the measurement.
-func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.Conn, base, name string) ([]run, error) {
-	mk := func(leaf string) (string, error) {
-		p := base + "/" + leaf
-		return p, createAll(admin, p)
-	}
-	var runs []run
-	if name == implCurator {
-		var specs []curatorSpec
-		add := func(kind string, n int) error {
-			p, err := mk(fmt.Sprintf("%s-%d", kind, n))
-			specs = append(specs, curatorSpec{kind: kind, clients: n, path: p})
-			return err
-		}
-		if err := add(kindUncontended, 1); err != nil {
-			return nil, err
-		}
-		for _, n := range cfg.clients {
-			if err := add(kindContended, n); err != nil {
-				return nil, err
-			}
-		}
-		if cfg.readMostly {
-			for _, n := range readMostlyClients(cfg) {
-				if err := add(kindReadMostly, n); err != nil {
-					return nil, err
-				}
-			}
-		}
-		// LeaderLatch has no expiry run: see failoverKinds in ZkLockBench.
-		for _, kind := range cfg.failover {
-			if kind != kindFailExpire {
-				if err := add(kind, 0); err != nil {
-					return nil, err
-				}
-			}
-		}
-		return runCurator(ctx, cfg, h, specs)
-	}
-
-	dial := goImpls[name]
-	p, err := mk("uncontended")
-	if err != nil {
-		return nil, err
-	}
-	r, err := uncontended(ctx, cfg, name, dial, p)
-	if err != nil {
-		return nil, err
-	}
-	runs = append(runs, r)
-	if name == implFloor {
-		// The floor has no contended loop of its own: it does not exclude.
-		// Its hand-off is measured directly; contended ratios derive from it.
-		p, err := mk("handoff")
-		if err != nil {
-			return nil, err
-		}
-		r, err := floorHandoff(ctx, cfg, p, cfg.iterations, cfg.warmup)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-		// The write ceiling at each N: N raw sessions creating and deleting
-		// flat out (N = 1 is the uncontended floor above).
-		for _, n := range readMostlyClients(cfg) {
-			p, err := mk(fmt.Sprintf("writes-%d", n))
-			if err != nil {
-				return nil, err
-			}
-			r, err := contended(ctx, cfg, name, dial, p, n, kindWriteCeiling)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, r)
-		}
-		return runs, nil
-	}
-	for _, n := range cfg.clients {
-		p, err := mk(fmt.Sprintf("contended-%d", n))
-		if err != nil {
-			return nil, err
-		}
-		r, err := contended(ctx, cfg, name, dial, p, n, kindContended)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	if name == implZklock {
-		fo, err := measureFailover(ctx, cfg, mk)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, fo...)
-	}
-	if cfg.readMostly && name == implZklock {
-		for _, n := range readMostlyClients(cfg) {
-			p, err := mk(fmt.Sprintf("readmostly-%d", n))
-			if err != nil {
-				return nil, err
-			}
-			r, err := contended(ctx, cfg, name, dial, p, n, kindReadMostly)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, r)
-		}
-	}
-	return runs, nil
-}
-
-// measureFailover runs zklock's failover kinds, each on an election path
-// of its own.
-func measureFailover(ctx context.Context, cfg config, mk func(string) (string, error)) ([]run, error) {
-	var runs []run
-	for _, kind := range cfg.failover {
-		p, err := mk(kind)
-		if err != nil {
-			return nil, err
-		}
-		rounds, warmup := cfg.failoverRounds, 3
-		if kind == kindFailExpire {
-			rounds, warmup = cfg.expireRounds, 0
-		}
-		r, err := failover(ctx, cfg, kind, p, rounds, warmup)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
-}
-
-// readMostlyClients: the client counts above one. One client never shares,
-// so read-mostly runs skip it, and its write ceiling is the uncontended floor.
-func readMostlyClients(cfg config) []int {
-	var ns []int
-	for _, n := range cfg.clients {
-		if n > 1 {
-			ns = append(ns, n)
-		}
-	}
-	return ns
 }
 
 // createAll creates path and its missing parents as persistent nodes.

@@ -148,15 +148,15 @@ func serverRead(r run) float64 {
 	return r.Server.ReadMs / 1e3
 }
 
-// servers: the servers' view of the contended windows of the Go
-// implementations, and of the write ceiling's; nothing when mntr gave none.
+// servers: the servers' view of the contended windows of every
+// implementation, and of the write ceiling's; nothing when mntr gave none.
 func (rw *reportWriter) servers() {
 	t := rw.t
 	var rows []string
 	for _, n := range rw.cfg.clients {
 		for _, r := range []struct{ impl, kind, name string }{
 			{implFloor, kindWriteCeiling, "write ceiling"}, {implZklock, kindContended, label[implZklock]},
-			{implZkLock, kindContended, label[implZkLock]}} {
+			{implZkLock, kindContended, label[implZkLock]}, {implCurator, kindContended, label[implCurator]}} {
 			reqs := over(t.per(r.impl, r.kind, n, reqPerAcq))
 			if !rw.has(r.impl) || !reqs.ok() {
 				continue

@@ -96,7 +96,7 @@ func gatherFacts(ctx context.Context, cfg config, h *curator.Harness) (facts, er
 	}
 	if h != nil {
 		f.JVM = h.JavaVersion(ctx)
-		f.Curator = curator.Version + " (InterProcessMutex, InterProcessReadWriteLock, LeaderLatch)"
+		f.Curator = curator.Version + " (InterProcessMutex, InterProcessReadWriteLock, LeaderLatch, InterProcessSemaphoreV2)"
 	}
 	return f, nil
 }
@@ -155,19 +155,28 @@ var label = map[string]string{
 
 // renderReport writes bench/RESULTS.md: one section per kind of run, each
 // from its own method below, in the order a reader wants them (what was
-// measured on what, then the numbers, then what the floor means).
+// measured on what, then the numbers, then what the floor means). Without
+// the lock runs (--locks=false) their sections, which would be all dashes,
+// are left out.
 // charts are the chart files written next to the report, if any.
 func renderReport(cfg config, f facts, runs []run, charts []string) string {
 	rw := &reportWriter{cfg: cfg, t: newTable(cfg, runs)}
 	rw.machine(f)
-	rw.targets()
+	if rw.cfg.locks {
+		rw.targets()
+	}
 	rw.charts(charts)
-	rw.uncontended()
-	rw.contended()
+	if rw.cfg.locks {
+		rw.uncontended()
+		rw.contended()
+	}
 	rw.readMostly()
+	rw.semaphore()
 	rw.failover()
 	rw.stalls(runs)
-	rw.floorExplained()
+	if rw.cfg.locks {
+		rw.floorExplained()
+	}
 	return rw.b.String()
 }
 
@@ -272,6 +281,9 @@ func (rw *reportWriter) machine(f facts) {
 	w("| parameters | %d reps; uncontended %d pairs after %d warm-up; contended windows %v after %v warm-up; "+
 		"read-mostly 1 write in %d; session timeout %v |\n", cfg.reps, cfg.iterations, cfg.warmup, cfg.duration, cfg.warm,
 		cfg.writeEvery, cfg.sessionTimeout)
+	if len(cfg.semaphores) > 0 {
+		w("| semaphore | max %s leases; N clients as the contended runs |\n", joinInts(cfg.semaphores))
+	}
 	if len(cfg.failover) > 0 {
 		w("| failover | %d rounds per run after 3 warm-up (LeaderLatch: after %d, its JIT's), %d rounds of expiry "+
 			"(session timeout %v); %d observers |\n", cfg.failoverRounds, 10+cfg.failoverRounds/2, cfg.expireRounds,
@@ -439,7 +451,8 @@ func (rw *reportWriter) stalls(runs []run) {
 		"millisecond or two, so the whole queue waited). While a gap was open, a monitor on a session of its own "+
 		"synced with the leader, listed the queue, found which client's session owned the node at its head and "+
 		"what that client was doing, and timed every server's answer to `srvr`; the servers' warnings logged "+
-		"during the gap are quoted. The Curator harness is not watched: only its slow acquisitions are listed.\n\n", stallAfter)
+		"during the gap are quoted. The Curator harness and the semaphore runs are not watched: only their slow "+
+		"acquisitions are listed.\n\n", stallAfter)
 	var lines, slow []string
 	for _, r := range runs {
 		if strings.HasPrefix(r.Kind, "failover-") {
@@ -455,7 +468,7 @@ func (rw *reportWriter) stalls(runs []run) {
 				"Waited on: %s. Why: %s.", r.Rep+1, label[r.Impl], r.Clients, s.Start.Seconds(), end, on, why))
 		}
 		worst := percentile(r.Latency, 100)
-		lock := r.Kind == kindContended || r.Kind == kindReadMostly
+		lock := r.Kind == kindContended || r.Kind == kindReadMostly || isSemaphoreKind(r.Kind)
 		// A window with a quarter of the usual grants stalled too, even if
 		// the acquisitions it counted were quick (Curator's are not watched).
 		usual := over(rw.t.per(r.Impl, r.Kind, r.Clients, opsRate)).Median
@@ -514,10 +527,16 @@ func dashIf(cond bool, s string) string {
 	return s
 }
 
-// flagsUsed is the run's command line, for the report.
+// flagsUsed is the run's command line, for the report; an empty argument
+// (of --failover, say) is written as a quoted empty string, so that the
+// line can be run as it reads.
 func flagsUsed(cfg config) string {
-	if len(cfg.args) == 0 {
-		return ""
+	var b strings.Builder
+	for _, a := range cfg.args {
+		if a == "" {
+			a = "''"
+		}
+		b.WriteString(" " + a)
 	}
-	return " " + strings.Join(cfg.args, " ")
+	return b.String()
 }

@@ -24,7 +24,7 @@ type run struct {
 	Timeout  time.Duration   `json:"timeout_ns"`  // expiry: the leader's negotiated session timeout
 	Rep      int             `json:"-"`
 	Stalls   []stall         `json:"-"` // Go implementations' exclusive runs only
-	Server   *serverLoad     `json:"-"` // the servers' view of the window (Go runs; nil if mntr failed)
+	Server   *serverLoad     `json:"-"` // the servers' view of a contended or semaphore window; nil if mntr failed
 }
 
 // Scenario kinds.
