@@ -3,7 +3,6 @@ package zklock
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"path"
 	"testing"
 	"time"
@@ -58,8 +57,9 @@ func (c *timedCampaign) returned() bool {
 	}
 }
 
-// doneAt returns a channel that receives the time l's Done closed.
-func doneAt(l *Leadership) <-chan time.Time {
+// doneAt returns a channel that receives the time l's Done closed (l a
+// Leadership or a Lease).
+func doneAt(l interface{ Done() <-chan struct{} }) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	go func() {
 		<-l.Done()
@@ -389,47 +389,21 @@ func TestElectionObserverAcrossReconnect(t *testing.T) {
 // has expired the cut-off session. A loss clock that trusts a follower's
 // pings would let both lead for a second or more.
 func TestElectionLeaderOnCutOffFollower(t *testing.T) {
-	e := ensembletest.RequireLocal(t)
 	ctx := ctxFor(t, time.Minute)
-	zl, err := e.Leader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	follower := (zl + 1) % e.Size()
-	addrs := e.Addrs()
-	session := func(name, addr string, tl *traceLog) *Session {
-		opts := []SessionOption{WithSessionTimeout(shortTimeout), timing(),
-			WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))}
-		if tl != nil {
-			opts = append(opts, WithTracer(tl.add))
-		}
-		s, err := NewSession(ctx, []string{addr}, opts...)
-		if err != nil {
-			t.Fatalf("session for %s on %s: %v", name, addr, err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	leaderSession := session("leader", addrs[follower], nil)
-	candTrace := &traceLog{}
-	candSession := session("candidate", addrs[zl], candTrace)
+	f := newFollowerCut(t, ctx)
 	p := lockPath(t)
-	el, err := NewElection(leaderSession, p)
+	el, err := NewElection(f.onFollower, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ec, err := NewElection(candSession, p)
+	ec, err := NewElection(f.onLeader, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ll := campaign(t, ctx, el, "leader")
 	pc := campaignTimed(ctx, ec, "candidate")
-	candTrace.waitFor(t, "the candidate waits behind the leader", 30*time.Second, waiting)
-	if err := e.Isolate(follower); err != nil {
-		t.Fatal(err)
-	}
-	cut := time.Now()
-	t.Logf("ZooKeeper leader %d, our leader on follower %d, cut off at %s", zl, follower, cut.Format("15:04:05.000"))
+	f.trace.waitFor(t, "the candidate waits behind the leader", 30*time.Second, waiting)
+	cut := f.cut(t)
 	var ended time.Time
 	done, camp := ll.Done(), pc.done
 	for done != nil || camp != nil {
@@ -458,16 +432,15 @@ func TestElectionLeaderOnCutOffFollower(t *testing.T) {
 	if pc.l.Epoch() <= ll.Epoch() {
 		t.Errorf("the candidate's epoch %d is not above the leader's %d", pc.l.Epoch(), ll.Epoch())
 	}
-	if err := e.HealAll(); err != nil {
-		t.Fatal(err)
-	}
+	f.heal(t)
 	if err := pc.l.Resign(ctx); err != nil {
 		t.Logf("the candidate's Resign: %v", err)
 	}
 }
 
-// tenure is when one candidate believed it led: from its Campaign's return
-// until its Done closed (zero while it still leads).
+// tenure is when one candidate believed it led (or one acquirer believed
+// it held a lease): from its Campaign's (Acquire's) return until its Done
+// closed or it let go (zero while it still leads or holds).
 type tenure struct {
 	who        string
 	from, till time.Time
