@@ -18,43 +18,9 @@ import (
 // killed, an observer's reconnect, a leader on a cut-off follower and a
 // loss longer than the session (Curator's CURATOR-696).
 
-// timedCampaign is a Campaign on its own goroutine that records when it
-// returned.
-type timedCampaign struct {
-	l    *Leadership
-	err  error
-	at   time.Time
-	done chan struct{}
-}
-
-func campaignTimed(ctx context.Context, e *Election, value string) *timedCampaign {
-	c := &timedCampaign{done: make(chan struct{})}
-	go func() {
-		c.l, c.err = e.Campaign(ctx, []byte(value))
-		c.at = time.Now()
-		close(c.done)
-	}()
-	return c
-}
-
-func (c *timedCampaign) wait(t *testing.T, d time.Duration) (*Leadership, error) {
-	t.Helper()
-	select {
-	case <-c.done:
-		return c.l, c.err
-	case <-time.After(d):
-		t.Fatalf("Campaign did not return within %v", d)
-		return nil, nil
-	}
-}
-
-func (c *timedCampaign) returned() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
+// campaignTimed runs Campaign on its own goroutine.
+func campaignTimed(ctx context.Context, e *Election, value string) *async[*Leadership] {
+	return goAsync(ctx, func(ctx context.Context) (*Leadership, error) { return e.Campaign(ctx, []byte(value)) })
 }
 
 // doneAt returns a channel that receives the time l's Done closed (l a
@@ -417,7 +383,7 @@ func TestElectionLeaderOnCutOffFollower(t *testing.T) {
 			if pc.err != nil {
 				t.Fatalf("the candidate's Campaign: %v", pc.err)
 			}
-			t.Logf("the candidate leads %v after the cut (epoch %d)", pc.at.Sub(cut).Round(time.Millisecond), pc.l.Epoch())
+			t.Logf("the candidate leads %v after the cut (epoch %d)", pc.at.Sub(cut).Round(time.Millisecond), pc.val.Epoch())
 		case <-ctx.Done():
 			t.Fatalf("leader stepped down: %v, candidate leads: %v, by the end of the wait", !ended.IsZero(), pc.returned())
 		}
@@ -429,11 +395,11 @@ func TestElectionLeaderOnCutOffFollower(t *testing.T) {
 	if err := ll.Err(); !errors.Is(err, ErrLockLost) {
 		t.Errorf("the leader's Err = %v, want ErrLockLost", err)
 	}
-	if pc.l.Epoch() <= ll.Epoch() {
-		t.Errorf("the candidate's epoch %d is not above the leader's %d", pc.l.Epoch(), ll.Epoch())
+	if pc.val.Epoch() <= ll.Epoch() {
+		t.Errorf("the candidate's epoch %d is not above the leader's %d", pc.val.Epoch(), ll.Epoch())
 	}
 	f.heal(t)
-	if err := pc.l.Resign(ctx); err != nil {
+	if err := pc.val.Resign(ctx); err != nil {
 		t.Logf("the candidate's Resign: %v", err)
 	}
 }
@@ -500,16 +466,16 @@ func TestElectionEnsembleDownLongerThanSession(t *testing.T) {
 	pb2 := campaignTimed(ctx, election(t, b2, p), "b2")
 	var first *Leadership
 	var firstC *client
-	var second *timedCampaign
+	var second *async[*Leadership]
 	select {
 	case <-pa2.done:
-		first, firstC, second = pa2.l, a2, pb2
+		first, firstC, second = pa2.val, a2, pb2
 		if pa2.err != nil {
 			t.Fatalf("a2: %v", pa2.err)
 		}
 		tenures = append(tenures, tenure{who: "a2", from: pa2.at})
 	case <-pb2.done:
-		first, firstC, second = pb2.l, b2, pa2
+		first, firstC, second = pb2.val, b2, pa2
 		if pb2.err != nil {
 			t.Fatalf("b2: %v", pb2.err)
 		}

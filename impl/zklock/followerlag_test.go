@@ -95,7 +95,7 @@ func lossThenGrant(t *testing.T, ctx context.Context, cut time.Time, lease *Leas
 			if p.err != nil {
 				t.Fatalf("contender's acquisition: %v", p.err)
 			}
-			t.Logf("contender granted %v after the cut (token %d)", p.at.Sub(cut).Round(time.Millisecond), p.lease.Token())
+			t.Logf("contender granted %v after the cut (token %d)", p.at.Sub(cut).Round(time.Millisecond), p.val.Token())
 		case <-ctx.Done():
 			t.Fatalf("holder's lease ended: %v, contender granted: %v, by the end of the wait", !ended.IsZero(), p.returned())
 		}
@@ -142,7 +142,7 @@ func TestFollowerCutOffFromLeader(t *testing.T) {
 	cut := f.cut(t)
 	lossThenGrant(t, ctx, cut, lease, p)
 	f.heal(t)
-	if err := p.lease.Unlock(ctx); err != nil {
+	if err := p.val.Unlock(ctx); err != nil {
 		t.Logf("contender's Unlock: %v", err)
 	}
 }

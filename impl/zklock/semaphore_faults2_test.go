@@ -303,8 +303,8 @@ func TestSemaphoreHolderOnCutOffFollower(t *testing.T) {
 	// The admin client connects once the ensemble is whole, so that it
 	// is not itself on the cut-off follower.
 	adm := admin(t)
-	semNodesAre(t, adm, p, path.Base(kept.Node()), path.Base(pc.lease.Node()))
-	for _, l := range []*Lease{kept, pc.lease} {
+	semNodesAre(t, adm, p, path.Base(kept.Node()), path.Base(pc.val.Node()))
+	for _, l := range []*Lease{kept, pc.val} {
 		if err := l.Unlock(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -356,16 +356,16 @@ func TestSemaphoreNoHerd(t *testing.T) {
 	done := map[*pending]bool{first: true}
 	for len(done) < len(pend) { // each holds in turn, releasing for the next
 		for q := range done {
-			if q.lease != nil {
-				q.lease.Unlock(ctx)
-				q.lease = nil
+			if q.val != nil {
+				q.val.Unlock(ctx)
+				q.val = nil
 			}
 		}
 		done[firstReturned(t, pend, done)] = true
 	}
 	for q := range done {
-		if q.lease != nil {
-			q.lease.Unlock(ctx)
+		if q.val != nil {
+			q.val.Unlock(ctx)
 		}
 	}
 	if n := changed(); n > len(pend) {
