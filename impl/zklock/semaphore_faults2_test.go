@@ -50,7 +50,6 @@ func mostAtOnce(ts []tenure) int {
 // on the server) while the new holder's guarded write lands. The other
 // holder's lease is untouched throughout.
 func TestSemaphoreHolderPausedFenced(t *testing.T) {
-	skipTraceCheck(t, semSkip)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	adm := admin(t)
@@ -144,7 +143,6 @@ func TestSemaphoreHolderPausedFenced(t *testing.T) {
 // leases believed held, the server never lists more than the two held and
 // the one waiting, and no node is left afterwards.
 func TestSemaphoreZooKeeperLeaderKilled(t *testing.T) {
-	skipTraceCheck(t, semSkip)
 	e := ensembletest.RequireLocal(t)
 	const max = 2
 	p := lockPath(t)
@@ -267,8 +265,10 @@ func TestSemaphoreZooKeeperLeaderKilled(t *testing.T) {
 // cut-off holder's lease must have ended (ErrLockLost) before that grant,
 // or three leases would be believed held. The lease on the leader's side
 // is untouched.
+//
+// No trace check: newFollowerCut's sessions are not a test client's (the
+// holder's is untraced), as in the lock's follower-cut tests.
 func TestSemaphoreHolderOnCutOffFollower(t *testing.T) {
-	skipTraceCheck(t, semSkip)
 	ctx := ctxFor(t, time.Minute)
 	f := newFollowerCut(t, ctx)
 	const max = 2
