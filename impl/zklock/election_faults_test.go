@@ -34,6 +34,39 @@ func doneAt(l interface{ Done() <-chan struct{} }) <-chan time.Time {
 	return ch
 }
 
+// fencedHolder is what a lease and a leadership share: their end, and the
+// writes fenced by them.
+type fencedHolder interface {
+	Err() error
+	Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, error)
+	Check() (*zk.CheckVersionRequest, error)
+}
+
+// fencedOut asserts that old, a holder whose session expired while it was
+// paused, is fenced out now that it resumed: its Err says ErrLockLost and
+// ErrSessionLost, its Guard and Check say ErrNotHeld, and a multi headed by
+// check (the Check it took while holding, sent late by a connection that
+// still works) is refused by the server, leaving resource as newWriter
+// wrote it.
+func fencedOut(t *testing.T, ctx context.Context, adm *adminClient, old fencedHolder, check *zk.CheckVersionRequest, resource, newWriter string) {
+	t.Helper()
+	if err := old.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	if _, err := old.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("a's Guard after it resumed = %v, want ErrNotHeld", err)
+	}
+	if _, err := old.Check(); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("a's Check after it resumed = %v, want ErrNotHeld", err)
+	}
+	if _, err := adm.Multi(check, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); err == nil {
+		t.Fatalf("a multi headed by a's old Check was applied after %s took over", newWriter)
+	}
+	if data, _, err := adm.Get(resource); err != nil || string(data) != newWriter {
+		t.Fatalf("resource = %q (%v), want %s's write", data, err, newWriter)
+	}
+}
+
 // TestElectionLeaderPausedFenced: a leader whose process stops answering
 // (its connection blackholed past its session timeout, as for the lock
 // holder of TestHolderSessionExpires) steps down on its own loss clock
@@ -88,23 +121,7 @@ func TestElectionLeaderPausedFenced(t *testing.T) {
 		t.Fatalf("b's guarded write: %v", err)
 	}
 	a.net.Heal() // a resumes
-	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
-		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
-	}
-	if _, err := la.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); !errors.Is(err, ErrNotHeld) {
-		t.Fatalf("a's Guard after it resumed = %v, want ErrNotHeld", err)
-	}
-	if _, err := la.Check(); !errors.Is(err, ErrNotHeld) {
-		t.Fatalf("a's Check after it resumed = %v, want ErrNotHeld", err)
-	}
-	// The Check a took while leading, sent late (by a connection that
-	// still works): the server refuses the whole multi.
-	if _, err := adm.Multi(check, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); err == nil {
-		t.Fatal("a multi headed by a's old Check was applied after b leads")
-	}
-	if data, _, err := adm.Get(resource); err != nil || string(data) != "b" {
-		t.Fatalf("resource = %q (%v), want b's write", data, err)
-	}
+	fencedOut(t, ctx, adm, la, check, resource, "b")
 	if err := lb.Resign(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -101,24 +101,7 @@ func TestSemaphoreHolderPausedFenced(t *testing.T) {
 		t.Fatalf("w's guarded write: %v", err)
 	}
 	a.net.Heal() // a resumes
-	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
-		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
-	}
-	if _, err := la.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); !errors.Is(err, ErrNotHeld) {
-		t.Fatalf("a's Guard after it resumed = %v, want ErrNotHeld", err)
-	}
-	if _, err := la.Check(); !errors.Is(err, ErrNotHeld) {
-		t.Fatalf("a's Check after it resumed = %v, want ErrNotHeld", err)
-	}
-	// The Check a took while holding, sent late (by a connection that
-	// still works): the server refuses the whole multi, as a's lease node
-	// went with its session.
-	if _, err := adm.Multi(check, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); err == nil {
-		t.Fatal("a multi headed by a's old Check was applied after w holds")
-	}
-	if data, _, err := adm.Get(resource); err != nil || string(data) != "w" {
-		t.Fatalf("resource = %q (%v), want w's write", data, err)
-	}
+	fencedOut(t, ctx, adm, la, check, resource, "w")
 	if err := lk.Err(); err != nil {
 		t.Fatalf("the other holder's lease ended: %v", err)
 	}
