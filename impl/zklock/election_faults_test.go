@@ -223,19 +223,7 @@ func TestElectionZooKeeperLeaderKilled(t *testing.T) {
 	}
 	pb := campaignTimed(ctx, eb, "b")
 	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
-	leader, err := e.Leader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	killed := time.Now()
-	if err := e.Kill(leader); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "a new ZooKeeper leader", 30*time.Second, func() bool {
-		l, err := e.Leader(ctx)
-		return err == nil && l != leader
-	})
-	t.Logf("a new ZooKeeper leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	killed := killZooKeeperLeader(t, ctx, e, 30*time.Second)
 	if _, err := la.Guard(ctx); err != nil {
 		// The session was lost after all: then a stepped down before b
 		// led, never beside it.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/traceevent"
@@ -319,4 +320,25 @@ func holdLock(t testing.TB, ctx context.Context, lock string) (*client, *Lease) 
 		t.Fatal(err)
 	}
 	return h, held
+}
+
+// killZooKeeperLeader kills the ensemble's leader process and waits (up to
+// d) until another server leads; it logs how long the election took and
+// returns when the leader was killed.
+func killZooKeeperLeader(t *testing.T, ctx context.Context, e *ensemble.Ensemble, d time.Duration) time.Time {
+	t.Helper()
+	leader, err := e.Leader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	if err := e.Kill(leader); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "a new ZooKeeper leader", d, func() bool {
+		l, err := e.Leader(ctx)
+		return err == nil && l != leader
+	})
+	t.Logf("a new ZooKeeper leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	return killed
 }

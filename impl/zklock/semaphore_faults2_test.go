@@ -151,19 +151,7 @@ func TestSemaphoreZooKeeperLeaderKilled(t *testing.T) {
 	w1.trace.waitFor(t, "w1 waits at max", 30*time.Second, waitsAtMax)
 	p2 := lockAsync(ctx, m2.Acquire)
 	w2.trace.waitFor(t, "w2 queued on the internal mutex", 30*time.Second, waiting)
-	leader, err := e.Leader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	killed := time.Now()
-	if err := e.Kill(leader); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "a new ZooKeeper leader", 30*time.Second, func() bool {
-		l, err := e.Leader(ctx)
-		return err == nil && l != leader
-	})
-	t.Logf("a new ZooKeeper leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	killed := killZooKeeperLeader(t, ctx, e, 30*time.Second)
 	survived := make([]bool, max)
 	for i, l := range holders {
 		if _, err := l.Guard(ctx); err != nil {
