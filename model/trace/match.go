@@ -328,7 +328,12 @@ func (m *eventMatch[S]) Downgrade() ([]succ[S], string) {
 
 // PredecessorGone: the model's step; when it is not enabled because the
 // client still waits, the reason is that no notification came.
-func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
+func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) { return m.notified() }
+
+// notified is the model's step of a client woken by a watch (the lock's
+// PredecessorGone, the semaphore's LeasesChanged); when it is not enabled
+// because the client still waits, the reason is that no notification came.
+func (m *eventMatch[S]) notified() ([]succ[S], string) {
 	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
 		if m.pc == "wait" {

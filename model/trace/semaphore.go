@@ -93,18 +93,8 @@ func (m *eventMatch[S]) ListLeases() ([]succ[S], string) {
 	}
 }
 
-// LeasesChanged: the model's step; when the client waits, the reason it
-// is not enabled is that no notification of this acquisition came.
-func (m *eventMatch[S]) LeasesChanged() ([]succ[S], string) {
-	t, why := m.do(m.ev.Action, 0)
-	if why != "" {
-		if m.pc == "wait" {
-			why += ": no notification for this request has been delivered"
-		}
-		return nil, why
-	}
-	return m.one(t, m.nd.maxSeq, m.label)
-}
+// LeasesChanged: the model's step, as the lock's PredecessorGone.
+func (m *eventMatch[S]) LeasesChanged() ([]succ[S], string) { return m.notified() }
 
 // ReleaseInternal: after "held", the model's step, or nothing if the
 // session is gone (the server freed the internal mutex with it). After a
