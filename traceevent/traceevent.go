@@ -143,6 +143,10 @@ type Event struct {
 	Children []string `json:"children,omitempty"`
 	// Token is Grant's fencing token (the node's czxid).
 	Token int64 `json:"token,omitempty"`
+	// Max is the semaphore's maximum number of leases, on ListLeases: the
+	// count the listing was decided by (Semaphore.tla's MaxLeases), which
+	// a validator cannot infer from the listings without trusting them.
+	Max int `json:"max,omitempty"`
 	// Start is when the client sent the step's request, in nanoseconds
 	// since the epoch.
 	Start int64 `json:"start"`

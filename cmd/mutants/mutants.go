@@ -613,4 +613,12 @@ var mutants = []mutant{
 	}`,
 		Killers: []string{"TestSemaphoreFencing"},
 	},
+	{
+		Name:    "semaphore-one-too-many",
+		Why:     "the lease count is off by one: an acquirer holds when the leases ahead of its own number max (the listing has max+1 children, its node among them), so max+1 leases are held at once; the count must include the acquirer's own node, as Curator's does",
+		File:    "impl/zklock/semaphore.go",
+		Find:    `		if len(r.names) <= m.max {`,
+		Replace: `		if len(r.names) <= m.max+1 {`,
+		Killers: []string{"TestSemaphoreMaxHolders"},
+	},
 }

@@ -32,6 +32,9 @@ const (
 
 const childTimeout = 5 * time.Second
 
+// ownTimeout is the session timeout of the test's own client, the new holder.
+const ownTimeout = 15 * time.Second
+
 func TestMain(m *testing.M) {
 	if os.Getenv(envChild) != "" {
 		os.Exit(child())
@@ -99,7 +102,11 @@ func TestPausedHolderStaleWriteRefused(t *testing.T) {
 			k.freeze(t)
 
 			// The server expires the frozen child's session and grants us.
-			s, err := zklock.NewSession(ctx, servers, zklock.WithSessionTimeout(childTimeout), zklock.WithEnsembleTiming(ensembletest.Timing()))
+			// Our own session is not the one to expire: a longer timeout
+			// leaves its loss rule a margin beyond the sync lag (with the
+			// child's 5 s, about a second) that a busy machine's slow sync
+			// replies cannot use up.
+			s, err := zklock.NewSession(ctx, servers, zklock.WithSessionTimeout(ownTimeout), zklock.WithEnsembleTiming(ensembletest.Timing()))
 			if err != nil {
 				t.Fatal(err)
 			}

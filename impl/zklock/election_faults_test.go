@@ -3,7 +3,6 @@ package zklock
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"path"
 	"testing"
 	"time"
@@ -19,53 +18,53 @@ import (
 // killed, an observer's reconnect, a leader on a cut-off follower and a
 // loss longer than the session (Curator's CURATOR-696).
 
-// timedCampaign is a Campaign on its own goroutine that records when it
-// returned.
-type timedCampaign struct {
-	l    *Leadership
-	err  error
-	at   time.Time
-	done chan struct{}
+// campaignTimed runs Campaign on its own goroutine.
+func campaignTimed(ctx context.Context, e *Election, value string) *async[*Leadership] {
+	return goAsync(ctx, func(ctx context.Context) (*Leadership, error) { return e.Campaign(ctx, []byte(value)) })
 }
 
-func campaignTimed(ctx context.Context, e *Election, value string) *timedCampaign {
-	c := &timedCampaign{done: make(chan struct{})}
-	go func() {
-		c.l, c.err = e.Campaign(ctx, []byte(value))
-		c.at = time.Now()
-		close(c.done)
-	}()
-	return c
-}
-
-func (c *timedCampaign) wait(t *testing.T, d time.Duration) (*Leadership, error) {
-	t.Helper()
-	select {
-	case <-c.done:
-		return c.l, c.err
-	case <-time.After(d):
-		t.Fatalf("Campaign did not return within %v", d)
-		return nil, nil
-	}
-}
-
-func (c *timedCampaign) returned() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// doneAt returns a channel that receives the time l's Done closed.
-func doneAt(l *Leadership) <-chan time.Time {
+// doneAt returns a channel that receives the time l's Done closed (l a
+// Leadership or a Lease).
+func doneAt(l interface{ Done() <-chan struct{} }) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	go func() {
 		<-l.Done()
 		ch <- time.Now()
 	}()
 	return ch
+}
+
+// fencedHolder is what a lease and a leadership share: their end, and the
+// writes fenced by them.
+type fencedHolder interface {
+	Err() error
+	Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, error)
+	Check() (*zk.CheckVersionRequest, error)
+}
+
+// fencedOut asserts that old, a holder whose session expired while it was
+// paused, is fenced out now that it resumed: its Err says ErrLockLost and
+// ErrSessionLost, its Guard and Check say ErrNotHeld, and a multi headed by
+// check (the Check it took while holding, sent late by a connection that
+// still works) is refused by the server, leaving resource as newWriter
+// wrote it.
+func fencedOut(t *testing.T, ctx context.Context, adm *adminClient, old fencedHolder, check *zk.CheckVersionRequest, resource, newWriter string) {
+	t.Helper()
+	if err := old.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
+		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
+	}
+	if _, err := old.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("a's Guard after it resumed = %v, want ErrNotHeld", err)
+	}
+	if _, err := old.Check(); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("a's Check after it resumed = %v, want ErrNotHeld", err)
+	}
+	if _, err := adm.Multi(check, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); err == nil {
+		t.Fatalf("a multi headed by a's old Check was applied after %s took over", newWriter)
+	}
+	if data, _, err := adm.Get(resource); err != nil || string(data) != newWriter {
+		t.Fatalf("resource = %q (%v), want %s's write", data, err, newWriter)
+	}
 }
 
 // TestElectionLeaderPausedFenced: a leader whose process stops answering
@@ -122,23 +121,7 @@ func TestElectionLeaderPausedFenced(t *testing.T) {
 		t.Fatalf("b's guarded write: %v", err)
 	}
 	a.net.Heal() // a resumes
-	if err := la.Err(); !errors.Is(err, ErrLockLost) || !errors.Is(err, ErrSessionLost) {
-		t.Fatalf("a's Err = %v, want ErrLockLost and ErrSessionLost", err)
-	}
-	if _, err := la.Guard(ctx, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); !errors.Is(err, ErrNotHeld) {
-		t.Fatalf("a's Guard after it resumed = %v, want ErrNotHeld", err)
-	}
-	if _, err := la.Check(); !errors.Is(err, ErrNotHeld) {
-		t.Fatalf("a's Check after it resumed = %v, want ErrNotHeld", err)
-	}
-	// The Check a took while leading, sent late (by a connection that
-	// still works): the server refuses the whole multi.
-	if _, err := adm.Multi(check, &zk.SetDataRequest{Path: resource, Data: []byte("a late"), Version: -1}); err == nil {
-		t.Fatal("a multi headed by a's old Check was applied after b leads")
-	}
-	if data, _, err := adm.Get(resource); err != nil || string(data) != "b" {
-		t.Fatalf("resource = %q (%v), want b's write", data, err)
-	}
+	fencedOut(t, ctx, adm, la, check, resource, "b")
 	if err := lb.Resign(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -240,19 +223,7 @@ func TestElectionZooKeeperLeaderKilled(t *testing.T) {
 	}
 	pb := campaignTimed(ctx, eb, "b")
 	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
-	leader, err := e.Leader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	killed := time.Now()
-	if err := e.Kill(leader); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "a new ZooKeeper leader", 30*time.Second, func() bool {
-		l, err := e.Leader(ctx)
-		return err == nil && l != leader
-	})
-	t.Logf("a new ZooKeeper leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	killed := killZooKeeperLeader(t, ctx, e, 30*time.Second)
 	if _, err := la.Guard(ctx); err != nil {
 		// The session was lost after all: then a stepped down before b
 		// led, never beside it.
@@ -389,47 +360,21 @@ func TestElectionObserverAcrossReconnect(t *testing.T) {
 // has expired the cut-off session. A loss clock that trusts a follower's
 // pings would let both lead for a second or more.
 func TestElectionLeaderOnCutOffFollower(t *testing.T) {
-	e := ensembletest.RequireLocal(t)
 	ctx := ctxFor(t, time.Minute)
-	zl, err := e.Leader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	follower := (zl + 1) % e.Size()
-	addrs := e.Addrs()
-	session := func(name, addr string, tl *traceLog) *Session {
-		opts := []SessionOption{WithSessionTimeout(shortTimeout), timing(),
-			WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})))}
-		if tl != nil {
-			opts = append(opts, WithTracer(tl.add))
-		}
-		s, err := NewSession(ctx, []string{addr}, opts...)
-		if err != nil {
-			t.Fatalf("session for %s on %s: %v", name, addr, err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	leaderSession := session("leader", addrs[follower], nil)
-	candTrace := &traceLog{}
-	candSession := session("candidate", addrs[zl], candTrace)
+	f := newFollowerCut(t, ctx)
 	p := lockPath(t)
-	el, err := NewElection(leaderSession, p)
+	el, err := NewElection(f.onFollower, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ec, err := NewElection(candSession, p)
+	ec, err := NewElection(f.onLeader, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ll := campaign(t, ctx, el, "leader")
 	pc := campaignTimed(ctx, ec, "candidate")
-	candTrace.waitFor(t, "the candidate waits behind the leader", 30*time.Second, waiting)
-	if err := e.Isolate(follower); err != nil {
-		t.Fatal(err)
-	}
-	cut := time.Now()
-	t.Logf("ZooKeeper leader %d, our leader on follower %d, cut off at %s", zl, follower, cut.Format("15:04:05.000"))
+	f.trace.waitFor(t, "the candidate waits behind the leader", 30*time.Second, waiting)
+	cut := f.cut(t)
 	var ended time.Time
 	done, camp := ll.Done(), pc.done
 	for done != nil || camp != nil {
@@ -443,7 +388,7 @@ func TestElectionLeaderOnCutOffFollower(t *testing.T) {
 			if pc.err != nil {
 				t.Fatalf("the candidate's Campaign: %v", pc.err)
 			}
-			t.Logf("the candidate leads %v after the cut (epoch %d)", pc.at.Sub(cut).Round(time.Millisecond), pc.l.Epoch())
+			t.Logf("the candidate leads %v after the cut (epoch %d)", pc.at.Sub(cut).Round(time.Millisecond), pc.val.Epoch())
 		case <-ctx.Done():
 			t.Fatalf("leader stepped down: %v, candidate leads: %v, by the end of the wait", !ended.IsZero(), pc.returned())
 		}
@@ -455,19 +400,18 @@ func TestElectionLeaderOnCutOffFollower(t *testing.T) {
 	if err := ll.Err(); !errors.Is(err, ErrLockLost) {
 		t.Errorf("the leader's Err = %v, want ErrLockLost", err)
 	}
-	if pc.l.Epoch() <= ll.Epoch() {
-		t.Errorf("the candidate's epoch %d is not above the leader's %d", pc.l.Epoch(), ll.Epoch())
+	if pc.val.Epoch() <= ll.Epoch() {
+		t.Errorf("the candidate's epoch %d is not above the leader's %d", pc.val.Epoch(), ll.Epoch())
 	}
-	if err := e.HealAll(); err != nil {
-		t.Fatal(err)
-	}
-	if err := pc.l.Resign(ctx); err != nil {
+	f.heal(t)
+	if err := pc.val.Resign(ctx); err != nil {
 		t.Logf("the candidate's Resign: %v", err)
 	}
 }
 
-// tenure is when one candidate believed it led: from its Campaign's return
-// until its Done closed (zero while it still leads).
+// tenure is when one candidate believed it led (or one acquirer believed
+// it held a lease): from its Campaign's (Acquire's) return until its Done
+// closed or it let go (zero while it still leads or holds).
 type tenure struct {
 	who        string
 	from, till time.Time
@@ -527,16 +471,16 @@ func TestElectionEnsembleDownLongerThanSession(t *testing.T) {
 	pb2 := campaignTimed(ctx, election(t, b2, p), "b2")
 	var first *Leadership
 	var firstC *client
-	var second *timedCampaign
+	var second *async[*Leadership]
 	select {
 	case <-pa2.done:
-		first, firstC, second = pa2.l, a2, pb2
+		first, firstC, second = pa2.val, a2, pb2
 		if pa2.err != nil {
 			t.Fatalf("a2: %v", pa2.err)
 		}
 		tenures = append(tenures, tenure{who: "a2", from: pa2.at})
 	case <-pb2.done:
-		first, firstC, second = pb2.l, b2, pa2
+		first, firstC, second = pb2.val, b2, pa2
 		if pb2.err != nil {
 			t.Fatalf("b2: %v", pb2.err)
 		}

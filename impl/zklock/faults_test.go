@@ -97,7 +97,7 @@ func TestCreateReplyLostBesideOwnLease(t *testing.T) {
 	deadline := time.After(time.Minute)
 	for c.trace.count(func(ev TraceEvent) bool { return waiting(ev) && ev.Target == firstNode }) == 0 {
 		if p.returned() {
-			t.Fatalf("the second Lock returned (%v, node %v) while the first lease holds", p.err, leaseNode(p.lease))
+			t.Fatalf("the second Lock returned (%v, node %v) while the first lease holds", p.err, leaseNode(p.val))
 		}
 		select {
 		case <-deadline:

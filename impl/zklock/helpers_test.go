@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/traceevent"
@@ -249,37 +250,49 @@ func eventually(t testing.TB, what string, d time.Duration, cond func() bool) {
 	}
 }
 
-// lockAsync runs Lock on its own goroutine.
-type pending struct {
-	lease *Lease
-	err   error
-	at    time.Time // when Lock returned
-	call  int64     // when it was called, on a history's clock (rapid_test.go)
-	done  chan struct{}
+// async is a blocking call (Lock, Acquire, Campaign) running on its own
+// goroutine: its result, and when it returned.
+type async[T any] struct {
+	val  T
+	err  error
+	at   time.Time // when the call returned
+	call int64     // when it was called, on a history's clock (rapid_test.go)
+	done chan struct{}
 }
 
-func lockAsync(ctx context.Context, lock func(context.Context) (*Lease, error)) *pending {
-	p := &pending{done: make(chan struct{})}
+// pending is a Lock or an Acquire in flight.
+type pending = async[*Lease]
+
+// goAsync runs f(ctx) on its own goroutine.
+func goAsync[T any](ctx context.Context, f func(context.Context) (T, error)) *async[T] {
+	p := &async[T]{done: make(chan struct{})}
 	go func() {
-		p.lease, p.err = lock(ctx)
+		p.val, p.err = f(ctx)
 		p.at = time.Now()
 		close(p.done)
 	}()
 	return p
 }
 
-func (p *pending) wait(t testing.TB, d time.Duration) (*Lease, error) {
+// lockAsync runs Lock (or Acquire) on its own goroutine.
+func lockAsync(ctx context.Context, lock func(context.Context) (*Lease, error)) *pending {
+	return goAsync(ctx, lock)
+}
+
+// wait returns the call's result, failing t if it does not return within d.
+func (p *async[T]) wait(t testing.TB, d time.Duration) (T, error) {
 	t.Helper()
 	select {
 	case <-p.done:
-		return p.lease, p.err
+		return p.val, p.err
 	case <-time.After(d):
-		t.Fatalf("Lock did not return within %v", d)
-		return nil, nil
+		t.Fatalf("the call did not return within %v", d)
+		var zero T
+		return zero, nil
 	}
 }
 
-func (p *pending) returned() bool {
+func (p *async[T]) returned() bool {
 	select {
 	case <-p.done:
 		return true
@@ -307,4 +320,25 @@ func holdLock(t testing.TB, ctx context.Context, lock string) (*client, *Lease) 
 		t.Fatal(err)
 	}
 	return h, held
+}
+
+// killZooKeeperLeader kills the ensemble's leader process and waits (up to
+// d) until another server leads; it logs how long the election took and
+// returns when the leader was killed.
+func killZooKeeperLeader(t *testing.T, ctx context.Context, e *ensemble.Ensemble, d time.Duration) time.Time {
+	t.Helper()
+	leader, err := e.Leader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	if err := e.Kill(leader); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "a new ZooKeeper leader", d, func() bool {
+		l, err := e.Leader(ctx)
+		return err == nil && l != leader
+	})
+	t.Logf("a new ZooKeeper leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	return killed
 }

@@ -174,9 +174,9 @@ func (m *machine) settle(c *rclient) {
 		m.rec.Add(rec)
 		return
 	}
-	rec.Token, rec.Node = p.lease.Token(), p.lease.Node()
+	rec.Token, rec.Node = p.val.Token(), p.val.Node()
 	m.rec.Add(rec)
-	c.lease = p.lease
+	c.lease = p.val
 	held, acquired := c.lease, rec.Return
 	c.watch.Add(1)
 	go func() {

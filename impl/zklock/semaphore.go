@@ -331,7 +331,7 @@ func (m *Semaphore) traceList(c *contender, res traceevent.Result, r watchedList
 		return
 	}
 	c.trace(TraceEvent{Action: traceevent.ListLeases, Result: res, Children: slices.Clone(r.names), Token: token,
-		Start: c.listed.at, ZxidLow: c.listed.zxid, Zxid: r.pzxid})
+		Max: m.max, Start: c.listed.at, ZxidLow: c.listed.zxid, Zxid: r.pzxid})
 }
 
 // semaphoreAction names a step of a lease node's contender (contender.go)

@@ -7,6 +7,7 @@ import (
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
+	"github.com/zklock/zklock/model/zk"
 	"github.com/zklock/zklock/traceevent"
 )
 
@@ -15,7 +16,7 @@ import (
 type obsNode struct {
 	seq    int
 	c, r   int
-	kind   string // "exclusive", "read" or "write"
+	kind   string // "exclusive", "read", "write" or "lease"
 	owner  int    // the owner session <<owner, ownerK>>
 	ownerK int
 }
@@ -25,6 +26,49 @@ type liveSession struct {
 	c, k      int
 	current   bool // the session its client uses
 	ownsNodes bool
+}
+
+// obsOf is what a listing observes of server node n, of the given kind.
+func obsOf[K zk.Kind](n zk.Node[K], kind string) obsNode {
+	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: kind, owner: n.Owner.C, ownerK: n.Owner.K}
+}
+
+// obsNodes is what a listing observes of the server's nodes, each of the
+// kind kindOf names.
+func obsNodes[K zk.Kind](nodes []zk.Node[K], kindOf func(zk.Node[K]) string) []obsNode {
+	out := make([]obsNode, len(nodes))
+	for i, n := range nodes {
+		out[i] = obsOf(n, kindOf(n))
+	}
+	return out
+}
+
+// withoutCzxids copies nodes with their czxids zeroed: a key leaves them
+// out (real and model czxids differ, and no event compares them).
+func withoutCzxids[K zk.Kind](nodes []zk.Node[K]) []zk.Node[K] {
+	out := make([]zk.Node[K], len(nodes))
+	for i, n := range nodes {
+		n.Czxid = 0
+		out[i] = n
+	}
+	return out
+}
+
+// serverSessions are the sessions srv has; sessOf is the session each
+// client uses (the model's Sess(c)).
+func serverSessions[K zk.Kind](srv *zk.Server[K], sessOf func(int) zk.Session) []liveSession {
+	out := make([]liveSession, 0, len(srv.Live))
+	for _, x := range srv.Live {
+		ls := liveSession{c: x.C, k: x.K, current: x == sessOf(x.C)}
+		for _, n := range srv.Nodes {
+			if n.Owner == x {
+				ls.ownsNodes = true
+				break
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
 }
 
 // adapter is the view the validator needs of one model: its actions by
@@ -58,6 +102,9 @@ type adapter[S any] interface {
 	// pendingDelete reports whether the delete of request <<c, r>> is
 	// pending (sent, not yet landed).
 	pendingDelete(s *S, c, r int) bool
+	// mutexHolder returns the session <<c, k>> holding a semaphore's
+	// internal mutex, if one does (the locks have none).
+	mutexHolder(s *S) (c, k int, ok bool)
 }
 
 // predAdapter adapts model/predlock.
@@ -78,11 +125,7 @@ func (a predAdapter) specName() string     { return "PredecessorLock" }
 func (a predAdapter) init() predlock.State { return a.sp.Init() }
 func (a predAdapter) key(b []byte, s *predlock.State) []byte {
 	t := *s
-	t.Nodes = make([]predlock.Node, len(s.Nodes))
-	for i, n := range s.Nodes {
-		n.Czxid = 0
-		t.Nodes[i] = n
-	}
+	t.Nodes = withoutCzxids(s.Nodes)
 	t.Zxid, t.Faults, t.Grants, t.LastToken, t.ResHigh, t.ResTenure = 0, 0, 0, 0, 0, 0
 	zero := make([]int, len(s.Token))
 	t.Token, t.Tenure = zero, zero
@@ -125,40 +168,27 @@ func (a predAdapter) live(s *predlock.State, c int) bool          { return s.Liv
 func (a predAdapter) ownNodeExists(s *predlock.State, c int) bool { return s.OwnNodeExists(c) }
 func (a predAdapter) holding(s *predlock.State, c int) bool       { return s.PC[c] == recipe.PCHold }
 func (a predAdapter) nodes(s *predlock.State) []obsNode {
-	out := make([]obsNode, len(s.Nodes))
-	for i, n := range s.Nodes {
-		out[i] = obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}
-	}
-	return out
+	return obsNodes(s.Nodes, func(predlock.Node) string { return "exclusive" })
 }
 func (a predAdapter) target(s *predlock.State, c int) (obsNode, bool) {
 	n, ok := s.NodeAt(s.Target[c].Seq)
 	if !ok || s.Target[c] == predlock.NoTarget {
 		return obsNode{}, false
 	}
-	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}, true
+	return obsOf(n, "exclusive"), true
 }
 func (a predAdapter) second(s *predlock.State, c int) (obsNode, bool) {
 	n, ok := s.NodeAt(s.Second[c])
 	if !ok || s.Second[c] == predlock.NoNode {
 		return obsNode{}, false
 	}
-	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: "exclusive", owner: n.Owner.C, ownerK: n.Owner.K}, true
+	return obsOf(n, "exclusive"), true
 }
 func (a predAdapter) sessions(s *predlock.State) []liveSession {
-	out := make([]liveSession, 0, len(s.Live))
-	for _, x := range s.Live {
-		ls := liveSession{c: x.C, k: x.K, current: x == s.SessOf(x.C)}
-		for _, n := range s.Nodes {
-			if n.Owner == x {
-				ls.ownsNodes = true
-				break
-			}
-		}
-		out = append(out, ls)
-	}
-	return out
+	return serverSessions(&s.Server, s.SessOf)
 }
+
+func (a predAdapter) mutexHolder(*predlock.State) (int, int, bool) { return 0, 0, false }
 
 func (a predAdapter) pendingDelete(s *predlock.State, c, r int) bool {
 	_, ok := s.PendingOf(predlock.Uuid{C: c, R: r})
@@ -174,11 +204,7 @@ func (a sharedAdapter) specName() string       { return "SharedLock" }
 func (a sharedAdapter) init() sharedlock.State { return a.sp.Init() }
 func (a sharedAdapter) key(b []byte, s *sharedlock.State) []byte {
 	t := *s
-	t.Nodes = make([]sharedlock.Node, len(s.Nodes))
-	for i, n := range s.Nodes {
-		n.Czxid = 0
-		t.Nodes[i] = n
-	}
+	t.Nodes = withoutCzxids(s.Nodes)
 	t.Zxid, t.Faults = 0, 0
 	t.Token = make([]int, len(s.Token))
 	return t.AppendEncoding(b)
@@ -208,11 +234,7 @@ func (a sharedAdapter) live(s *sharedlock.State, c int) bool          { return s
 func (a sharedAdapter) ownNodeExists(s *sharedlock.State, c int) bool { return s.OwnNodeExists(c) }
 func (a sharedAdapter) holding(s *sharedlock.State, c int) bool       { return s.PC[c] == recipe.PCHold }
 func (a sharedAdapter) nodes(s *sharedlock.State) []obsNode {
-	out := make([]obsNode, len(s.Nodes))
-	for i, n := range s.Nodes {
-		out[i] = obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: n.Kind.String(), owner: n.Owner.C, ownerK: n.Owner.K}
-	}
-	return out
+	return obsNodes(s.Nodes, func(n sharedlock.Node) string { return n.Kind.String() })
 }
 func (a sharedAdapter) target(s *sharedlock.State, c int) (obsNode, bool) {
 	tg := s.Target[c]
@@ -220,23 +242,14 @@ func (a sharedAdapter) target(s *sharedlock.State, c int) (obsNode, bool) {
 		return obsNode{}, false
 	}
 	n, _ := s.NodeAt(tg.Seq)
-	return obsNode{seq: n.Seq, c: n.Uuid.C, r: n.Uuid.R, kind: n.Kind.String(), owner: n.Owner.C, ownerK: n.Owner.K}, true
+	return obsOf(n, n.Kind.String()), true
 }
 func (a sharedAdapter) second(*sharedlock.State, int) (obsNode, bool) { return obsNode{}, false }
 func (a sharedAdapter) sessions(s *sharedlock.State) []liveSession {
-	out := make([]liveSession, 0, len(s.Live))
-	for _, x := range s.Live {
-		ls := liveSession{c: x.C, k: x.K, current: x == s.SessOf(x.C)}
-		for _, n := range s.Nodes {
-			if n.Owner == x {
-				ls.ownsNodes = true
-				break
-			}
-		}
-		out = append(out, ls)
-	}
-	return out
+	return serverSessions(&s.Server, s.SessOf)
 }
+
+func (a sharedAdapter) mutexHolder(*sharedlock.State) (int, int, bool) { return 0, 0, false }
 
 func (a sharedAdapter) pendingDelete(s *sharedlock.State, c, r int) bool {
 	_, ok := s.PendingOf(sharedlock.Uuid{C: c, R: r})

@@ -116,7 +116,7 @@ func Write(w io.Writer, events []Event) error {
 // nodeName is a parsed lock node name.
 type nodeName struct {
 	uuid string
-	kind string // "exclusive", "read" or "write"
+	kind string // "exclusive", "read", "write" or "lease"
 	seq  int64
 }
 
@@ -128,10 +128,12 @@ const (
 var markers = []struct{ marker, kind string }{
 	{"-lock-", "exclusive"}, {"-__READ__", "read"}, {"-__WRIT__", "write"},
 	{"-latch-", "exclusive"}, // an election's candidate: a Mutex waiter's steps
+	{"-lease-", "lease"},     // a semaphore's lease node (Semaphore.tla)
 }
 
 // parseNode reads a node name _c_<uuid><marker><10-digit seq> (an
-// election's candidate, -latch-, is an exclusive node); ok is
+// election's candidate, -latch-, is an exclusive node; a semaphore's
+// lease node, -lease-, is of kind "lease"); ok is
 // false for a name that is not a contender's (no sequence suffix), and err
 // is set for a contender without a uuid (not made by a protected create).
 func parseNode(name string) (n nodeName, ok bool, err error) {
@@ -152,12 +154,13 @@ func parseNode(name string) (n nodeName, ok bool, err error) {
 			return nodeName{uuid: u, kind: m.kind, seq: seq}, true, nil
 		}
 	}
-	return n, true, fmt.Errorf("node %s has no -lock-, -__READ__, -__WRIT__ or -latch- marker", name)
+	return n, true, fmt.Errorf("node %s has no -lock-, -__READ__, -__WRIT__, -latch- or -lease- marker", name)
 }
 
 // NodeName returns the name of a lock node: _c_<uuid>-lock-<seq> for kind
 // "exclusive", _c_<uuid>-__READ__<seq> or _c_<uuid>-__WRIT__<seq> for
-// "read" and "write" (the seq zero-padded to 10 digits).
+// "read" and "write", _c_<uuid>-lease-<seq> for a semaphore's "lease" (the
+// seq zero-padded to 10 digits).
 func NodeName(uuid, kind string, seq int64) string {
 	m := "-lock-"
 	switch kind {
@@ -165,6 +168,8 @@ func NodeName(uuid, kind string, seq int64) string {
 		m = "-__READ__"
 	case "write":
 		m = "-__WRIT__"
+	case "lease":
+		m = "-lease-"
 	}
 	return fmt.Sprintf("%s%s%s%010d", protectedPrefix, uuid, m, seq)
 }

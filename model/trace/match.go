@@ -19,11 +19,11 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 	switch ev.Action {
 	case traceevent.RequestLock:
 		return m.RequestLock()
-	case traceevent.CreateOk:
+	case traceevent.CreateOk, traceevent.CreateLease:
 		return m.CreateOk()
-	case traceevent.CreateReplyLost:
+	case traceevent.CreateReplyLost, traceevent.CreateLeaseReplyLost:
 		return m.CreateReplyLost()
-	case traceevent.FindOwnNode:
+	case traceevent.FindOwnNode, traceevent.FindOwnLease:
 		return m.FindOwnNode()
 	case traceevent.ListChildren:
 		return m.ListChildren()
@@ -41,10 +41,20 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.GrantOnHeadGone()
 	case traceevent.Grant:
 		return m.Grant()
-	case traceevent.Release:
+	case traceevent.Release, traceevent.ReleaseLease:
 		return m.Release()
 	case traceevent.Cancel:
 		return m.Cancel()
+	case traceevent.AcquireInternal:
+		return m.step()
+	case traceevent.ListLeases:
+		return m.ListLeases()
+	case traceevent.LeasesChanged:
+		return m.LeasesChanged()
+	case traceevent.ReleaseInternal:
+		return m.ReleaseInternal()
+	case traceevent.CancelAcquire:
+		return m.CancelAcquire()
 	}
 	return nil, fmt.Sprintf("unknown action %s", ev.Action)
 }
@@ -116,13 +126,14 @@ func (m *eventMatch[S]) RequestLock() ([]succ[S], string) {
 	return m.one(t, m.nd.maxSeq, m.label)
 }
 
-// CreateOk: the node the client reports must be its request's, and its
-// sequence number must come after every node created so far.
+// CreateOk (and the semaphore's CreateLease): the node the client reports
+// must be its request's, and its sequence number must come after every
+// node created so far.
 func (m *eventMatch[S]) CreateOk() ([]succ[S], string) {
-	if why := ownName(m.ev, m.ev.Node, m.ev.Kind); why != "" {
+	if why := ownName(m.ev, m.ev.Node, m.nodeKind()); why != "" {
 		return nil, why
 	}
-	t, why := m.do("CreateOk", 0)
+	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
 		return nil, why
 	}
@@ -133,11 +144,12 @@ func (m *eventMatch[S]) CreateOk() ([]succ[S], string) {
 	return m.one(t, max, m.label)
 }
 
-// CreateReplyLost: the reply was lost, so the create may or may not have
-// happened; both are ways to match, and the events after decide.
+// CreateReplyLost (and CreateLeaseReplyLost): the reply was lost, so the
+// create may or may not have happened; both are ways to match, and the
+// events after decide.
 func (m *eventMatch[S]) CreateReplyLost() ([]succ[S], string) {
 	var out []succ[S]
-	t, why := m.do("CreateReplyLost", 0)
+	t, why := m.do(m.ev.Action, 0)
 	if why == "" {
 		if max, ok := m.se.created(m.nd, m.c, m.ev.Request); ok {
 			out = append(out, succ[S]{state: t, maxSeq: max, consume: true,
@@ -156,16 +168,17 @@ func (m *eventMatch[S]) CreateReplyLost() ([]succ[S], string) {
 	return out, ""
 }
 
-// FindOwnNode: after a lost reply, the client looks for its node. Found, it
-// is the model's step (which must find the node too); absent, the create
-// never happened and the client is still to create, which is no step.
+// FindOwnNode (and FindOwnLease): after a lost reply, the client looks for
+// its node. Found, it is the model's step (which must find the node too;
+// both recipes list next); absent, the create never happened and the
+// client is still to create, which is no step.
 func (m *eventMatch[S]) FindOwnNode() ([]succ[S], string) {
 	switch m.ev.Result {
 	case traceevent.ResultFound:
-		if why := ownName(m.ev, m.ev.Target, m.ev.Kind); why != "" {
+		if why := ownName(m.ev, m.ev.Target, m.nodeKind()); why != "" {
 			return nil, why
 		}
-		t, why := m.do("FindOwnNode", 0)
+		t, why := m.do(m.ev.Action, 0)
 		if why != "" {
 			return nil, why
 		}
@@ -192,11 +205,7 @@ func (m *eventMatch[S]) ListChildren() ([]succ[S], string) {
 		return nil, why
 	}
 	if ev.Result == traceevent.ResultMissing {
-		if m.pc != "list" || a.ownNodeExists(m.s, m.c) {
-			return nil, fmt.Sprintf("the listing misses %s's own node, but in the model it exists (pc[%s] = %q, Live = %v)",
-				m.name, m.name, m.pc, a.live(m.s, m.c))
-		}
-		return m.one(*m.s, m.nd.maxSeq, "(observation: the session is gone; the client learns it with LearnExpiry)")
+		return m.listingMissing()
 	}
 	t, why := m.do("ListChildren", 0)
 	if why != "" {
@@ -217,6 +226,18 @@ func (m *eventMatch[S]) ListChildren() ([]succ[S], string) {
 		tg, _ := a.target(&t, m.c)
 		return nil, fmt.Sprintf("the client's listing says %q; in the model it must wait for %s", ev.Result, m.se.lt.nameOf(tg))
 	}
+}
+
+// listingMissing matches a listing (ListChildren, ListLeases) that misses
+// the client's own node: an observation that its session is gone, not a
+// step.
+func (m *eventMatch[S]) listingMissing() ([]succ[S], string) {
+	a := m.se.a
+	if m.pc != "list" || a.ownNodeExists(m.s, m.c) {
+		return nil, fmt.Sprintf("the listing misses %s's own node, but in the model it exists (pc[%s] = %q, Live = %v)",
+			m.name, m.name, m.pc, a.live(m.s, m.c))
+	}
+	return m.one(*m.s, m.nd.maxSeq, "(observation: the session is gone; the client learns it with LearnExpiry)")
 }
 
 // WatchPredecessor: the client watches the node its last listing chose,
@@ -307,7 +328,12 @@ func (m *eventMatch[S]) Downgrade() ([]succ[S], string) {
 
 // PredecessorGone: the model's step; when it is not enabled because the
 // client still waits, the reason is that no notification came.
-func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
+func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) { return m.notified() }
+
+// notified is the model's step of a client woken by a watch (the lock's
+// PredecessorGone, the semaphore's LeasesChanged); when it is not enabled
+// because the client still waits, the reason is that no notification came.
+func (m *eventMatch[S]) notified() ([]succ[S], string) {
 	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
 		if m.pc == "wait" {
@@ -342,7 +368,7 @@ func (m *eventMatch[S]) Grant() ([]succ[S], string) {
 	return m.step()
 }
 
-// Release: from hold; see deleteOwnNode.
+// Release (and ReleaseLease): from hold; see deleteOwnNode.
 func (m *eventMatch[S]) Release() ([]succ[S], string) {
 	return m.deleteOwnNode(m.pc == "hold")
 }
@@ -352,7 +378,13 @@ func (m *eventMatch[S]) Release() ([]succ[S], string) {
 // (the result says how): it deleted nothing, and its nodes stay until the
 // server's ExpireSession, which may come later.
 func (m *eventMatch[S]) Cancel() ([]succ[S], string) {
-	fromPC := m.pc != "idle" && m.pc != "hold"
+	return m.cancel(m.pc != "idle" && m.pc != "hold")
+}
+
+// cancel matches a Cancel or CancelAcquire made from a pc where the client
+// may cancel (fromPC): with a result, after its session ended (nothing);
+// otherwise deleteOwnNode.
+func (m *eventMatch[S]) cancel(fromPC bool) ([]succ[S], string) {
 	if m.ev.Result != "" {
 		if !fromPC {
 			return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", m.ev.Action, m.name, m.pc)
@@ -392,6 +424,15 @@ func (m *eventMatch[S]) deleteOwnNode(fromPC bool) ([]succ[S], string) {
 		return nil, fmt.Sprintf("%s: in the model pc[%s] = %q", m.ev.Action, m.name, m.pc)
 	}
 	return m.one(*m.s, m.nd.maxSeq, "(nothing: the session is gone, so is the node)")
+}
+
+// nodeKind is the kind of the client's own node: the request's, or a
+// semaphore's lease (its events carry no kind).
+func (m *eventMatch[S]) nodeKind() string {
+	if m.se.lt.spec == "Semaphore" {
+		return "lease"
+	}
+	return m.ev.Kind
 }
 
 // sameChildren compares a listing with the model's nodes: the same nodes

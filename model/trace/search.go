@@ -171,10 +171,16 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // back). Such an event commutes with the steps of other clients, so a
 // ready one is matched at once, without branching. Creates and deletes
 // (CreateOk, CreateReplyLost, Release, Cancel, Downgrade) are not: the
-// search tries them in every order the times allow.
+// search tries them in every order the times allow. Of the semaphore's,
+// FindOwnLease, LeasesChanged and ListLeases are eager as the lock's
+// (ListLeases also arms a child watch, but with its pzxid the listing has
+// one place among the writes), and ReleaseInternal, which only frees the
+// internal mutex: no step of the model needs it held, so freeing it early
+// disables nothing. AcquireInternal takes it, and is tried in every order.
 var eager = map[traceevent.Action]bool{
 	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.GrantOnHeadGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
 	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
+	traceevent.FindOwnLease: true, traceevent.ListLeases: true, traceevent.LeasesChanged: true, traceevent.ReleaseInternal: true,
 }
 
 // endsWithoutDelete reports whether ev is a Release or Cancel whose
@@ -277,7 +283,9 @@ func (d *demands) addSession(c, k int) {
 // PredecessorGone reports, every node of the queue when a create's
 // sequence number says the lock path was made anew), of c's own session
 // (LearnExpiry, a listing without c's own node), and the unreported create
-// of a node a listing shows.
+// of a node a listing shows; for a semaphore, the expiry of the session
+// holding the internal mutex an AcquireInternal finds taken, or of one
+// owning a lease node when a LeasesChanged finds no event.
 func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands) {
 	s := &nd.state
 	own := func() {
@@ -288,7 +296,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		}
 	}
 	switch ev.Action {
-	case traceevent.ListChildren:
+	case traceevent.ListChildren, traceevent.ListLeases:
 		if ev.Result == traceevent.ResultMissing {
 			own()
 		}
@@ -336,9 +344,24 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		if n, ok := se.a.target(s, c); ok && !named {
 			se.addNodeGone(s, n, d)
 		}
+	case traceevent.AcquireInternal:
+		// The internal mutex is held by a session no event shows going
+		// (its client, c itself maybe, has moved on): its expiry deleted
+		// its lock node.
+		if hc, hk, ok := se.a.mutexHolder(s); ok {
+			d.addSession(hc, hk)
+		}
+	case traceevent.LeasesChanged:
+		// The child watch fired on a change no event shows yet: the
+		// expiry of a session that owns a lease node.
+		for _, n := range se.a.nodes(s) {
+			if n.c != c {
+				se.addNodeGone(s, n, d)
+			}
+		}
 	case traceevent.LearnExpiry:
 		own()
-	case traceevent.CreateOk, traceevent.CreateReplyLost:
+	case traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.CreateLease, traceevent.CreateLeaseReplyLost:
 		// A sequence number below one created before: the lock path was
 		// reaped and made anew, which needs an empty queue. Ask for the
 		// expiry of the sessions whose nodes are still in it.
@@ -430,7 +453,7 @@ func (se *searcher[S]) environment(nd *searchNode[S], d *demands) []envSucc[S] {
 		}
 		i := int(nd.pos[c])
 		if i < len(se.lt.events[c]) {
-			if a := se.lt.events[c][i].Action; a != traceevent.Cancel && a != traceevent.LearnExpiry {
+			if a := se.lt.events[c][i].Action; a != traceevent.Cancel && a != traceevent.CancelAcquire && a != traceevent.LearnExpiry {
 				continue
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/semaphore"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -51,7 +52,7 @@ type Report struct {
 // LockReport is the outcome for one lock path.
 type LockReport struct {
 	Lock    string
-	Spec    string // PredecessorLock or SharedLock
+	Spec    string // PredecessorLock, SharedLock or Semaphore
 	Clients []string
 	Events  int
 	Verdict Verdict
@@ -131,6 +132,15 @@ func Validate(events []Event, opt Options) (*Report, error) {
 			}
 			se := &searcher[predlock.State]{a: predAdapter{sp}, lt: lt, budget: opt.Budget}
 			lr = se.run()
+		case "Semaphore":
+			k := unbounded(lt)
+			k.AsyncDelete = false // Semaphore's deletes land in the step that sends them
+			sp, err := semaphore.New(semaphore.Constants{Constants: k, MaxLeases: lt.maxLeases, InternalLock: true})
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[semaphore.State]{a: semAdapter{sp}, lt: lt, budget: opt.Budget}
+			lr = se.run()
 		default:
 			sp, err := sharedlock.New(sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, sharedlock.Base)
 			if err != nil {
@@ -166,6 +176,8 @@ type lockTrace struct {
 	clients     []string
 	events      [][]*Event // per client, in the client's order
 	maxRequests int
+	// maxLeases is a semaphore's max (its ListLeases events carry it).
+	maxLeases int
 	// reqUuid[c][r-1] is the uuid of client c's r-th request.
 	reqUuid [][]string
 	// seqs: the real sequence number of each request's node, when the
@@ -208,7 +220,7 @@ func (lt *lockTrace) realSeq(uuid string) (int64, bool) {
 // its i-th event.
 func (lt *lockTrace) currentRequest(c, i int) string {
 	for k := i - 1; k >= 0; k-- {
-		if ev := lt.events[c][k]; ev.Action == traceevent.RequestLock {
+		if ev := lt.events[c][k]; startsRequest(ev.Action) {
 			return ev.Request
 		}
 	}
@@ -331,8 +343,13 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 // each client's own order, not linearizable reads). So a listing, a watch,
 // a notification consumed or a grant may be matched earlier than its times
 // say, as long as its own client's order and what it observed allow.
+// The semaphore's writes are its lease writes and its internal mutex's
+// (AcquireInternal holds a lock node the server granted before the event,
+// ReleaseInternal deletes it), which the lock recipe makes linearizable.
 var orderedByTime = map[traceevent.Action]bool{
 	traceevent.CreateOk: true, traceevent.CreateReplyLost: true, traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
+	traceevent.CreateLease: true, traceevent.CreateLeaseReplyLost: true, traceevent.ReleaseLease: true, traceevent.CancelAcquire: true,
+	traceevent.AcquireInternal: true, traceevent.ReleaseInternal: true,
 }
 
 // precedes says whether e, another client's step, must be matched before f.
@@ -367,6 +384,23 @@ func zxidBounds(e *Event) (low, high int64) {
 	return e.ZxidLow, e.ZxidHigh
 }
 
+// startsRequest: the action that starts an acquisition, RequestLock for a
+// lock, AcquireInternal for a semaphore (it has the internal mutex then).
+func startsRequest(a traceevent.Action) bool {
+	return a == traceevent.RequestLock || a == traceevent.AcquireInternal
+}
+
+// isSemaphore: a's event is a step of a semaphore's leases.
+func isSemaphore(a traceevent.Action) bool { return semaphoreActions[a] }
+
+var semaphoreActions = map[traceevent.Action]bool{}
+
+func init() {
+	for _, a := range traceevent.SemaphoreActions() {
+		semaphoreActions[a] = true
+	}
+}
+
 // prepare checks one lock's events and computes what the search needs.
 // Each step below either refuses the trace (ErrUnsupported: the search
 // would be meaningless on it) or fills in part of lockTrace; they run in
@@ -387,6 +421,14 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 	}
 	lt.spec = spec
 	lt.owner = map[string]int{}
+	if spec == "Semaphore" {
+		if lt.maxLeases, err = semaphoreMax(lt.events, where); err != nil {
+			return nil, err
+		}
+		for c, evs := range lt.events {
+			lt.events[c] = dropUnstarted(evs)
+		}
+	}
 	for c, evs := range lt.events {
 		if err := lt.followRequests(c, evs); err != nil {
 			return nil, err
@@ -415,8 +457,11 @@ func (lt *lockTrace) collectClients(order []string, byClient map[string][]*Event
 		lt.clients = append(lt.clients, name)
 		lt.events = append(lt.events, evs)
 		for _, e := range evs {
-			if e.Kind != "" {
+			switch {
+			case e.Kind != "":
 				kinds[e.Kind] = true
+			case isSemaphore(e.Action):
+				kinds["lease"] = true
 			}
 		}
 	}
@@ -430,6 +475,8 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 	switch {
 	case len(kinds) == 1 && kinds["exclusive"]:
 		return "PredecessorLock", nil
+	case len(kinds) == 1 && kinds["lease"]:
+		return "Semaphore", nil
 	case !kinds["exclusive"] && (kinds["read"] || kinds["write"]) && len(kinds) <= 2:
 		return "SharedLock", nil
 	}
@@ -438,7 +485,7 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex) or read/write (RWMutex)",
+	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex), read/write (RWMutex) or lease (Semaphore)",
 		ErrUnsupported, where, strings.Join(ks, ", "))
 }
 
@@ -453,7 +500,7 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 	target := ""
 	for i, e := range evs {
 		lt.prevTarget[c][i] = target
-		if e.Action == traceevent.RequestLock {
+		if startsRequest(e.Action) {
 			if open {
 				return fmt.Errorf("%w: %s: client %s starts request %s while request %s has not ended "+
 					"(one acquisition per session and lock at a time; a request ends with Release, Cancel or LearnExpiry)",
@@ -479,14 +526,16 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 				"(two acquisitions of one session on one lock in flight at once)", ErrUnsupported, e, lt.clients[c], e.Request, current)
 		}
 		switch e.Action {
-		case traceevent.Release, traceevent.Cancel:
+		case traceevent.Release, traceevent.Cancel, traceevent.ReleaseLease, traceevent.CancelAcquire:
 			open = false
 		case traceevent.ListChildren:
 			if e.Result == traceevent.ResultWait {
 				target = e.Target
 			}
 		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor, traceevent.WatchSecond,
-			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade:
+			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade,
+			traceevent.CreateLease, traceevent.CreateLeaseReplyLost, traceevent.FindOwnLease, traceevent.ListLeases,
+			traceevent.LeasesChanged, traceevent.ReleaseInternal:
 		default:
 			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 		}
@@ -506,6 +555,9 @@ func (lt *lockTrace) nodeSequences(where string) error {
 	for _, evs := range lt.events {
 		for _, e := range evs {
 			names := append([]string{e.Node, e.Target}, e.Children...)
+			if e.Action == traceevent.AcquireInternal || e.Action == traceevent.ReleaseInternal {
+				names[1] = "" // the internal mutex's node, on its own lock path (P/locks)
+			}
 			for _, name := range names {
 				if name == "" {
 					continue
@@ -544,7 +596,7 @@ func (lt *lockTrace) whenExpiryLearned() {
 		reportAhead, localOnly := false, true
 		for i := len(evs) - 1; i >= 0; i-- {
 			e := evs[i]
-			if e.Action == traceevent.LearnExpiry || (e.Action == traceevent.ListChildren && e.Result == traceevent.ResultMissing) {
+			if e.Action == traceevent.LearnExpiry || (isListing(e.Action) && e.Result == traceevent.ResultMissing) {
 				reportAhead = true
 			}
 			if e.Action != traceevent.RequestLock {

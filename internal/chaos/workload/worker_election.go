@@ -80,15 +80,7 @@ func (w *electionWorker) lead(ctx context.Context, lp *LockPath) {
 	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: checker.ModeExclusive,
 		Call: call, Return: ret, Value: value}
 	if err != nil {
-		w.setState(StateIdle, "")
-		rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
-		// As a Lock's: our own deadline ended the wait and the candidate
-		// withdrew, so it does not lead (it may have led for a moment, which
-		// the observed-value check allows for).
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			rec.Outcome = checker.OutcomeFailed
-		}
-		w.add(rec)
+		w.acquireFailed(rec, err)
 		return
 	}
 	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, l.Epoch(), l.Node()
@@ -112,7 +104,7 @@ func (w *electionWorker) lead(ctx context.Context, lp *LockPath) {
 		w.crash(t)
 		return
 	}
-	w.resign(ctx, l, t)
+	w.release(ctx, t, l.Resign, l.Err)
 }
 
 // proclaims proclaims one or two new values, and now and then the current
@@ -151,30 +143,6 @@ func (w *electionWorker) proclaims(ctx context.Context, l *zklock.Leadership, t 
 			return
 		}
 	}
-}
-
-// resign ends the leadership with Resign, recorded as a release.
-func (w *electionWorker) resign(ctx context.Context, l *zklock.Leadership, t *tenure) {
-	w.setState(StateIdle, "")
-	w.gate.pass()
-	call := w.now()
-	w.w.Mon.End(t.belief)
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*w.w.Timeout)
-	err := l.Resign(rctx)
-	cancel()
-	w.gate.pass()
-	ret := w.now()
-	rel := checker.Record{Kind: checker.KindRelease, Session: t.session, Path: t.lp.Path, Call: call, Return: ret,
-		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node}
-	if err != nil {
-		// As a Lock's Unlock: failed only if the leadership had been lost
-		// already, so Resign deleted nothing.
-		rel.Error, rel.Outcome = err.Error(), checker.OutcomeUnknown
-		if errors.Is(l.Err(), zklock.ErrLockLost) {
-			rel.Outcome = checker.OutcomeFailed
-		}
-	}
-	w.add(rel)
 }
 
 // crash ends the leadership (or a semaphore's lease) as a dying process would: the session is

@@ -2,7 +2,6 @@ package workload
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/zklock/zklock/checker"
@@ -65,14 +64,7 @@ func (w *semaphoreWorker) round(ctx context.Context, lp *LockPath, try bool) {
 		rec.Max = w.w.Cfg.JudgeMax // a control: the checker must find more than this held
 	}
 	if err != nil {
-		w.setState(StateIdle, "")
-		rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
-		// As a Lock's: no lease and no node left to grant (TryAcquire found
-		// none free, or our deadline ended the wait and the node was deleted).
-		if errors.Is(err, zklock.ErrLocked) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			rec.Outcome = checker.OutcomeFailed
-		}
-		w.add(rec)
+		w.acquireFailed(rec, err)
 		return
 	}
 	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
@@ -101,28 +93,5 @@ func (w *semaphoreWorker) hold(ctx context.Context, lease *zklock.Lease, t *tenu
 		w.crash(t)
 		return
 	}
-	w.unlock(ctx, lease, t)
-}
-
-// unlock ends the lease with Unlock, recorded as a release.
-func (w *semaphoreWorker) unlock(ctx context.Context, lease *zklock.Lease, t *tenure) {
-	w.setState(StateIdle, "")
-	w.gate.pass()
-	call := w.now()
-	w.w.Mon.End(t.belief)
-	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*w.w.Timeout)
-	err := lease.Unlock(uctx)
-	cancel()
-	w.gate.pass()
-	ret := w.now()
-	rel := checker.Record{Kind: checker.KindRelease, Session: t.session, Path: t.lp.Path, Call: call, Return: ret,
-		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node}
-	if err != nil {
-		// As a Lock's Unlock: failed only if the lease had been lost already.
-		rel.Error, rel.Outcome = err.Error(), checker.OutcomeUnknown
-		if errors.Is(lease.Err(), zklock.ErrLockLost) {
-			rel.Outcome = checker.OutcomeFailed
-		}
-	}
-	w.add(rel)
+	w.release(ctx, t, lease.Unlock, lease.Err)
 }

@@ -90,14 +90,7 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 	cancel()
 	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: mode, Call: call, Return: ret}
 	if err != nil {
-		w.setState(StateIdle, "")
-		rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
-		// Failed must mean no lease and no node left to grant: TryLock found the
-		// lock busy, or our own deadline ended the wait and zklock withdrew.
-		if errors.Is(err, zklock.ErrLocked) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			rec.Outcome = checker.OutcomeFailed
-		}
-		w.add(rec)
+		w.acquireFailed(rec, err)
 		return
 	}
 	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
@@ -116,26 +109,45 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 	go w.watch(lease, t)
 
 	w.critical(ctx, t)
+	w.release(ctx, t, lease.Unlock, lease.Err)
+}
 
+// acquireFailed records an acquisition (a lock's, a lease's or a campaign's)
+// that returned err. Failed must mean no lease and no node left to grant:
+// TryLock or TryAcquire found no room, or our own deadline ended the wait
+// and zklock withdrew (a candidate may have led for a moment, which the
+// observed-value check allows for). Anything else is unknown.
+func (w *zklockWorker) acquireFailed(rec checker.Record, err error) {
+	w.setState(StateIdle, "")
+	rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
+	if errors.Is(err, zklock.ErrLocked) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		rec.Outcome = checker.OutcomeFailed
+	}
+	w.add(rec)
+}
+
+// release ends tenure t with end (a Lease's Unlock, a Leadership's
+// Resign), recorded as a release; lost is the Lease's or Leadership's Err.
+func (w *zklockWorker) release(ctx context.Context, t *tenure, end func(context.Context) error, lost func() error) {
 	w.setState(StateIdle, "")
 	w.gate.pass()
-	call = w.now()
+	call := w.now()
 	w.w.Mon.End(t.belief)
 	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*w.w.Timeout)
-	err = lease.Unlock(uctx)
+	err := end(uctx)
 	cancel()
 	w.gate.pass()
-	ret = w.now()
-	rel := checker.Record{Kind: checker.KindRelease, Session: sid, Path: lp.Path, Call: call, Return: ret,
+	ret := w.now()
+	rel := checker.Record{Kind: checker.KindRelease, Session: t.session, Path: t.lp.Path, Call: call, Return: ret,
 		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node}
 	if err != nil {
 		rel.Error = err.Error()
 		// Failed must mean this call certainly deleted nothing: the lease had
-		// already been lost, so Unlock did not touch the node. Anything else
+		// already been lost, so it did not touch the node. Anything else
 		// (the node was found gone, the delete went on in the background) is
 		// unknown.
 		rel.Outcome = checker.OutcomeUnknown
-		if errors.Is(lease.Err(), zklock.ErrLockLost) {
+		if errors.Is(lost(), zklock.ErrLockLost) {
 			rel.Outcome = checker.OutcomeFailed
 		}
 	}
