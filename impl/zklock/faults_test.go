@@ -317,19 +317,7 @@ func TestLeaderKilled(t *testing.T) {
 		}()
 		c.trace.waitFor(t, "waiter queued", time.Minute, waiting)
 	}
-	leader, err := e.Leader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	killed := time.Now()
-	if err := e.Kill(leader); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "a new leader", time.Minute, func() bool {
-		l, err := e.Leader(ctx)
-		return err == nil && l != leader
-	})
-	t.Logf("a new leader %v after the kill", time.Since(killed).Round(time.Millisecond))
+	killed := killZooKeeperLeader(t, ctx, e, time.Minute)
 	// A guarded no-op proves the holder reached the new quorum and its lock
 	// node still stands.
 	if _, err := held.Guard(ctx); err != nil {
