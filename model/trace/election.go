@@ -1,0 +1,185 @@
+package trace
+
+import (
+	"fmt"
+
+	"github.com/zklock/zklock/model/election"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/traceevent"
+)
+
+// The election's reading of its events (Election.tla, model/election).
+// Candidates' steps are the lock's, matched by the lock's methods; a
+// candidate woken by a NodeDataChanged event reports PredecessorGone, which
+// is then Election's DataChanged (see PredecessorGone). Proclaim and the
+// observers' steps are here.
+
+// isElection: a's event is a step only an election takes.
+func isElection(a traceevent.Action) bool { return electionActions[a] }
+
+var electionActions = map[traceevent.Action]bool{}
+
+func init() {
+	for _, a := range traceevent.ElectionActions() {
+		electionActions[a] = true
+	}
+}
+
+// isObserver: a's event is an observer's step.
+func isObserver(a traceevent.Action) bool { return isElection(a) && a != traceevent.Proclaim }
+
+// splitObservers makes each observation (an Observe call: its events carry
+// one Request) a trace client of its own, after the candidates, since the
+// spec's observers are processes of their own beside the candidates even
+// when they share a session. A session's LearnExpiry stays with its
+// candidate's events; a session that only observes may end with Close
+// (LearnExpiry closed, dropped), but the loss of its session is no step of
+// the spec, whose observers never fail.
+func (lt *lockTrace) splitObservers() error {
+	var clients, obsNames []string
+	var events, obsEvents [][]*Event
+	for c, evs := range lt.events {
+		var own []*Event
+		byReq := map[string]int{}
+		for _, e := range evs {
+			if !isObserver(e.Action) {
+				own = append(own, e)
+				continue
+			}
+			i, ok := byReq[e.Request]
+			if !ok {
+				i = len(obsEvents)
+				byReq[e.Request] = i
+				obsNames = append(obsNames, fmt.Sprintf("%s/observer%d", lt.clients[c], len(byReq)))
+				obsEvents = append(obsEvents, nil)
+			}
+			obsEvents[i] = append(obsEvents[i], e)
+		}
+		candidate := false
+		for _, e := range own {
+			switch {
+			case e.Action != traceevent.LearnExpiry:
+				candidate = true
+			case len(byReq) > 0 && e.Result != traceevent.ResultClosed:
+				return fmt.Errorf("%w: %s: an observer's session is lost, which Election does not model (its observers never fail)",
+					ErrUnsupported, e)
+			}
+		}
+		if candidate || len(byReq) == 0 {
+			clients, events = append(clients, lt.clients[c]), append(events, own)
+		}
+	}
+	lt.candidates = len(clients)
+	lt.clients, lt.events = append(clients, obsNames...), append(events, obsEvents...)
+	return nil
+}
+
+// electionSpec is Election under the trace's candidates and observers, with
+// bounds no trace reaches: MaxSeq (value is per seq) above the number of
+// its events, each of which creates at most one node, and MaxProclaims
+// above its Proclaims.
+func electionSpec(lt *lockTrace) (*election.Spec, error) {
+	k := unbounded(lt)
+	n := 1
+	for _, evs := range lt.events {
+		n += len(evs)
+	}
+	k.MaxSeq = n
+	return election.New(predlock.Constants{Constants: k, Fencing: true, GrantRule: predlock.GrantReread},
+		election.Constants{Observers: lt.clients[lt.candidates:], MaxProclaims: n, WatchVacancy: true, HeadBySeq: true},
+		election.Base)
+}
+
+// Proclaim: "ok" is the model's step; "gone" (the multi's check failed)
+// writes nothing, and needs the leader's node gone.
+func (m *eventMatch[S]) Proclaim() ([]succ[S], string) {
+	if m.ev.Result != traceevent.ResultGone {
+		return m.step()
+	}
+	if m.se.a.ownNodeExists(m.s, m.c) {
+		return nil, "the Proclaim's check of its node failed, but the node exists in the model"
+	}
+	return m.one(*m.s, m.nd.maxSeq, "(nothing: the leader's node is gone)")
+}
+
+// ObserveList: "found" names the head it reads next, which must be the
+// model's head (the node of the smallest seq); "vacant", no node. After a
+// vacancy's child watch the impl lists again without reporting the
+// notification when its watch's reply already showed a candidate: the
+// model's ObserveNotified comes first then.
+func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
+	s := m.s
+	if m.pc == "observer "+election.OVacant.String() {
+		u, why := m.do(traceevent.ObserveNotified, 0)
+		if why != "" {
+			return nil, why
+		}
+		s = &u
+	}
+	if m.ev.Result == traceevent.ResultFound {
+		ns := m.se.a.nodes(s)
+		if len(ns) == 0 || !m.se.lt.sameNode(m.ev.Target, ns[0]) {
+			head := "none"
+			if len(ns) > 0 {
+				head = m.se.lt.nameOf(ns[0])
+			}
+			return nil, fmt.Sprintf("the observer takes %s for the head; the model's head is %s", m.ev.Target, head)
+		}
+	}
+	var u S
+	if g := m.se.a.step(s, traceevent.ObserveList, m.c, 0, &u); g != "" {
+		return nil, fmt.Sprintf("ObserveList(%s) is not enabled: %s is false (%s)", m.name, g, m.pc)
+	}
+	if got := m.se.a.pc(&u, m.c); (m.ev.Result == traceevent.ResultVacant) != (got == "observer "+election.OVacant.String()) {
+		return nil, fmt.Sprintf("the observer's listing says %q; in the model it goes to %q", m.ev.Result, got)
+	}
+	return m.one(u, m.nd.maxSeq, m.label)
+}
+
+// ObserveWatch: with a head, the model's getData with a watch ("exists":
+// the watch is armed and the head reported; "gone": list again). Without
+// (the path's child watch of a vacancy), the model armed it with the
+// listing: an observation.
+func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
+	if m.ev.Target == "" {
+		if m.pc != "observer "+election.OVacant.String() {
+			return nil, fmt.Sprintf("the observer watches the election's path; in the model it is %q, not after a vacancy", m.pc)
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(the child watch ObserveList armed)")
+	}
+	t, why := m.do(m.ev.Action, 0)
+	if why != "" {
+		return nil, why
+	}
+	want := election.OWatching
+	if m.ev.Result == traceevent.ResultGone {
+		want = election.OList
+	}
+	if got := m.se.a.pc(&t, m.c); got != "observer "+want.String() {
+		return nil, fmt.Sprintf("the observer's read of %s says %q; in the model it goes to %q", m.ev.Target, m.ev.Result, got)
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// observerDemand asks for what lets an observer's event match: the
+// removal of the nodes before the head it names (or of the node it found
+// gone, or all of them for a vacancy), or the create of the head.
+func (se *searcher[S]) observerDemand(s *S, ev *Event, d *demands) {
+	for _, n := range se.a.nodes(s) {
+		if ev.Target != "" && se.lt.sameNode(ev.Target, n) {
+			if ev.Result == traceevent.ResultFound {
+				return
+			}
+			se.addNodeGone(s, n, d)
+			return
+		}
+		if ev.Action == traceevent.ObserveList {
+			se.addNodeGone(s, n, d)
+		}
+	}
+	if p, ok, err := parseNode(ev.Target); ok && err == nil {
+		if o, ok := se.lt.owner[p.uuid]; ok {
+			d.creates = append(d.creates, o)
+		}
+	}
+}
