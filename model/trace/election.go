@@ -102,19 +102,28 @@ func (m *eventMatch[S]) Proclaim() ([]succ[S], string) {
 	return m.one(*m.s, m.nd.maxSeq, "(nothing: the leader's node is gone)")
 }
 
+// vacant is an observer's pc after a vacancy.
+var vacant = "observer " + election.OVacant.String()
+
 // ObserveList: "found" names the head it reads next, which must be the
 // model's head (the node of the smallest seq); "vacant", no node. After a
 // vacancy's child watch the impl lists again without reporting the
 // notification when its watch's reply already showed a candidate: the
-// model's ObserveNotified comes first then.
+// model's ObserveNotified comes first then. A vacancy listed again while
+// the model's watch has not fired (after the path's creation, see
+// ObserveNotified) is the model's state again: an observation.
 func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 	s := m.s
-	if m.pc == "observer "+election.OVacant.String() {
+	if m.pc == vacant {
 		u, why := m.do(traceevent.ObserveNotified, 0)
-		if why != "" {
+		switch {
+		case why == "":
+			s = &u
+		case m.ev.Result == traceevent.ResultVacant && len(m.se.a.nodes(m.s)) == 0:
+			return m.one(*m.s, m.nd.maxSeq, "(the same vacancy: its child watch has not fired)")
+		default:
 			return nil, why
 		}
-		s = &u
 	}
 	if m.ev.Result == traceevent.ResultFound {
 		ns := m.se.a.nodes(s)
@@ -130,7 +139,7 @@ func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 	if g := m.se.a.step(s, traceevent.ObserveList, m.c, 0, &u); g != "" {
 		return nil, fmt.Sprintf("ObserveList(%s) is not enabled: %s is false (%s)", m.name, g, m.pc)
 	}
-	if got := m.se.a.pc(&u, m.c); (m.ev.Result == traceevent.ResultVacant) != (got == "observer "+election.OVacant.String()) {
+	if got := m.se.a.pc(&u, m.c); (m.ev.Result == traceevent.ResultVacant) != (got == vacant) {
 		return nil, fmt.Sprintf("the observer's listing says %q; in the model it goes to %q", m.ev.Result, got)
 	}
 	return m.one(u, m.nd.maxSeq, m.label)
@@ -142,7 +151,7 @@ func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 // listing: an observation.
 func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
 	if m.ev.Target == "" {
-		if m.pc != "observer "+election.OVacant.String() {
+		if m.pc != vacant {
 			return nil, fmt.Sprintf("the observer watches the election's path; in the model it is %q, not after a vacancy", m.pc)
 		}
 		return m.one(*m.s, m.nd.maxSeq, "(the child watch ObserveList armed)")
@@ -159,6 +168,27 @@ func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
 		return nil, fmt.Sprintf("the observer's read of %s says %q; in the model it goes to %q", m.ev.Target, m.ev.Result, got)
 	}
 	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// ObserveNotified: the model's step, or, after a listing that found no
+// election path (a vacancy without a pzxid), the path's creation, which
+// fires the impl's exists watch on it: the spec's parent always exists, so
+// the model's observer stays as it is, and its next listing tells.
+func (m *eventMatch[S]) ObserveNotified() ([]succ[S], string) {
+	t, why := m.do(m.ev.Action, 0)
+	if why == "" {
+		return m.one(t, m.nd.maxSeq, m.label)
+	}
+	evs := m.se.lt.events[m.c][:m.nd.pos[m.c]]
+	for i := len(evs) - 1; i >= 0; i-- {
+		if e := evs[i]; e.Action == traceevent.ObserveList {
+			if m.pc == vacant && e.Result == traceevent.ResultVacant && e.Zxid == 0 {
+				return m.one(*m.s, m.nd.maxSeq, "(the election's path created: the model's parent always exists)")
+			}
+			break
+		}
+	}
+	return nil, why
 }
 
 // observerDemand asks for what lets an observer's event match: the

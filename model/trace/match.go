@@ -62,7 +62,7 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 	case traceevent.ObserveWatch:
 		return m.ObserveWatch()
 	case traceevent.ObserveNotified:
-		return m.step()
+		return m.ObserveNotified()
 	}
 	return nil, fmt.Sprintf("unknown action %s", ev.Action)
 }

@@ -375,8 +375,16 @@ var orderedByTime = map[traceevent.Action]bool{
 // only after another client's step that ended: not after its LearnExpiry,
 // which a server may report before the expiry's transaction commits (and
 // the abandoned session's steps in flight, a delete left pending, after).
+//
+// A listing's zxid is its parent's pzxid, the last change to the children
+// it saw: it bounds the creates and deletes, not a Proclaim's setData on a
+// child, which the listing may have come after; against a Proclaim only
+// the listing's zxid_high, if any, bounds it.
 func precedes(e, f *Event) bool {
 	_, eHigh := zxidBounds(e)
+	if f.Action == traceevent.Proclaim && carriesPzxid(e.Action) {
+		eHigh = e.ZxidHigh
+	}
 	fLow, _ := zxidBounds(f)
 	if eHigh > 0 && fLow > 0 {
 		if eHigh < fLow || eHigh == fLow && e.Zxid != 0 && orderedByTime[e.Action] && !orderedByTime[f.Action] {
@@ -385,6 +393,9 @@ func precedes(e, f *Event) bool {
 	}
 	return orderedByTime[f.Action] && e.Action != traceevent.LearnExpiry && e.End != nil && *e.End < f.Start
 }
+
+// carriesPzxid: a's event is a listing, whose zxid is its parent's pzxid.
+func carriesPzxid(a traceevent.Action) bool { return isListing(a) || a == traceevent.ObserveList }
 
 // zxidBounds are the lowest and highest zxid of an event's point (0:
 // unknown).
