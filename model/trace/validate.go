@@ -357,6 +357,7 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 // The semaphore's writes are its lease writes and its internal mutex's
 // (AcquireInternal holds a lock node the server granted before the event,
 // ReleaseInternal deletes it), which the lock recipe makes linearizable.
+// An election's Proclaim is a write too (a multi: check and setData).
 var orderedByTime = map[traceevent.Action]bool{
 	traceevent.CreateOk: true, traceevent.CreateReplyLost: true, traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
 	traceevent.CreateLease: true, traceevent.CreateLeaseReplyLost: true, traceevent.ReleaseLease: true, traceevent.CancelAcquire: true,
@@ -518,7 +519,7 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex), read/write (RWMutex) or lease (Semaphore)",
+	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex), read/write (RWMutex), lease (Semaphore) or exclusive with election steps (Election)",
 		ErrUnsupported, where, strings.Join(ks, ", "))
 }
 
