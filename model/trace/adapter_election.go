@@ -105,8 +105,14 @@ func (a elecAdapter) holding(s *election.State, c int) bool {
 	return !obs && a.pred.holding(&s.State, c)
 }
 func (a elecAdapter) nodes(s *election.State) []obsNode { return a.pred.nodes(&s.State) }
+
+// target: a candidate's is the lock's; an observer's, the head it reads
+// or watches (ohead), if it exists.
 func (a elecAdapter) target(s *election.State, c int) (obsNode, bool) {
-	if _, ok := a.observer(c); ok {
+	if o, ok := a.observer(c); ok {
+		if n, ok := s.NodeAt(s.OHead[o]); ok && s.OHead[o] != predlock.NoNode {
+			return obsOf(n, "exclusive"), true
+		}
 		return obsNode{}, false
 	}
 	return a.pred.target(&s.State, c)
@@ -122,6 +128,18 @@ func (a elecAdapter) pendingDelete(s *election.State, c, r int) bool {
 	return a.pred.pendingDelete(&s.State, c, r)
 }
 func (a elecAdapter) mutexHolder(*election.State) (int, int, bool) { return 0, 0, false }
+
+// dataVersion: a candidate's own node's value, an observer's omark while
+// it watches (the version it read).
+func (a elecAdapter) dataVersion(s *election.State, c int) (int, bool) {
+	if o, ok := a.observer(c); ok {
+		return s.OMark[o], s.OPC[o] == election.OWatching
+	}
+	if !s.OwnNodeExists(c) {
+		return 0, false
+	}
+	return s.Value[s.Node[c]], true
+}
 
 // head returns the model's head node (the smallest seq), if any.
 func (a elecAdapter) head(s *election.State) (obsNode, bool) {

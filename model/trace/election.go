@@ -94,7 +94,14 @@ func electionSpec(lt *lockTrace) (*election.Spec, error) {
 // writes nothing, and needs the leader's node gone.
 func (m *eventMatch[S]) Proclaim() ([]succ[S], string) {
 	if m.ev.Result != traceevent.ResultGone {
-		return m.step()
+		t, why := m.do(m.ev.Action, 0)
+		if why == "" {
+			why = m.sameVersion(&t, "the Proclaim wrote")
+		}
+		if why != "" {
+			return nil, why
+		}
+		return m.one(t, m.nd.maxSeq, m.label)
 	}
 	if m.se.a.ownNodeExists(m.s, m.c) {
 		return nil, "the Proclaim's check of its node failed, but the node exists in the model"
@@ -102,25 +109,30 @@ func (m *eventMatch[S]) Proclaim() ([]succ[S], string) {
 	return m.one(*m.s, m.nd.maxSeq, "(nothing: the leader's node is gone)")
 }
 
-// vacant is an observer's pc after a vacancy.
-var vacant = "observer " + election.OVacant.String()
+// An observer's pcs after a vacancy and while it watches the head.
+var (
+	vacant   = "observer " + election.OVacant.String()
+	watching = "observer " + election.OWatching.String()
+)
 
 // ObserveList: "found" names the head it reads next, which must be the
-// model's head (the node of the smallest seq); "vacant", no node. After a
-// vacancy's child watch the impl lists again without reporting the
-// notification when its watch's reply already showed a candidate: the
-// model's ObserveNotified comes first then. A vacancy listed again while
-// the model's watch has not fired (after the path's creation, see
-// ObserveNotified) is the model's state again: an observation.
+// model's head (the node of the smallest seq); "vacant", no node. The impl
+// may list again without reporting a notification the model's observer
+// takes first (after a path watch whose reply showed a candidate), or
+// after one the model has no step for (see ObserveNotified): then the
+// model's ObserveNotified comes first if its watch fired, and if it did
+// not, the listing must show the model's observer what it already knows
+// (the same vacancy, or its head first): the model's state again.
 func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 	s := m.s
-	if m.pc == vacant {
+	if m.pc == vacant || m.pc == watching {
 		u, why := m.do(traceevent.ObserveNotified, 0)
 		switch {
 		case why == "":
 			s = &u
-		case m.ev.Result == traceevent.ResultVacant && len(m.se.a.nodes(m.s)) == 0:
-			return m.one(*m.s, m.nd.maxSeq, "(the same vacancy: its child watch has not fired)")
+		case m.ev.Result == traceevent.ResultVacant && m.pc == vacant && len(m.se.a.nodes(m.s)) == 0,
+			m.ev.Result == traceevent.ResultFound && m.pc == watching && m.watchesHead(m.ev.Target):
+			return m.one(*m.s, m.nd.maxSeq, "(the listing shows what the observer's unfired watch shows)")
 		default:
 			return nil, why
 		}
@@ -145,16 +157,30 @@ func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 	return m.one(u, m.nd.maxSeq, m.label)
 }
 
+// watchesHead: the model's observer watches name, which is the head.
+func (m *eventMatch[S]) watchesHead(name string) bool {
+	n, ok := m.se.a.target(m.s, m.c)
+	ns := m.se.a.nodes(m.s)
+	return ok && m.se.lt.sameNode(name, n) && len(ns) > 0 && ns[0] == n
+}
+
 // ObserveWatch: with a head, the model's getData with a watch ("exists":
-// the watch is armed and the head reported; "gone": list again). Without
-// (the path's child watch of a vacancy), the model armed it with the
-// listing: an observation.
+// the watch is armed and the head reported; "gone": list again), or, while
+// the model's observer still watches that head (see ObserveList), the
+// same read again. Without (the path's child watch of a vacancy), the
+// model armed it with the listing: an observation.
 func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
 	if m.ev.Target == "" {
 		if m.pc != vacant {
 			return nil, fmt.Sprintf("the observer watches the election's path; in the model it is %q, not after a vacancy", m.pc)
 		}
 		return m.one(*m.s, m.nd.maxSeq, "(the child watch ObserveList armed)")
+	}
+	if m.pc == watching && m.ev.Result == traceevent.ResultExists && m.watchesHead(m.ev.Target) {
+		if why := m.sameVersion(m.s, "the observer read"); why != "" {
+			return nil, why
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(the observer reads the head it watches again)")
 	}
 	t, why := m.do(m.ev.Action, 0)
 	if why != "" {
@@ -167,28 +193,61 @@ func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
 	if got := m.se.a.pc(&t, m.c); got != "observer "+want.String() {
 		return nil, fmt.Sprintf("the observer's read of %s says %q; in the model it goes to %q", m.ev.Target, m.ev.Result, got)
 	}
+	if want == election.OWatching {
+		if why := m.sameVersion(&t, "the observer read"); why != "" {
+			return nil, why
+		}
+	}
 	return m.one(t, m.nd.maxSeq, m.label)
 }
 
-// ObserveNotified: the model's step, or, after a listing that found no
-// election path (a vacancy without a pzxid), the path's creation, which
-// fires the impl's exists watch on it: the spec's parent always exists, so
-// the model's observer stays as it is, and its next listing tells.
+// sameVersion checks the data version the event carries, if any, against
+// the one the model's step wrote or read (t: the state after it).
+func (m *eventMatch[S]) sameVersion(t *S, what string) string {
+	if m.ev.Version == nil {
+		return ""
+	}
+	if v, ok := m.se.a.dataVersion(t, m.c); !ok || v != int(*m.ev.Version) {
+		return fmt.Sprintf("%s version %d; in the model it is %d", what, *m.ev.Version, v)
+	}
+	return ""
+}
+
+// ObserveNotified: the model's step, or the event of a watch on the
+// election's path the model's observer does not hold: the impl's exists
+// watch after a listing that found no path (it fires at the path's
+// creation; the spec's parent always exists), or its child watch of a
+// vacancy kept after its reply showed a candidate (it fires at the next
+// create or delete). The model's observer stays as it is then, and its
+// next listing tells.
 func (m *eventMatch[S]) ObserveNotified() ([]succ[S], string) {
 	t, why := m.do(m.ev.Action, 0)
 	if why == "" {
 		return m.one(t, m.nd.maxSeq, m.label)
 	}
-	evs := m.se.lt.events[m.c][:m.nd.pos[m.c]]
-	for i := len(evs) - 1; i >= 0; i-- {
-		if e := evs[i]; e.Action == traceevent.ObserveList {
-			if m.pc == vacant && e.Result == traceevent.ResultVacant && e.Zxid == 0 {
-				return m.one(*m.s, m.nd.maxSeq, "(the election's path created: the model's parent always exists)")
-			}
-			break
-		}
+	if m.pathWatchArmed() {
+		return m.one(*m.s, m.nd.maxSeq, "(the event of the impl's watch on the election's path)")
 	}
 	return nil, why
+}
+
+// pathWatchArmed: since its last notification, the observer armed a watch
+// on the election's path that the model's observer does not hold: after a
+// listing without a pzxid (no path), or one it kept (its reply showed a
+// candidate, and the observer listed again without waiting).
+func (m *eventMatch[S]) pathWatchArmed() bool {
+	evs := m.se.lt.events[m.c][:m.nd.pos[m.c]]
+	for i := len(evs) - 1; i > 0; i-- {
+		switch e, prev := evs[i], evs[i-1]; {
+		case e.Action == traceevent.ObserveNotified:
+			return false
+		case e.Action == traceevent.ObserveList && prev.Action == traceevent.ObserveWatch && prev.Target == "":
+			return true
+		case e.Action == traceevent.ObserveWatch && e.Target == "" && prev.Action == traceevent.ObserveList && prev.Zxid == 0:
+			return true
+		}
+	}
+	return false
 }
 
 // observerDemand asks for what lets an observer's event match: the
