@@ -147,6 +147,11 @@ type Event struct {
 	// count the listing was decided by (Semaphore.tla's MaxLeases), which
 	// a validator cannot infer from the listings without trusting them.
 	Max int `json:"max,omitempty"`
+	// Version is a node's data version: the one a Proclaim "ok" made on
+	// the leader's node, or the one an ObserveWatch "exists" read from the
+	// head (Election.tla's value, which a validator cannot infer from the
+	// events when reads and writes overlap). nil: not recorded.
+	Version *int32 `json:"version,omitempty"`
 	// Start is when the client sent the step's request, in nanoseconds
 	// since the epoch.
 	Start int64 `json:"start"`

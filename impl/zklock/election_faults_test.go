@@ -205,7 +205,6 @@ func TestElectionCreateReplyLost(t *testing.T) {
 // leader meanwhile, keeps its channel open, and reports the waiter once
 // the leader resigns.
 func TestElectionZooKeeperLeaderKilled(t *testing.T) {
-	skipTraceCheck(t, observerSkip)
 	e := ensembletest.RequireLocal(t)
 	p := lockPath(t)
 	ctx := ctxFor(t, 2*time.Minute)
@@ -290,7 +289,6 @@ func TestElectionZooKeeperLeaderKilled(t *testing.T) {
 // epoch; it never reports an older epoch than one it has reported, and its
 // channel stays open (Err nil).
 func TestElectionObserverAcrossReconnect(t *testing.T) {
-	skipTraceCheck(t, observerSkip)
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a, b, o := newClient(t, "a"), newClient(t, "b"), newClient(t, "o")

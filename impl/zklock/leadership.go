@@ -97,7 +97,7 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 				ls.version = res[1].Stat.Version // our own write: Guard and Check go on from it
 			}
 			ls.mu.Unlock()
-			ev.Result, ev.Zxid = traceevent.ResultOk, res[1].Stat.Mzxid
+			ev.Result, ev.Zxid, ev.Version = traceevent.ResultOk, res[1].Stat.Mzxid, &res[1].Stat.Version
 			s.trace(ev)
 			return nil
 		}

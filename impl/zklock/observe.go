@@ -219,6 +219,7 @@ func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, error)
 	case err != nil:
 		return LeaderInfo{}, nil, err
 	}
+	wev.Version = &r.st.Version
 	s.trace(wev)
 	return leaderInfo(path.Join(l.name, head), r.data, r.st), r.ch, nil
 }

@@ -57,6 +57,9 @@ const (
 
 var opcNames = [...]string{"list", "watch", "watching", "vacant"}
 
+// String is the control state's name in the spec.
+func (p OPC) String() string { return opcNames[p] }
+
 // NoWatch is omark of an observer with no watch armed (spec: NoWatch).
 const NoWatch = -1
 

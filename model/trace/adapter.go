@@ -105,6 +105,10 @@ type adapter[S any] interface {
 	// mutexHolder returns the session <<c, k>> holding a semaphore's
 	// internal mutex, if one does (the locks have none).
 	mutexHolder(s *S) (c, k int, ok bool)
+	// dataVersion returns the data version of the node client c last
+	// wrote or read: an election candidate's own node, an observer's
+	// watched head (the locks' and the semaphore's nodes have no data).
+	dataVersion(s *S, c int) (int, bool)
 }
 
 // predAdapter adapts model/predlock.
@@ -189,6 +193,7 @@ func (a predAdapter) sessions(s *predlock.State) []liveSession {
 }
 
 func (a predAdapter) mutexHolder(*predlock.State) (int, int, bool) { return 0, 0, false }
+func (a predAdapter) dataVersion(*predlock.State, int) (int, bool) { return 0, false }
 
 func (a predAdapter) pendingDelete(s *predlock.State, c, r int) bool {
 	_, ok := s.PendingOf(predlock.Uuid{C: c, R: r})
@@ -250,6 +255,7 @@ func (a sharedAdapter) sessions(s *sharedlock.State) []liveSession {
 }
 
 func (a sharedAdapter) mutexHolder(*sharedlock.State) (int, int, bool) { return 0, 0, false }
+func (a sharedAdapter) dataVersion(*sharedlock.State, int) (int, bool) { return 0, false }
 
 func (a sharedAdapter) pendingDelete(s *sharedlock.State, c, r int) bool {
 	_, ok := s.PendingOf(sharedlock.Uuid{C: c, R: r})

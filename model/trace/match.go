@@ -55,6 +55,14 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.ReleaseInternal()
 	case traceevent.CancelAcquire:
 		return m.CancelAcquire()
+	case traceevent.Proclaim:
+		return m.Proclaim()
+	case traceevent.ObserveList:
+		return m.ObserveList()
+	case traceevent.ObserveWatch:
+		return m.ObserveWatch()
+	case traceevent.ObserveNotified:
+		return m.ObserveNotified()
 	}
 	return nil, fmt.Sprintf("unknown action %s", ev.Action)
 }
@@ -328,7 +336,21 @@ func (m *eventMatch[S]) Downgrade() ([]succ[S], string) {
 
 // PredecessorGone: the model's step; when it is not enabled because the
 // client still waits, the reason is that no notification came.
-func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) { return m.notified() }
+//
+// In an election the wake-up may be a NodeDataChanged event a Proclaim
+// fired (the impl lists again on any event but a deletion): Election's
+// DataChanged, tried beside the lock's step.
+func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
+	succs, why := m.notified()
+	if m.se.lt.spec != "Election" {
+		return succs, why
+	}
+	if t, w := m.do(dataChanged, 0); w == "" {
+		succs = append(succs, succ[S]{state: t, maxSeq: m.nd.maxSeq, desc: m.desc + "  =>  DataChanged(" + m.name + ")", consume: true})
+		why = ""
+	}
+	return succs, why
+}
 
 // notified is the model's step of a client woken by a watch (the lock's
 // PredecessorGone, the semaphore's LeasesChanged); when it is not enabled

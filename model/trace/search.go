@@ -177,10 +177,14 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // one place among the writes), and ReleaseInternal, which only frees the
 // internal mutex: no step of the model needs it held, so freeing it early
 // disables nothing. AcquireInternal takes it, and is tried in every order.
+// An election observer's steps write only its own variables, and read the
+// head (ObserveList, whose pzxid places it among the writes) or arm a watch
+// whose read, if early, only makes the model's watch fire sooner.
 var eager = map[traceevent.Action]bool{
 	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.GrantOnHeadGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
 	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
 	traceevent.FindOwnLease: true, traceevent.ListLeases: true, traceevent.LeasesChanged: true, traceevent.ReleaseInternal: true,
+	traceevent.ObserveList: true, traceevent.ObserveWatch: true, traceevent.ObserveNotified: true,
 }
 
 // endsWithoutDelete reports whether ev is a Release or Cancel whose
@@ -323,6 +327,8 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 				d.creates = append(d.creates, o)
 			}
 		}
+	case traceevent.ObserveList, traceevent.ObserveWatch, traceevent.ObserveNotified:
+		se.observerDemand(s, ev, d)
 	case traceevent.WatchPredecessor:
 		if n, ok := se.a.target(s, c); ok {
 			se.addNodeGone(s, n, d)

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/zklock/zklock/traceevent"
@@ -45,18 +44,7 @@ const semTrace = `
 // semEvents parses semTrace with its first old replaced by repl (none if old is empty).
 func semEvents(t *testing.T, old, repl string) []Event {
 	t.Helper()
-	text := semTrace
-	if old != "" {
-		if !strings.Contains(text, old) {
-			t.Fatalf("the trace has no %q", old)
-		}
-		text = strings.Replace(text, old, repl, 1)
-	}
-	evs, err := Read(strings.NewReader(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
+	return editTrace(t, semTrace, old, repl)
 }
 
 // TestSemaphoreTrace: the hand-written semaphore trace is a run of
@@ -93,18 +81,7 @@ func TestSemaphoreTrace(t *testing.T) {
 			"c3", traceevent.LeasesChanged, "no notification"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Validate(semEvents(t, tc.old, tc.repl), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := rep.Locks[0].Divergence
-			if rep.Verdict != Invalid || d == nil {
-				t.Fatalf("want invalid:\n%s", rep)
-			}
-			if d.Event.Client != tc.client || d.Event.Action != tc.action || !strings.Contains(d.Reason, tc.why) {
-				t.Fatalf("diverges at %s %s: %s; want %s %s: ...%s...", d.Event.Client, d.Event.Action, d.Reason,
-					tc.client, tc.action, tc.why)
-			}
+			wantInvalidAt(t, semEvents(t, tc.old, tc.repl), tc.client, tc.action, tc.why)
 		})
 	}
 }

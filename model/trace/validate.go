@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zklock/zklock/model/election"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/semaphore"
@@ -132,6 +133,13 @@ func Validate(events []Event, opt Options) (*Report, error) {
 			}
 			se := &searcher[predlock.State]{a: predAdapter{sp}, lt: lt, budget: opt.Budget}
 			lr = se.run()
+		case "Election":
+			sp, err := electionSpec(lt)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[election.State]{a: elecAdapter{sp: sp, pred: predAdapter{sp.Spec}, candidates: lt.candidates}, lt: lt, budget: opt.Budget}
+			lr = se.run()
 		case "Semaphore":
 			k := unbounded(lt)
 			k.AsyncDelete = false // Semaphore's deletes land in the step that sends them
@@ -164,17 +172,20 @@ func Validate(events []Event, opt Options) (*Report, error) {
 // clients and requests, no bound on sequence numbers or faults, and every
 // fault and AsyncDelete enabled (the client may do any of it).
 func unbounded(lt *lockTrace) recipe.Constants {
-	return recipe.Constants{Clients: lt.clients, MaxRequests: lt.maxRequests, MaxSeq: recipe.Unbounded,
+	return recipe.Constants{Clients: lt.clients[:lt.candidates], MaxRequests: lt.maxRequests, MaxSeq: recipe.Unbounded,
 		MaxFaults: recipe.Unbounded, WithExpiry: true, WithReplyLoss: true, WithPause: true,
 		WithCancel: true, AsyncDelete: true}
 }
 
 // lockTrace is the events of one lock, prepared for the search.
 type lockTrace struct {
-	lock        string
-	spec        string
-	clients     []string
-	events      [][]*Event // per client, in the client's order
+	lock    string
+	spec    string
+	clients []string
+	events  [][]*Event // per client, in the client's order
+	// candidates: the clients that request the lock, the first of clients
+	// (all but an election's observers).
+	candidates  int
 	maxRequests int
 	// maxLeases is a semaphore's max (its ListLeases events carry it).
 	maxLeases int
@@ -346,10 +357,11 @@ func splitLocks(events []Event) ([]*lockTrace, error) {
 // The semaphore's writes are its lease writes and its internal mutex's
 // (AcquireInternal holds a lock node the server granted before the event,
 // ReleaseInternal deletes it), which the lock recipe makes linearizable.
+// An election's Proclaim is a write too (a multi: check and setData).
 var orderedByTime = map[traceevent.Action]bool{
 	traceevent.CreateOk: true, traceevent.CreateReplyLost: true, traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
 	traceevent.CreateLease: true, traceevent.CreateLeaseReplyLost: true, traceevent.ReleaseLease: true, traceevent.CancelAcquire: true,
-	traceevent.AcquireInternal: true, traceevent.ReleaseInternal: true,
+	traceevent.AcquireInternal: true, traceevent.ReleaseInternal: true, traceevent.Proclaim: true,
 }
 
 // precedes says whether e, another client's step, must be matched before f.
@@ -364,8 +376,16 @@ var orderedByTime = map[traceevent.Action]bool{
 // only after another client's step that ended: not after its LearnExpiry,
 // which a server may report before the expiry's transaction commits (and
 // the abandoned session's steps in flight, a delete left pending, after).
+//
+// A listing's zxid is its parent's pzxid, the last change to the children
+// it saw: it bounds the creates and deletes, not a Proclaim's setData on a
+// child, which the listing may have come after; against a Proclaim only
+// the listing's zxid_high, if any, bounds it.
 func precedes(e, f *Event) bool {
 	_, eHigh := zxidBounds(e)
+	if f.Action == traceevent.Proclaim && carriesPzxid(e.Action) {
+		eHigh = e.ZxidHigh
+	}
 	fLow, _ := zxidBounds(f)
 	if eHigh > 0 && fLow > 0 {
 		if eHigh < fLow || eHigh == fLow && e.Zxid != 0 && orderedByTime[e.Action] && !orderedByTime[f.Action] {
@@ -374,6 +394,9 @@ func precedes(e, f *Event) bool {
 	}
 	return orderedByTime[f.Action] && e.Action != traceevent.LearnExpiry && e.End != nil && *e.End < f.Start
 }
+
+// carriesPzxid: a's event is a listing, whose zxid is its parent's pzxid.
+func carriesPzxid(a traceevent.Action) bool { return isListing(a) || a == traceevent.ObserveList }
 
 // zxidBounds are the lowest and highest zxid of an event's point (0:
 // unknown).
@@ -421,6 +444,12 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 	}
 	lt.spec = spec
 	lt.owner = map[string]int{}
+	lt.candidates = len(lt.clients)
+	if spec == "Election" {
+		if err := lt.splitObservers(); err != nil {
+			return nil, err
+		}
+	}
 	if spec == "Semaphore" {
 		if lt.maxLeases, err = semaphoreMax(lt.events, where); err != nil {
 			return nil, err
@@ -463,6 +492,9 @@ func (lt *lockTrace) collectClients(order []string, byClient map[string][]*Event
 			case isSemaphore(e.Action):
 				kinds["lease"] = true
 			}
+			if isElection(e.Action) {
+				kinds["election"] = true
+			}
 		}
 	}
 	return kinds
@@ -475,6 +507,8 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 	switch {
 	case len(kinds) == 1 && kinds["exclusive"]:
 		return "PredecessorLock", nil
+	case kinds["election"] && (len(kinds) == 1 || len(kinds) == 2 && kinds["exclusive"]):
+		return "Election", nil
 	case len(kinds) == 1 && kinds["lease"]:
 		return "Semaphore", nil
 	case !kinds["exclusive"] && (kinds["read"] || kinds["write"]) && len(kinds) <= 2:
@@ -485,7 +519,7 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex), read/write (RWMutex) or lease (Semaphore)",
+	return "", fmt.Errorf("%w: %s is used with kinds %s: want exclusive (Mutex), read/write (RWMutex), lease (Semaphore) or exclusive with election steps (Election)",
 		ErrUnsupported, where, strings.Join(ks, ", "))
 }
 
@@ -496,6 +530,9 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 	lt.reqUuid = append(lt.reqUuid, nil)
 	lt.prevTarget = append(lt.prevTarget, make([]string, len(evs)+1))
+	if c >= lt.candidates {
+		return nil // an election's observer: its Request names the observation, no request of the lock
+	}
 	current, open := "", false
 	target := ""
 	for i, e := range evs {
@@ -535,7 +572,7 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor, traceevent.WatchSecond,
 			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade,
 			traceevent.CreateLease, traceevent.CreateLeaseReplyLost, traceevent.FindOwnLease, traceevent.ListLeases,
-			traceevent.LeasesChanged, traceevent.ReleaseInternal:
+			traceevent.LeasesChanged, traceevent.ReleaseInternal, traceevent.Proclaim:
 		default:
 			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 		}

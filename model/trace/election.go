@@ -1,0 +1,274 @@
+package trace
+
+import (
+	"fmt"
+
+	"github.com/zklock/zklock/model/election"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/traceevent"
+)
+
+// The election's reading of its events (Election.tla, model/election).
+// Candidates' steps are the lock's, matched by the lock's methods; a
+// candidate woken by a NodeDataChanged event reports PredecessorGone, which
+// is then Election's DataChanged (see PredecessorGone). Proclaim and the
+// observers' steps are here.
+
+// isElection: a's event is a step only an election takes.
+func isElection(a traceevent.Action) bool { return electionActions[a] }
+
+var electionActions = map[traceevent.Action]bool{}
+
+func init() {
+	for _, a := range traceevent.ElectionActions() {
+		electionActions[a] = true
+	}
+}
+
+// isObserver: a's event is an observer's step.
+func isObserver(a traceevent.Action) bool { return isElection(a) && a != traceevent.Proclaim }
+
+// splitObservers makes each observation (an Observe call: its events carry
+// one Request) a trace client of its own, after the candidates, since the
+// spec's observers are processes of their own beside the candidates even
+// when they share a session. A session's LearnExpiry stays with its
+// candidate's events; a session that only observes may end with Close
+// (LearnExpiry closed, dropped), but the loss of its session is no step of
+// the spec, whose observers never fail.
+func (lt *lockTrace) splitObservers() error {
+	var clients, obsNames []string
+	var events, obsEvents [][]*Event
+	for c, evs := range lt.events {
+		var own []*Event
+		byReq := map[string]int{}
+		for _, e := range evs {
+			if !isObserver(e.Action) {
+				own = append(own, e)
+				continue
+			}
+			i, ok := byReq[e.Request]
+			if !ok {
+				i = len(obsEvents)
+				byReq[e.Request] = i
+				obsNames = append(obsNames, fmt.Sprintf("%s/observer%d", lt.clients[c], len(byReq)))
+				obsEvents = append(obsEvents, nil)
+			}
+			obsEvents[i] = append(obsEvents[i], e)
+		}
+		candidate := false
+		for _, e := range own {
+			switch {
+			case e.Action != traceevent.LearnExpiry:
+				candidate = true
+			case len(byReq) > 0 && e.Result != traceevent.ResultClosed:
+				return fmt.Errorf("%w: %s: an observer's session is lost, which Election does not model (its observers never fail)",
+					ErrUnsupported, e)
+			}
+		}
+		if candidate || len(byReq) == 0 {
+			clients, events = append(clients, lt.clients[c]), append(events, own)
+		}
+	}
+	lt.candidates = len(clients)
+	lt.clients, lt.events = append(clients, obsNames...), append(events, obsEvents...)
+	return nil
+}
+
+// electionSpec is Election under the trace's candidates and observers, with
+// bounds no trace reaches: MaxSeq (value is per seq) above the number of
+// its events, each of which creates at most one node, and MaxProclaims
+// above its Proclaims.
+func electionSpec(lt *lockTrace) (*election.Spec, error) {
+	k := unbounded(lt)
+	n := 1
+	for _, evs := range lt.events {
+		n += len(evs)
+	}
+	k.MaxSeq = n
+	return election.New(predlock.Constants{Constants: k, Fencing: true, GrantRule: predlock.GrantReread},
+		election.Constants{Observers: lt.clients[lt.candidates:], MaxProclaims: n, WatchVacancy: true, HeadBySeq: true},
+		election.Base)
+}
+
+// Proclaim: "ok" is the model's step; "gone" (the multi's check failed)
+// writes nothing, and needs the leader's node gone.
+func (m *eventMatch[S]) Proclaim() ([]succ[S], string) {
+	if m.ev.Result != traceevent.ResultGone {
+		t, why := m.do(m.ev.Action, 0)
+		if why == "" {
+			why = m.sameVersion(&t, "the Proclaim wrote")
+		}
+		if why != "" {
+			return nil, why
+		}
+		return m.one(t, m.nd.maxSeq, m.label)
+	}
+	if m.se.a.ownNodeExists(m.s, m.c) {
+		return nil, "the Proclaim's check of its node failed, but the node exists in the model"
+	}
+	return m.one(*m.s, m.nd.maxSeq, "(nothing: the leader's node is gone)")
+}
+
+// An observer's pcs after a vacancy and while it watches the head.
+var (
+	vacant   = "observer " + election.OVacant.String()
+	watching = "observer " + election.OWatching.String()
+)
+
+// ObserveList: "found" names the head it reads next, which must be the
+// model's head (the node of the smallest seq); "vacant", no node. The impl
+// may list again without reporting a notification the model's observer
+// takes first (after a path watch whose reply showed a candidate), or
+// after one the model has no step for (see ObserveNotified): then the
+// model's ObserveNotified comes first if its watch fired, and if it did
+// not, the listing must show the model's observer what it already knows
+// (the same vacancy, or its head first): the model's state again.
+func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
+	s := m.s
+	if m.pc == vacant || m.pc == watching {
+		u, why := m.do(traceevent.ObserveNotified, 0)
+		switch {
+		case why == "":
+			s = &u
+		case m.ev.Result == traceevent.ResultVacant && m.pc == vacant && len(m.se.a.nodes(m.s)) == 0,
+			m.ev.Result == traceevent.ResultFound && m.pc == watching && m.watchesHead(m.ev.Target):
+			return m.one(*m.s, m.nd.maxSeq, "(the listing shows what the observer's unfired watch shows)")
+		default:
+			return nil, why
+		}
+	}
+	if m.ev.Result == traceevent.ResultFound {
+		ns := m.se.a.nodes(s)
+		if len(ns) == 0 || !m.se.lt.sameNode(m.ev.Target, ns[0]) {
+			head := "none"
+			if len(ns) > 0 {
+				head = m.se.lt.nameOf(ns[0])
+			}
+			return nil, fmt.Sprintf("the observer takes %s for the head; the model's head is %s", m.ev.Target, head)
+		}
+	}
+	var u S
+	if g := m.se.a.step(s, traceevent.ObserveList, m.c, 0, &u); g != "" {
+		return nil, fmt.Sprintf("ObserveList(%s) is not enabled: %s is false (%s)", m.name, g, m.pc)
+	}
+	if got := m.se.a.pc(&u, m.c); (m.ev.Result == traceevent.ResultVacant) != (got == vacant) {
+		return nil, fmt.Sprintf("the observer's listing says %q; in the model it goes to %q", m.ev.Result, got)
+	}
+	return m.one(u, m.nd.maxSeq, m.label)
+}
+
+// watchesHead: the model's observer watches name, which is the head.
+func (m *eventMatch[S]) watchesHead(name string) bool {
+	n, ok := m.se.a.target(m.s, m.c)
+	ns := m.se.a.nodes(m.s)
+	return ok && m.se.lt.sameNode(name, n) && len(ns) > 0 && ns[0] == n
+}
+
+// ObserveWatch: with a head, the model's getData with a watch ("exists":
+// the watch is armed and the head reported; "gone": list again), or, while
+// the model's observer still watches that head (see ObserveList), the
+// same read again. Without (the path's child watch of a vacancy), the
+// model armed it with the listing: an observation.
+func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
+	if m.ev.Target == "" {
+		if m.pc != vacant {
+			return nil, fmt.Sprintf("the observer watches the election's path; in the model it is %q, not after a vacancy", m.pc)
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(the child watch ObserveList armed)")
+	}
+	if m.pc == watching && m.ev.Result == traceevent.ResultExists && m.watchesHead(m.ev.Target) {
+		if why := m.sameVersion(m.s, "the observer read"); why != "" {
+			return nil, why
+		}
+		return m.one(*m.s, m.nd.maxSeq, "(the observer reads the head it watches again)")
+	}
+	t, why := m.do(m.ev.Action, 0)
+	if why != "" {
+		return nil, why
+	}
+	want := election.OWatching
+	if m.ev.Result == traceevent.ResultGone {
+		want = election.OList
+	}
+	if got := m.se.a.pc(&t, m.c); got != "observer "+want.String() {
+		return nil, fmt.Sprintf("the observer's read of %s says %q; in the model it goes to %q", m.ev.Target, m.ev.Result, got)
+	}
+	if want == election.OWatching {
+		if why := m.sameVersion(&t, "the observer read"); why != "" {
+			return nil, why
+		}
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// sameVersion checks the data version the event carries, if any, against
+// the one the model's step wrote or read (t: the state after it).
+func (m *eventMatch[S]) sameVersion(t *S, what string) string {
+	if m.ev.Version == nil {
+		return ""
+	}
+	if v, ok := m.se.a.dataVersion(t, m.c); !ok || v != int(*m.ev.Version) {
+		return fmt.Sprintf("%s version %d; in the model it is %d", what, *m.ev.Version, v)
+	}
+	return ""
+}
+
+// ObserveNotified: the model's step, or the event of a watch on the
+// election's path the model's observer does not hold: the impl's exists
+// watch after a listing that found no path (it fires at the path's
+// creation; the spec's parent always exists), or its child watch of a
+// vacancy kept after its reply showed a candidate (it fires at the next
+// create or delete). The model's observer stays as it is then, and its
+// next listing tells.
+func (m *eventMatch[S]) ObserveNotified() ([]succ[S], string) {
+	t, why := m.do(m.ev.Action, 0)
+	if why == "" {
+		return m.one(t, m.nd.maxSeq, m.label)
+	}
+	if m.pathWatchArmed() {
+		return m.one(*m.s, m.nd.maxSeq, "(the event of the impl's watch on the election's path)")
+	}
+	return nil, why
+}
+
+// pathWatchArmed: since its last notification, the observer armed a watch
+// on the election's path that the model's observer does not hold: after a
+// listing without a pzxid (no path), or one it kept (its reply showed a
+// candidate, and the observer listed again without waiting).
+func (m *eventMatch[S]) pathWatchArmed() bool {
+	evs := m.se.lt.events[m.c][:m.nd.pos[m.c]]
+	for i := len(evs) - 1; i > 0; i-- {
+		switch e, prev := evs[i], evs[i-1]; {
+		case e.Action == traceevent.ObserveNotified:
+			return false
+		case e.Action == traceevent.ObserveList && prev.Action == traceevent.ObserveWatch && prev.Target == "":
+			return true
+		case e.Action == traceevent.ObserveWatch && e.Target == "" && prev.Action == traceevent.ObserveList && prev.Zxid == 0:
+			return true
+		}
+	}
+	return false
+}
+
+// observerDemand asks for what lets an observer's event match: the
+// removal of the nodes before the head it names (or of the node it found
+// gone, or all of them for a vacancy), or the create of the head.
+func (se *searcher[S]) observerDemand(s *S, ev *Event, d *demands) {
+	for _, n := range se.a.nodes(s) {
+		if ev.Target != "" && se.lt.sameNode(ev.Target, n) {
+			if ev.Result == traceevent.ResultFound {
+				return
+			}
+			se.addNodeGone(s, n, d)
+			return
+		}
+		if ev.Action == traceevent.ObserveList {
+			se.addNodeGone(s, n, d)
+		}
+	}
+	if p, ok, err := parseNode(ev.Target); ok && err == nil {
+		if o, ok := se.lt.owner[p.uuid]; ok {
+			d.creates = append(d.creates, o)
+		}
+	}
+}

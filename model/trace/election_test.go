@@ -1,0 +1,91 @@
+package trace
+
+import (
+	"testing"
+
+	"github.com/zklock/zklock/traceevent"
+)
+
+// elecTrace is an election at /e, written by hand as impl/zklock traces it:
+// c1 leads (node 0, epoch 10) and proclaims; c2, behind it, is woken by
+// the proclaim's NodeDataChanged, lists again and waits again; c1 resigns
+// and c2 takes the hand-off (its sole blocker deleted), leads and
+// proclaims. The observer o1 (its own session) reports c1, is woken by
+// c1's proclaim, reads c1 again, is woken by c1's resignation and
+// reports c2. Proclaims and reads carry the data version. Zxids: creates 10, 11; c1's proclaim 12; its delete 13;
+// c2's proclaim 14.
+const elecTrace = `
+{"client":"c1","lock":"/e","action":"RequestLock","request":"u1","kind":"exclusive","start":100,"end":100}
+{"client":"c1","lock":"/e","action":"CreateOk","request":"u1","kind":"exclusive","node":"_c_u1-lock-0000000000","start":110,"end":120,"zxid":10}
+{"client":"c1","lock":"/e","action":"ListChildren","request":"u1","kind":"exclusive","result":"grant","children":["_c_u1-lock-0000000000"],"start":121,"end":130,"zxid":10}
+{"client":"c1","lock":"/e","action":"Grant","request":"u1","kind":"exclusive","token":10,"start":131,"end":132}
+{"client":"o1","lock":"/e","action":"ObserveList","request":"ob","result":"found","target":"_c_u1-lock-0000000000","start":133,"end":134,"zxid":10}
+{"client":"o1","lock":"/e","action":"ObserveWatch","request":"ob","result":"exists","target":"_c_u1-lock-0000000000","version":0,"start":135,"end":136,"zxid_low":10}
+{"client":"c2","lock":"/e","action":"RequestLock","request":"u2","kind":"exclusive","start":140,"end":140}
+{"client":"c2","lock":"/e","action":"CreateOk","request":"u2","kind":"exclusive","node":"_c_u2-lock-0000000001","start":141,"end":150,"zxid":11}
+{"client":"c2","lock":"/e","action":"ListChildren","request":"u2","kind":"exclusive","result":"wait","target":"_c_u1-lock-0000000000","children":["_c_u1-lock-0000000000","_c_u2-lock-0000000001"],"start":151,"end":160,"zxid":11}
+{"client":"c2","lock":"/e","action":"WatchPredecessor","request":"u2","kind":"exclusive","result":"exists","target":"_c_u1-lock-0000000000","start":161,"end":170}
+{"client":"c1","lock":"/e","action":"Proclaim","request":"u1","kind":"exclusive","result":"ok","node":"_c_u1-lock-0000000000","version":1,"start":180,"end":190,"zxid":12}
+{"client":"o1","lock":"/e","action":"ObserveNotified","request":"ob","target":"_c_u1-lock-0000000000","start":191,"end":191}
+{"client":"c2","lock":"/e","action":"PredecessorGone","request":"u2","kind":"exclusive","start":192,"end":192}
+{"client":"c2","lock":"/e","action":"ListChildren","request":"u2","kind":"exclusive","result":"wait","target":"_c_u1-lock-0000000000","children":["_c_u1-lock-0000000000","_c_u2-lock-0000000001"],"start":193,"end":200,"zxid":12}
+{"client":"c2","lock":"/e","action":"WatchPredecessor","request":"u2","kind":"exclusive","result":"exists","target":"_c_u1-lock-0000000000","start":201,"end":210}
+{"client":"o1","lock":"/e","action":"ObserveList","request":"ob","result":"found","target":"_c_u1-lock-0000000000","start":202,"end":203,"zxid":12}
+{"client":"o1","lock":"/e","action":"ObserveWatch","request":"ob","result":"exists","target":"_c_u1-lock-0000000000","version":1,"start":204,"end":205,"zxid_low":12}
+{"client":"c1","lock":"/e","action":"Release","request":"u1","kind":"exclusive","node":"_c_u1-lock-0000000000","start":220,"end":230,"zxid":13}
+{"client":"o1","lock":"/e","action":"ObserveNotified","request":"ob","target":"_c_u1-lock-0000000000","start":231,"end":231}
+{"client":"c2","lock":"/e","action":"GrantOnHeadGone","request":"u2","kind":"exclusive","target":"_c_u1-lock-0000000000","start":232,"end":232}
+{"client":"c2","lock":"/e","action":"Grant","request":"u2","kind":"exclusive","token":11,"start":233,"end":234}
+{"client":"o1","lock":"/e","action":"ObserveList","request":"ob","result":"found","target":"_c_u2-lock-0000000001","start":235,"end":236,"zxid":13}
+{"client":"o1","lock":"/e","action":"ObserveWatch","request":"ob","result":"exists","target":"_c_u2-lock-0000000001","version":0,"start":237,"end":238,"zxid_low":13}
+{"client":"c2","lock":"/e","action":"Proclaim","request":"u2","kind":"exclusive","result":"ok","node":"_c_u2-lock-0000000001","version":1,"start":240,"end":250,"zxid":14}
+{"client":"o1","lock":"/e","action":"ObserveNotified","request":"ob","target":"_c_u2-lock-0000000001","start":251,"end":251}
+{"client":"o1","lock":"/e","action":"ObserveList","request":"ob","result":"found","target":"_c_u2-lock-0000000001","start":252,"end":253,"zxid":14}
+{"client":"o1","lock":"/e","action":"ObserveWatch","request":"ob","result":"exists","target":"_c_u2-lock-0000000001","version":1,"start":254,"end":255,"zxid_low":14}
+`
+
+// TestElectionTrace: the hand-written election trace is a run of
+// model/election, and each corruption of it (the positive controls) is
+// rejected at the event it corrupts.
+func TestElectionTrace(t *testing.T) {
+	rep, err := Validate(editTrace(t, elecTrace, "", ""), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Valid || len(rep.Locks) != 1 || rep.Locks[0].Spec != "Election" {
+		t.Fatalf("want valid against Election:\n%s", rep)
+	}
+	for _, tc := range []struct {
+		name, old, repl string
+		client          string
+		action          traceevent.Action
+		why             string
+	}{
+		// o1's second listing (pzxid 12: before c1's resignation at 13)
+		// takes c2's node for the head while c1's is before it.
+		{"observer reports a node behind the head",
+			`"result":"found","target":"_c_u1-lock-0000000000","start":202`, `"result":"found","target":"_c_u2-lock-0000000001","start":202`,
+			"o1", traceevent.ObserveList, "the model's head is _c_u1-lock-0000000000"},
+		// c2 takes c1's proclaim (a NodeDataChanged of its sole blocker)
+		// for the hand-off, and lists after it at pzxid 12, before c1's
+		// resignation: the deletion's event has not come.
+		{"proclaim taken as the grant",
+			`"action":"PredecessorGone","request":"u2","kind":"exclusive","start":192`,
+			`"action":"GrantOnHeadGone","request":"u2","kind":"exclusive","target":"_c_u1-lock-0000000000","start":192`,
+			"c2", traceevent.GrantOnHeadGone, "no notification"},
+		// o1 is woken before c1's proclaim, its watch's only cause: its
+		// zxids (it had seen 11, not 12) say so.
+		{"observer woken before the proclaim",
+			`"action":"ObserveNotified","request":"ob","target":"_c_u1-lock-0000000000","start":191,"end":191`,
+			`"action":"ObserveNotified","request":"ob","target":"_c_u1-lock-0000000000","start":191,"end":191,"zxid_low":11,"zxid_high":11`,
+			"o1", traceevent.ObserveNotified, "Fired(o)"},
+		// o1 reads a version of c1's data that no Proclaim wrote.
+		{"observer reads an unwritten version",
+			`"target":"_c_u1-lock-0000000000","version":1,"start":204`, `"target":"_c_u1-lock-0000000000","version":2,"start":204`,
+			"o1", traceevent.ObserveWatch, "the observer read version 2; in the model it is 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantInvalidAt(t, editTrace(t, elecTrace, tc.old, tc.repl), tc.client, tc.action, tc.why)
+		})
+	}
+}
