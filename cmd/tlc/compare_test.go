@@ -1,7 +1,9 @@
 package main
 
 import (
+	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +75,33 @@ func TestCommittedResultsParse(t *testing.T) {
 	}
 	if _, err := parseResults("| a | b |\n"); err == nil {
 		t.Error("a short row was accepted")
+	}
+}
+
+// TestCommittedBelow: the pool takes the small passing configs only, the
+// light JVM the small configs of either kind; no table, or a limit of 0,
+// selects none.
+func TestCommittedBelow(t *testing.T) {
+	table := "| spec | config | expected | verdict | distinct states | states generated | depth | trace | time | check |\n" +
+		"| M | SmallPass | pass | pass | 40 | 90 | 5 | - | 1s | ok |\n" +
+		"| M | SmallFail | violation P | invariant violated P | 12 | 20 | 4 | 4 | 1s | ok |\n" +
+		"| M | Big | pass | pass | 700000 | 900000 | 30 | - | 1m | ok |\n"
+	path := filepath.Join(t.TempDir(), "RESULTS.md")
+	if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options{compare: path, poolBelow: 100000, lightBelow: 5000}
+	if got, want := smallConfigs(o), map[string]bool{"M.SmallPass": true}; !maps.Equal(got, want) {
+		t.Errorf("smallConfigs = %v, want %v", got, want)
+	}
+	if got, want := lightConfigs(o), map[string]bool{"M.SmallPass": true, "M.SmallFail": true}; !maps.Equal(got, want) {
+		t.Errorf("lightConfigs = %v, want %v", got, want)
+	}
+	o.lightBelow = 0
+	if got := lightConfigs(o); len(got) != 0 {
+		t.Errorf("lightConfigs with -light-below 0 = %v, want none", got)
+	}
+	if got := smallConfigs(options{poolBelow: 100000}); len(got) != 0 {
+		t.Errorf("smallConfigs without a table = %v, want none", got)
 	}
 }

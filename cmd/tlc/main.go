@@ -239,28 +239,7 @@ type runner struct {
 // does not have yet runs alone. The state counts of a passing config do
 // not depend on the number of workers (TLC explores the whole graph), so
 // the table compares the same either way.
-func smallConfigs(o options) map[string]bool {
-	path := o.compare
-	if path == "" {
-		path = o.results
-	}
-	small := map[string]bool{}
-	doc, err := os.ReadFile(path)
-	if path == "" || o.poolBelow <= 0 || err != nil {
-		return small
-	}
-	rows, err := parseResults(string(doc))
-	if err != nil {
-		return small
-	}
-	for id, row := range rows {
-		n, err := strconv.Atoi(row.distinct)
-		if err == nil && row.expected == "pass" && n < o.poolBelow {
-			small[id] = true
-		}
-	}
-	return small
-}
+func smallConfigs(o options) map[string]bool { return committedBelow(o, o.poolBelow, true) }
 
 // lightConfigs are the configs, passing or not, whose committed
 // distinct-state count (at the violation, for an expected failure) is
@@ -269,26 +248,35 @@ func smallConfigs(o options) map[string]bool {
 // The count decides, not the committed time, which depends on the load
 // the table was made under. A config the table does not have runs as
 // before.
-func lightConfigs(o options) map[string]bool {
-	light := map[string]bool{}
+func lightConfigs(o options) map[string]bool { return committedBelow(o, o.lightBelow, false) }
+
+// committedBelow returns the configs (only the passing ones if passOnly)
+// whose distinct-state count in the committed table (-compare, else
+// -results) is below limit; none when limit <= 0 or there is no table.
+func committedBelow(o options, limit int, passOnly bool) map[string]bool {
+	below := map[string]bool{}
 	path := o.compare
 	if path == "" {
 		path = o.results
 	}
+	if path == "" || limit <= 0 {
+		return below
+	}
 	doc, err := os.ReadFile(path)
-	if path == "" || o.lightBelow <= 0 || err != nil {
-		return light
+	if err != nil {
+		return below
 	}
 	rows, err := parseResults(string(doc))
 	if err != nil {
-		return light
+		return below
 	}
 	for id, row := range rows {
-		if n, err := strconv.Atoi(row.distinct); err == nil && n < o.lightBelow {
-			light[id] = true
+		n, err := strconv.Atoi(row.distinct)
+		if err == nil && n < limit && (!passOnly || row.expected == "pass") {
+			below[id] = true
 		}
 	}
-	return light
+	return below
 }
 
 // oneWorker says whether config c runs with one TLC worker, in the pool.
