@@ -150,14 +150,14 @@ func (c *Client) critical(ctx context.Context, t *tenure) {
 		}
 		c.gate.pass()
 		if t.mode == checker.ModeRead {
-			c.read(t)
+			c.read(ctx, t)
 		} else if !c.write(ctx, t) {
 			return
 		}
 	}
 	if t.mode != checker.ModeRead && t.ownReg == "" && c.rng.IntN(2) == 0 && !t.ended() && ctx.Err() == nil {
 		c.gate.pass()
-		c.read(t)
+		c.read(ctx, t)
 	}
 	// An idle holder sends nothing but the session's pings: if those are
 	// answered by a server cut off from the leader, only the loss timer's
@@ -224,27 +224,43 @@ func (c *Client) write(ctx context.Context, t *tenure) bool {
 
 // read reads both registers: the in-process one directly, the ZooKeeper node
 // with sync then getData on the session's connection, which is linearizable
-// (a plain getData may be served stale by a lagging follower).
-func (c *Client) read(t *tenure) {
+// (a plain getData may be served stale by a lagging follower). Like write, it
+// retries the ZooKeeper read through connection loss while the lease holds: a
+// holder whose read fails on a broken connection still believes it holds, as
+// an application would. (Were it to give up and release, a zk.Lock holder
+// blackholed in its last read would let go before its session expired, and
+// the control would pass by luck.)
+func (c *Client) read(ctx context.Context, t *tenure) {
 	call := c.now()
 	v := t.lp.mem.read()
 	ret := c.now()
 	c.add(checker.Record{Kind: checker.KindRead, Session: t.session, Path: t.lp.Path, Register: t.lp.mem.name,
 		Call: call, Return: ret, Outcome: checker.OutcomeOK, Token: t.token, Value: v})
 
-	call = c.now()
-	_, err := t.conn.Sync(t.lp.Data)
-	var data []byte
-	if err == nil {
-		data, _, err = t.conn.Get(t.lp.Data)
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			if attempt >= 20 || !c.think(ctx, t.done, 100*time.Millisecond, 250*time.Millisecond) || t.ended() {
+				return
+			}
+			c.gate.pass()
+		}
+		call = c.now()
+		_, err := t.conn.Sync(t.lp.Data)
+		var data []byte
+		if err == nil {
+			data, _, err = t.conn.Get(t.lp.Data)
+		}
+		c.gate.pass()
+		ret = c.now()
+		r := checker.Record{Kind: checker.KindRead, Session: t.session, Path: t.lp.Path, Register: t.lp.zkRegister(),
+			Call: call, Return: ret, Outcome: checker.OutcomeOK, Token: t.token, Value: string(data)}
+		if err != nil {
+			// A read that returned nothing constrains nothing.
+			r.Outcome, r.Value, r.Error = checker.OutcomeFailed, "", err.Error()
+		}
+		c.add(r)
+		if err == nil || !transient(err) {
+			return
+		}
 	}
-	c.gate.pass()
-	ret = c.now()
-	r := checker.Record{Kind: checker.KindRead, Session: t.session, Path: t.lp.Path, Register: t.lp.zkRegister(),
-		Call: call, Return: ret, Outcome: checker.OutcomeOK, Token: t.token, Value: string(data)}
-	if err != nil {
-		// A read that returned nothing constrains nothing.
-		r.Outcome, r.Value, r.Error = checker.OutcomeFailed, "", err.Error()
-	}
-	c.add(r)
 }
