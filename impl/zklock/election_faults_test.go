@@ -42,6 +42,28 @@ type fencedHolder interface {
 	Check() (*zk.CheckVersionRequest, error)
 }
 
+// fencedResource creates the resource node p-resource with a guarded write
+// of h (holding as writer), removed when the test ends, and returns its path
+// with the Check h takes now, while it holds, and a channel that receives
+// the time h's Done closed: what fencedOut needs once h is paused past its
+// session and resumes.
+func fencedResource(t *testing.T, ctx context.Context, adm *adminClient, h interface {
+	fencedHolder
+	Done() <-chan struct{}
+}, p, writer string) (resource string, check *zk.CheckVersionRequest, lost <-chan time.Time) {
+	t.Helper()
+	resource = p + "-resource"
+	if _, err := h.Guard(ctx, &zk.CreateRequest{Path: resource, Data: []byte(writer), Acl: zk.WorldACL(zk.PermAll)}); err != nil {
+		t.Fatalf("%s's guarded create of the resource: %v", writer, err)
+	}
+	t.Cleanup(func() { adm.Delete(resource, -1) })
+	check, err := h.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resource, check, doneAt(h)
+}
+
 // fencedOut asserts that old, a holder whose session expired while it was
 // paused, is fenced out now that it resumed: its Err says ErrLockLost and
 // ErrSessionLost, its Guard and Check say ErrNotHeld, and a multi headed by
@@ -85,16 +107,7 @@ func TestElectionLeaderPausedFenced(t *testing.T) {
 	b := newClient(t, "b")
 	ea, eb := election(t, a, p), election(t, b, p)
 	la := campaign(t, ctx, ea, "a")
-	resource := p + "-resource"
-	if _, err := la.Guard(ctx, &zk.CreateRequest{Path: resource, Data: []byte("a"), Acl: zk.WorldACL(zk.PermAll)}); err != nil {
-		t.Fatalf("a's guarded create of the resource: %v", err)
-	}
-	t.Cleanup(func() { adm.Delete(resource, -1) })
-	check, err := la.Check()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lost := doneAt(la)
+	resource, check, lost := fencedResource(t, ctx, adm, la, p, "a")
 	pb := campaignTimed(ctx, eb, "b")
 	b.trace.waitFor(t, "b queued behind a", 30*time.Second, waiting)
 	paused := time.Now()

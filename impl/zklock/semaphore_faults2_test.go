@@ -64,16 +64,7 @@ func TestSemaphoreHolderPausedFenced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource := p + "-resource"
-	if _, err := la.Guard(ctx, &zk.CreateRequest{Path: resource, Data: []byte("a"), Acl: zk.WorldACL(zk.PermAll)}); err != nil {
-		t.Fatalf("a's guarded create of the resource: %v", err)
-	}
-	t.Cleanup(func() { adm.Delete(resource, -1) })
-	check, err := la.Check()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lost := doneAt(la)
+	resource, check, lost := fencedResource(t, ctx, adm, la, p, "a")
 	pw := lockAsync(ctx, mw.Acquire)
 	w.trace.waitFor(t, "w waits at max", 30*time.Second, waitsAtMax)
 	paused := time.Now()
