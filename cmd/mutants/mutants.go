@@ -75,6 +75,14 @@ var mutants = []mutant{
 		Killers: []string{"TestListingPipelinedBehindCreate"},
 	},
 	{
+		Name:    "no-pipelined-lease-listing",
+		Why:     "a semaphore lists its leases only after its lease node's create replied: every acquisition holds the internal mutex, which acquirers take in single file, for one more round trip",
+		File:    "impl/zklock/contender.go",
+		Find:    `		if ch, err := tryListing(s, c.l.childrenW); err == nil {`,
+		Replace: `		if ch, err := (<-chan result[watchedListing])(nil), errNoSlot; err == nil {`,
+		Killers: []string{"TestLeaseListingPipelinedBehindCreate"},
+	},
+	{
 		Name: "writer-shortcut-across-downgrade",
 		Why:  "a writer takes the deletion of the write node that was its only predecessor as its grant: a Downgrade deletes that node and leaves a read node in its place, and the writer holds beside the downgraded reader",
 		File: "impl/zklock/kind.go",

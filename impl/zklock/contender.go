@@ -121,20 +121,21 @@ type contender struct {
 	kind Mode
 	uuid string
 
-	name      string                  // our node, once known
-	stat      *zk.Stat                // our node's stat, once read: the token is its czxid
-	prefetch  <-chan result[*zk.Stat] // a stat read started early
-	inflight  <-chan result[string]   // a create whose reply we stopped waiting for
-	sentAt    time.Time               // when that create was sent
-	listed    mark                    // where the last listing started
-	pipe      <-chan result[listing]  // a listing sent right behind our create
-	pipeAt    mark                    // where it started
-	pzxid     int64                   // the lock path's pzxid the last listing saw
-	deleted   string                  // the node removeOwnNodes deleted, if one
-	own       <-chan zk.Event         // a watch on our own node, while we may take the hand-off
-	pred      *armedWatch             // the watch on the node we wait for, while it has not fired
-	ownAt     uint64                  // the session's attach count when own was armed
-	ambiguous bool                    // a create may have happened that we never saw
+	name      string                        // our node, once known
+	stat      *zk.Stat                      // our node's stat, once read: the token is its czxid
+	prefetch  <-chan result[*zk.Stat]       // a stat read started early
+	inflight  <-chan result[string]         // a create whose reply we stopped waiting for
+	sentAt    time.Time                     // when that create was sent
+	listed    mark                          // where the last listing started
+	pipe      <-chan result[listing]        // a listing sent right behind our create
+	leasePipe <-chan result[watchedListing] // a semaphore's: the leases listed with a watch, right behind our create
+	pipeAt    mark                          // where it started
+	pzxid     int64                         // the lock path's pzxid the last listing saw
+	deleted   string                        // the node removeOwnNodes deleted, if one
+	own       <-chan zk.Event               // a watch on our own node, while we may take the hand-off
+	pred      *armedWatch                   // the watch on the node we wait for, while it has not fired
+	ownAt     uint64                        // the session's attach count when own was armed
+	ambiguous bool                          // a create may have happened that we never saw
 	// ahead is the number of contenders ahead of ours at the first listing
 	// that showed our node, -1 before it: once it is set, we are queued
 	// and later listings are urgent (listings.go).
@@ -337,7 +338,8 @@ func (c *contender) create(ctx context.Context) error {
 		}
 		s.wire.forgetCreate2(prefix, made)
 		if r.err != nil {
-			c.pipe = nil // no node, or none we know of: that listing tells nothing
+			// No node, or none we know of: that listing tells nothing.
+			c.pipe, c.leasePipe = nil, nil
 		}
 		switch err := s.classify(r.err); {
 		case err == nil:
@@ -383,10 +385,15 @@ type listing struct {
 // list again, as without it.
 func (c *contender) pipeList() {
 	s := c.l.s
-	if c.l.sem != "" {
-		return // a semaphore lists its leases with a watch, after the create (semaphore.go)
-	}
 	at := s.now()
+	if c.l.sem != "" {
+		// A semaphore's first listing of its leases, with its watch
+		// (Semaphore.listW): the same order argument holds.
+		if ch, err := tryListing(s, c.l.childrenW); err == nil {
+			c.leasePipe, c.pipeAt = ch, at
+		}
+		return
+	}
 	// Only in a free slot (listings.go): one that would wait is not sent,
 	// and list sends its own when a slot frees.
 	ch, err := tryListing(s, func() (listing, error) {

@@ -279,21 +279,55 @@ type watchedListing struct {
 // listW lists the leases and sets a watch on them (ListLeases). Our node
 // is in the path, so the path exists; a missing path lists as empty (our
 // node then is gone).
+//
+// The first listing is usually already on its way: sent right behind our
+// create (contender.pipeList), it is served after the create, as the
+// spec's ListLeases after CreateLease, and costs no round trip of its own
+// on the path the internal mutex serializes. It is taken if it shows our
+// node; otherwise we list again, as without it.
 func (m *Semaphore) listW(ctx context.Context, c *contender) (watchedListing, error) {
 	s := m.leases.s
+	if r, ok, err := m.pipedListW(ctx, c); ok || err != nil {
+		return r, err
+	}
 	c.listed = s.now()
-	r, err := retryListing(ctx, s, urgent, func() (watchedListing, error) {
-		names, st, fired, err := s.conn.ChildrenW(m.leases.path)
-		var p int64
-		if st != nil {
-			p = st.Pzxid
-		}
-		return watchedListing{names, p, fired}, err
-	})
+	r, err := retryListing(ctx, s, urgent, m.leases.childrenW)
 	if errors.Is(err, zk.ErrNoNode) {
 		return watchedListing{}, nil
 	}
 	return r, err
+}
+
+// pipedListW takes the listing pipeList sent behind our create, if there is
+// one and it shows our node (ok). Its trace marks its start, and our
+// create's zxid as the least it was served at. One that is not taken may
+// leave its watch armed: it fires on the next change of the leases, into a
+// channel nobody reads (go-zookeeper cannot remove a watch), and is gone.
+func (m *Semaphore) pipedListW(ctx context.Context, c *contender) (watchedListing, bool, error) {
+	ch := c.leasePipe
+	if ch == nil {
+		return watchedListing{}, false, nil
+	}
+	c.leasePipe = nil
+	r, err := await(ctx, m.leases.s, ch)
+	if err != nil && !transient(err) && !errors.Is(err, zk.ErrNoNode) {
+		return watchedListing{}, false, err
+	}
+	if err != nil || c.stat == nil || !slices.Contains(r.names, c.name) {
+		return watchedListing{}, false, nil
+	}
+	c.listed = mark{at: c.pipeAt.at, zxid: max(c.pipeAt.zxid, c.stat.Czxid)}
+	return r, true, nil
+}
+
+// childrenW lists the path's children and sets a watch on them.
+func (l *lockCore) childrenW() (watchedListing, error) {
+	names, st, fired, err := l.s.conn.ChildrenW(l.path)
+	var p int64
+	if st != nil {
+		p = st.Pzxid
+	}
+	return watchedListing{names, p, fired}, err
 }
 
 // grant hands out the lease: our node's stat (the token) came with the
