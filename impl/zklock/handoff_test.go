@@ -194,15 +194,7 @@ func TestListingPipelinedBehindCreate(t *testing.T) {
 	c := newClient(t, "solo")
 	m, _ := NewMutex(c.Session, lock)
 	const n = 20
-	for i := 0; i < n; i++ {
-		lease, err := m.Lock(ctx)
-		if err != nil {
-			t.Fatalf("lock %d: %v", i, err)
-		}
-		if err := lease.Unlock(ctx); err != nil {
-			t.Fatalf("unlock %d: %v", i, err)
-		}
-	}
+	acquireReleaseN(t, ctx, n, m.Lock)
 	piped, creates := 0, 0
 	tr := c.trace.all()
 	for i, ev := range tr {
@@ -231,15 +223,7 @@ func TestLeaseListingPipelinedBehindCreate(t *testing.T) {
 	ctx := ctxFor(t, time.Minute)
 	c, m := newSem(t, "solo", lockPath(t), 2)
 	const n = 20
-	for i := 0; i < n; i++ {
-		lease, err := m.Acquire(ctx)
-		if err != nil {
-			t.Fatalf("acquire %d: %v", i, err)
-		}
-		if err := lease.Unlock(ctx); err != nil {
-			t.Fatalf("release %d: %v", i, err)
-		}
-	}
+	acquireReleaseN(t, ctx, n, m.Acquire)
 	piped, creates := 0, 0
 	var created *TraceEvent
 	for _, ev := range c.trace.all() {
@@ -257,5 +241,20 @@ func TestLeaseListingPipelinedBehindCreate(t *testing.T) {
 	t.Logf("%d of %d first lease listings sent before the create's reply", piped, creates)
 	if creates != n || piped < n/2 {
 		t.Fatalf("%d of %d first lease listings pipelined behind %d creates; trace:\n%s", piped, n, creates, c.trace.dump())
+	}
+}
+
+// acquireReleaseN takes a lease with acquire and releases it, n times in a
+// row.
+func acquireReleaseN(t *testing.T, ctx context.Context, n int, acquire func(context.Context) (*Lease, error)) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		lease, err := acquire(ctx)
+		if err != nil {
+			t.Fatalf("acquisition %d: %v", i, err)
+		}
+		if err := lease.Unlock(ctx); err != nil {
+			t.Fatalf("release %d: %v", i, err)
+		}
 	}
 }
