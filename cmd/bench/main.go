@@ -7,7 +7,8 @@
 //	go run ./cmd/bench                        # full run, writes bench/RESULTS.md
 //	go run ./cmd/bench --quick --out ''       # smoke run, a minute or two
 //	go run ./cmd/bench --servers h:p,h:p,h:p --impl zklock,floor --clients 1,8
-//	go run ./cmd/bench --impl zklock,curator --locks=false --rw=false --failover ''   # the semaphore alone
+//	go run ./cmd/bench --impl zklock,curator --locks=false --rw=false --failover '' --queue ''   # the semaphore alone
+//	go run ./cmd/bench --impl zklock,zk.Lock --locks=false --rw=false --failover '' --semaphore ''   # the queue alone
 //
 // Without --servers it starts a local 3-node ensemble (package ensemble) and
 // stops it at the end. Timings are never pass/fail: this is a report.
@@ -19,6 +20,8 @@
 //   - read-mostly: the same with read/write locks, one acquisition in K a write;
 //   - semaphore (semaphore.go): N clients loop on one semaphore of max
 //     leases, zklock's Semaphore against Curator's InterProcessSemaphoreV2;
+//   - queue (queue.go): N waiters (16 to 4,096) join one path behind a
+//     holder over 16 sessions, then drain, zklock's Mutex against zk.Lock;
 //   - failover (failover.go): a leader's Resign, closed session or expired
 //     session, to the next candidate leading and every observer reporting
 //     it, against a floor hand-off sampled after each round and against
@@ -58,6 +61,8 @@ type config struct {
 	readMostly     bool
 	locks          bool  // the uncontended and contended lock runs (and the floor's)
 	semaphores     []int // the semaphore runs' maxes (leases held at once)
+	queue          []int // the queue runs' waiter counts (queue.go)
+	queueSessions  int   // the sessions a queue run's waiters are spread over
 	sessionTimeout time.Duration
 	tickTime       time.Duration // the servers', for zklock's loss rule
 	syncLimit      int
@@ -101,6 +106,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.readMostly, "rw", true, "also run read-mostly read/write-lock runs (zklock, curator)")
 	fs.BoolVar(&cfg.locks, "locks", true, "run the uncontended and contended lock runs and the floor's (false: only the other axes)")
 	semaphores := fs.String("semaphore", "1,3,8", "semaphore runs (zklock, curator): the semaphores' max leases, comma-separated; '' for none")
+	queue := fs.String("queue", "16,1024,4096", "queue runs (zklock, zk.Lock): N waiters join one path behind a holder, then drain; the waiter counts, comma-separated, the first the short queue the others are compared with; '' for none")
+	fs.IntVar(&cfg.queueSessions, "queue-sessions", 16, "queue runs: the sessions the waiters are spread over")
 	fs.DurationVar(&cfg.sessionTimeout, "session-timeout", 10*time.Second, "session timeout every client asks for")
 	fs.DurationVar(&cfg.tickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), for zklock's loss rule")
 	fs.IntVar(&cfg.syncLimit, "sync-limit", 5, "with --servers: the servers' syncLimit (zoo.cfg), for zklock's loss rule")
@@ -131,6 +138,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			"reps":            func() { cfg.reps = 3 },
 			"clients":         func() { *clients = "1,4" },
 			"semaphore":       func() { *semaphores = "3" },
+			"queue":           func() { *queue = "16,256" },
 			"failover-rounds": func() { cfg.failoverRounds = 8 },
 			"expire-rounds":   func() { cfg.expireRounds = 1 },
 		}
@@ -167,6 +175,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.semaphores, err = parseMaxes(*semaphores); err != nil {
 		return config{}, err
 	}
+	if cfg.queue, err = parseQueue(*queue); err != nil {
+		return config{}, err
+	}
 	for _, s := range strings.Split(*clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -181,6 +192,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, errors.New("--duration and --session-timeout must be positive, --warm not negative")
 	case cfg.failoverRounds < 1, cfg.expireRounds < 1, cfg.observers < 1, cfg.expireTimeout <= 0:
 		return config{}, errors.New("--failover-rounds, --expire-rounds, --observers and --expire-timeout must be positive")
+	case cfg.queueSessions < 1:
+		return config{}, errors.New("--queue-sessions must be positive")
 	}
 	return cfg, nil
 }

@@ -172,6 +172,7 @@ func renderReport(cfg config, f facts, runs []run, charts []string) string {
 	}
 	rw.readMostly()
 	rw.semaphore()
+	rw.queue()
 	rw.failover()
 	rw.stalls(runs)
 	if rw.cfg.locks {

@@ -31,6 +31,11 @@ func measureImpl(ctx context.Context, cfg config, h *curator.Harness, admin *zk.
 		}
 		runs = append(runs, got...)
 	}
+	q, err := measureQueues(ctx, cfg, name, mk)
+	if err != nil {
+		return nil, err
+	}
+	runs = append(runs, q...)
 	if name != implZklock {
 		return runs, nil
 	}

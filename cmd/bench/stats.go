@@ -24,7 +24,10 @@ type run struct {
 	Timeout  time.Duration   `json:"timeout_ns"`  // expiry: the leader's negotiated session timeout
 	Rep      int             `json:"-"`
 	Stalls   []stall         `json:"-"` // Go implementations' exclusive runs only
-	Server   *serverLoad     `json:"-"` // the servers' view of a contended or semaphore window; nil if mntr failed
+	Server   *serverLoad     `json:"-"` // the servers' view of a contended or semaphore window, or a queue's drain; nil if mntr failed
+	// Queue runs (Elapsed is then the drain, Ops the waiters):
+	Join     time.Duration `json:"join_ns"` // the first Lock call -> every waiter's node in the queue
+	JoinLoad *serverLoad   `json:"-"`       // the servers' view of the join, polls excluded
 }
 
 // Scenario kinds.
