@@ -42,16 +42,19 @@ func newChecker(t *testing.T) checker {
 // accepted, one rejected, and impl/zklock's traces of a lost reply to the
 // getData on the node waited for (WatchPredecessor "lost", matched by
 // PredecessorLockConnLoss's step) and on the node two ahead (WatchSecond
-// "lost", TestSecondWatchReplyLost), and of an election
-// (TestElectionProclaimObserved: two Proclaims an observer reports and a
-// waiting candidate is woken by, ElectionTrace.tla); the full set is in
-// TestPinnedTracesAgree; the read/write trace module is exercised by a
-// corruption TLC must reject).
+// "lost", TestSecondWatchReplyLost), and two of elections
+// (ElectionTrace.tla; TestElectionProclaimObserved: two Proclaims an
+// observer reports and a waiting candidate is woken by;
+// TestElectionLeaderExpires: expiries the observer's reads ask for). The
+// full set is in TestPinnedTracesAgree (TestElectionObserve's trace, 652
+// states, among them); the read/write trace module is exercised by a
+// corruption TLC must reject.
 var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex_holds_while_waiting.jsonl",
 	"testdata/impl_watch_reply_lost.jsonl",
 	"testdata/impl_rw_watch_reply_lost.jsonl",
 	"testdata/impl_second_watch_reply_lost.jsonl",
-	electionTrace}
+	electionTrace,
+	"testdata/impl_election_leader_expires.jsonl"}
 
 // electionTrace is the quick set's election trace, which the election
 // corruptions break.
