@@ -109,6 +109,9 @@ MatchProclaim(c, e) ==
     THEN ~Elect!PL!OwnNodeExists(c) /\ Nothing
     ELSE Elect!Proclaim(c) /\ VersionIs(e, value'[node[c] + 1])
 
+\* Candidate c's next event, matched: its Proclaim, its wake-up (the lock's
+\* or DataChanged), or any other event as the lock's (Cand!Logged), with
+\* Election's own variables unchanged.
 CandLogged(c) ==
     /\ Cand!Ready(c)
     /\ CASE Cand!Ev(c).action = "Proclaim" ->
@@ -198,6 +201,8 @@ MatchObserveWatch(o, e) ==
 MatchObserveNotified(o, e) ==
     IF Elect!Fired(o) THEN Elect!ObserveNotified(o) ELSE e.pathWatch /\ Nothing
 
+\* Observer o's next event, matched; the lock's variables are unchanged
+\* (Election's observer steps say so), and so are seqHigh and tokenHigh.
 ObsLogged(o) ==
     /\ All!Ready(o)
     /\ All!Advance(o)
@@ -207,6 +212,7 @@ ObsLogged(o) ==
          [] All!Ev(o).action = "ObserveNotified" -> MatchObserveNotified(o, All!Ev(o))
          [] OTHER -> FALSE
 
+\* Trace client x's next event, matched.
 Logged(x) == IF x \in LogCandidates THEN CandLogged(x) ELSE ObsLogged(x)
 
 -----------------------------------------------------------------------------
