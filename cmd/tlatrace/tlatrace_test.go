@@ -42,12 +42,23 @@ func newChecker(t *testing.T) checker {
 // accepted, one rejected, and impl/zklock's traces of a lost reply to the
 // getData on the node waited for (WatchPredecessor "lost", matched by
 // PredecessorLockConnLoss's step) and on the node two ahead (WatchSecond
-// "lost", TestSecondWatchReplyLost); the full set is in TestPinnedTracesAgree;
-// the read/write trace module is exercised by a corruption TLC must reject).
+// "lost", TestSecondWatchReplyLost), and two of elections
+// (ElectionTrace.tla; TestElectionProclaimObserved: two Proclaims an
+// observer reports and a waiting candidate is woken by;
+// TestElectionLeaderExpires: expiries the observer's reads ask for). The
+// full set is in TestPinnedTracesAgree (TestElectionObserve's trace, 652
+// states, among them); the read/write trace module is exercised by a
+// corruption TLC must reject.
 var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex_holds_while_waiting.jsonl",
 	"testdata/impl_watch_reply_lost.jsonl",
 	"testdata/impl_rw_watch_reply_lost.jsonl",
-	"testdata/impl_second_watch_reply_lost.jsonl"}
+	"testdata/impl_second_watch_reply_lost.jsonl",
+	electionTrace,
+	"testdata/impl_election_leader_expires.jsonl"}
+
+// electionTrace is the quick set's election trace, which the election
+// corruptions break.
+const electionTrace = "testdata/impl_election_proclaim_observed.jsonl"
 
 // TestPinnedTracesAgree checks every pinned trace with TLC and with
 // model/trace's Validate: TLC must accept exactly the traces the Go model
@@ -102,7 +113,8 @@ func checkAgrees(t *testing.T, c checker, path, name string, events []trace.Even
 // unsupported one, no trace to check, and the 9,543-event read/write chaos
 // trace, on which TLC runs out of a 1 GB heap after 5 minutes) and this
 // package's, written by impl/zklock's integration tests (ZKLOCK_TRACE_DIR)
-// against ZooKeeper 3.8.
+// against ZooKeeper 3.8 (impl_election_*: TestElectionObserve,
+// TestElectionLeaderExpires, TestElectionProclaimObserved).
 func pinnedTraces(t *testing.T) []string {
 	t.Helper()
 	var out []string
@@ -131,12 +143,14 @@ func TestCorruptedTracesRejected(t *testing.T) {
 		corrupt    func(t *testing.T, evs []trace.Event) []trace.Event
 		goToo      bool // the Go model rejects it too
 	}{
-		{"second_grant_while_held", "mutex_correct.jsonl", grantWhileHeld, true},
-		{"tokens_out_of_order", "mutex_correct.jsonl", swapTokens, false},
-		{"writer_granted_beside_readers", "rw_correct.jsonl", grantWhileHeld, true},
+		{"second_grant_while_held", testdata + "/mutex_correct.jsonl", grantWhileHeld, true},
+		{"tokens_out_of_order", testdata + "/mutex_correct.jsonl", swapTokens, false},
+		{"writer_granted_beside_readers", testdata + "/rw_correct.jsonl", grantWhileHeld, true},
+		{"observer_reports_unproclaimed_value", electionTrace, unproclaimedValue, true},
+		{"proclaims_out_of_order", electionTrace, swapProclaims, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			events, err := readTrace(filepath.Join(testdata, tc.file))
+			events, err := readTrace(tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,6 +257,42 @@ func swapTokens(t *testing.T, evs []trace.Event) []trace.Event {
 	}
 	a, b := grants[0], grants[1]
 	evs[a].Token, evs[b].Token = evs[b].Token, evs[a].Token
+	return evs
+}
+
+// unproclaimedValue makes the observer's last read of a leader, which
+// never proclaimed, report version 1: a value no Proclaim of that leader
+// wrote.
+func unproclaimedValue(t *testing.T, evs []trace.Event) []trace.Event {
+	t.Helper()
+	for i := len(evs) - 1; i >= 0; i-- {
+		if e := &evs[i]; e.Action == traceevent.ObserveWatch && e.Version != nil {
+			if *e.Version != 0 {
+				t.Fatalf("the last read's version is %d, want 0 (a leader that never proclaimed)", *e.Version)
+			}
+			*e.Version = 1
+			return evs
+		}
+	}
+	t.Fatal("no observer's read with a version")
+	return nil
+}
+
+// swapProclaims swaps the versions of the first two Proclaims: the leader
+// writes version 2 before version 1.
+func swapProclaims(t *testing.T, evs []trace.Event) []trace.Event {
+	t.Helper()
+	var ps []int
+	for i, e := range evs {
+		if e.Action == traceevent.Proclaim && e.Version != nil {
+			ps = append(ps, i)
+		}
+	}
+	if len(ps) < 2 {
+		t.Fatal("fewer than two Proclaims")
+	}
+	a, b := evs[ps[0]].Version, evs[ps[1]].Version
+	evs[ps[0]].Version, evs[ps[1]].Version = b, a
 	return evs
 }
 

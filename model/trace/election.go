@@ -236,7 +236,12 @@ func (m *eventMatch[S]) ObserveNotified() ([]succ[S], string) {
 // listing without a pzxid (no path), or one it kept (its reply showed a
 // candidate, and the observer listed again without waiting).
 func (m *eventMatch[S]) pathWatchArmed() bool {
-	evs := m.se.lt.events[m.c][:m.nd.pos[m.c]]
+	return pathWatchArmed(m.se.lt.events[m.c][:m.nd.pos[m.c]])
+}
+
+// pathWatchArmed: the observer whose earlier events are evs armed such a
+// watch since its last notification (ElectionTrace's pathWatch field).
+func pathWatchArmed(evs []*Event) bool {
 	for i := len(evs) - 1; i > 0; i-- {
 		switch e, prev := evs[i], evs[i-1]; {
 		case e.Action == traceevent.ObserveNotified:

@@ -380,10 +380,17 @@ var orderedByTime = map[traceevent.Action]bool{
 // A listing's zxid is its parent's pzxid, the last change to the children
 // it saw: it bounds the creates and deletes, not a Proclaim's setData on a
 // child, which the listing may have come after; against a Proclaim only
-// the listing's zxid_high, if any, bounds it.
-func precedes(e, f *Event) bool {
+// the listing's zxid_high, if any, bounds it. In an election (election)
+// the same holds against every step but a create, a delete and another
+// listing: a read's zxid_low is the server's last zxid when it replied,
+// which may be a Proclaim's (an observer's getData of the version it
+// wrote), and the listing may have been served after it. (In a lock every
+// write the model sees changes the children, so there the pzxid places a
+// listing among them exactly.)
+func precedes(e, f *Event, election bool) bool {
 	_, eHigh := zxidBounds(e)
-	if f.Action == traceevent.Proclaim && carriesPzxid(e.Action) {
+	if carriesPzxid(e.Action) && (f.Action == traceevent.Proclaim ||
+		election && !carriesPzxid(f.Action) && !changesChildren(f.Action)) {
 		eHigh = e.ZxidHigh
 	}
 	fLow, _ := zxidBounds(f)
@@ -393,6 +400,15 @@ func precedes(e, f *Event) bool {
 		}
 	}
 	return orderedByTime[f.Action] && e.Action != traceevent.LearnExpiry && e.End != nil && *e.End < f.Start
+}
+
+// changesChildren: a's event creates or deletes a node of the lock.
+func changesChildren(a traceevent.Action) bool {
+	switch a {
+	case traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.Release, traceevent.Cancel:
+		return true
+	}
+	return false
 }
 
 // carriesPzxid: a's event is a listing, whose zxid is its parent's pzxid.
@@ -662,7 +678,7 @@ func (lt *lockTrace) timeOrder() {
 					continue
 				}
 				for k := len(other) - 1; k >= 0; k-- {
-					if precedes(other[k], e) {
+					if precedes(other[k], e, lt.spec == "Election") {
 						need[j] = int32(k + 1)
 						break
 					}

@@ -318,27 +318,32 @@ UnreportedCreate(c) ==
     /\ Lock!CreateReplyLost(c)
     /\ Created(<<c, reqNo[c]>>)
 
-\* With LogReduce, a silent step must be asked for by a stuck event.
-Asked(x, Kind(_)) == LogReduce => x \in Demanded(Kind)
-
-Silent ==
+\* The silent steps.  With LogReduce, each must be asked for by a stuck
+\* event: gone holds the requests whose nodes such events observe gone,
+\* expire the sessions they ask to expire, create the clients whose
+\* unreported create they list.  (Sets, not operators, so that
+\* ElectionTrace can add its observers' demands to its candidates'.)
+SilentFor(gone, expire, create) ==
     /\ UNCHANGED <<l, tokenHigh>>
     /\ \/ \E c \in LogClients :
             Lock!IgnoreNotification(c) /\ UNCHANGED seqHigh
        \/ \E p \in pending :
-            Asked(p[2], GoneFor) /\ Lock!DeleteLands(p[2]) /\ UNCHANGED seqHigh
+            (LogReduce => p[2] \in gone) /\ Lock!DeleteLands(p[2]) /\ UNCHANGED seqHigh
        \/ \E s \in live :
-            Asked(s, ExpireFor) /\ MayExpire(s) /\ Lock!ExpireSession(s) /\ UNCHANGED seqHigh
+            /\ LogReduce => s \in expire
+            /\ MayExpire(s) /\ Lock!ExpireSession(s) /\ UNCHANGED seqHigh
        \* the server expires a holder's session only while its process is
        \* paused (its loss timer fires first otherwise)
        \/ \E c \in LogClients :
-            /\ Asked(Lock!Sess(c), ExpireFor)
+            /\ LogReduce => Lock!Sess(c) \in expire
             /\ pc[c] = "hold" /\ MayExpire(Lock!Sess(c))
             /\ Lock!PauseClient(c) /\ UNCHANGED seqHigh
        \/ \E c \in LogClients :
             Lock!ResumeClient(c) /\ UNCHANGED seqHigh
        \/ \E c \in LogClients :
-            Asked(c, CreateFor) /\ UnreportedCreate(c)
+            (LogReduce => c \in create) /\ UnreportedCreate(c)
+
+Silent == SilentFor(Demanded(GoneFor), Demanded(ExpireFor), Demanded(CreateFor))
 
 -----------------------------------------------------------------------------
 TraceInit ==
