@@ -7,8 +7,9 @@
 (* lines by cmd/tlatrace, EXTENDS this one and defines the constants below; *)
 (* its .cfg binds them.  Each client's events form a log of their own,     *)
 (* matched in the client's order; l[c] counts the events of c matched so   *)
-(* far.  An event is matched by a step of PredecessorLock whose action is  *)
-(* the event's action, for the event's client, with the event's outcome    *)
+(* far (that bookkeeping is LogReplay.tla's).  An event is matched by a    *)
+(* step of PredecessorLock whose action is the event's action, for the     *)
+(* event's client, with the event's outcome                                *)
 (* (the listing's nodes, the node waited for, found or gone, ...).  The    *)
 (* clients' logs interleave as the times in the trace allow: an event      *)
 (* waits for the events of other clients that must come before it (`need`, *)
@@ -35,17 +36,15 @@
 (* to the model"), which validates the same traces in the Go model: the    *)
 (* two must agree on every pinned trace (cmd/tlatrace's tests).            *)
 (***************************************************************************)
-EXTENDS Integers, Sequences, FiniteSets, TLC
+EXTENDS Integers, Sequences, FiniteSets, TLC, LogReplay
 
+\* LogReplay's constants: LogClients, the trace's clients; Log, the lock's
+\* events (records, see below); LogSeq, the real sequence numbers of the
+\* requests' nodes; LogReduce.  Its variables: l and seqHigh.
 CONSTANTS
-    LogClients,     \* the trace's clients (strings): one per ZooKeeper session
-    Log,            \* the lock's events in the file's order (records, see below)
-    LogSeq,         \* request <<c, r>> -> the real sequence number of its node
-                    \* (only requests whose node the trace names, once)
     LogMaxRequests, \* the most requests of one client
     LogMaxSeq,      \* a bound on the creates the trace can need
-    LogMaxFaults,   \* a bound on the fault steps the trace can need
-    LogReduce       \* take the steps that commute with every other first
+    LogMaxFaults    \* a bound on the fault steps the trace can need
 
 (***************************************************************************)
 (* An event of Log is a record:                                            *)
@@ -73,9 +72,7 @@ VARIABLES
     pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
     faults, grants, lastToken, resHigh, resTenure, pending
 
-VARIABLES
-    l,          \* [c |-> the number of c's events matched so far]
-    seqHigh,    \* the highest real sequence number created so far (-1: none)
+VARIABLE
     tokenHigh   \* the highest token a matched Grant showed (0: none)
 
 specVars == <<nodes, nextSeq, zxid, live, watches, inbox,
@@ -107,38 +104,19 @@ Loss == INSTANCE PredecessorLockConnLoss
          AsyncDelete <- TRUE, MaxLost <- 0, lost <- 0
 
 -----------------------------------------------------------------------------
-(* Each client's log, worked out once. *)
-ClientLog == TLCEval([c \in LogClients |-> SelectSeq(Log, LAMBDA e : e.client = c)])
-
-Done(c) == l[c] = Len(ClientLog[c])
-Ev(c) == ClientLog[c][l[c] + 1]      \* c's next event (when not Done(c))
-
-\* c's next event may be matched now: the events it needs are.
-Ready(c) ==
-    /\ ~Done(c)
-    /\ \A d \in DOMAIN Ev(c).need : l[d] >= Ev(c).need[d]
-
-Learns(c) == IF Done(c) THEN "ifNodes" ELSE Ev(c).learns
+(* LogReplay's bookkeeping (ClientLog, Done, Ev, Ready, Learns, Advance) on *)
+(* the lock's nodes. *)
 
 \* The requests of the nodes in sequence order.
-Queue == LET rank(n) == Cardinality({m \in nodes : m.seq <= n.seq})
-         IN  [i \in 1..Cardinality(nodes) |-> (CHOOSE n \in nodes : rank(n) = i).uuid]
+Queue == QueueOf(nodes)
 
-\* A node of request u is created: its real sequence number, when the trace
-\* shows it, comes after every one created so far, unless the queue is
-\* empty (ZooKeeper deletes the empty lock path; the next create makes it
-\* anew and numbers from 0 again).
-Created(u) ==
-    IF u \in DOMAIN LogSeq
-    THEN /\ LogSeq[u] > seqHigh \/ nodes = {}
-         /\ seqHigh' = LogSeq[u]
-    ELSE UNCHANGED seqHigh
+\* A node of request u is created (ZooKeeper deletes the empty lock path:
+\* see CreatedIn).
+Created(u) == CreatedIn(u, nodes = {})
 
 \* The event changes nothing in the spec: an observation, or a step that
 \* did nothing on the server.
 Nothing == UNCHANGED specVars
-
-Advance(c) == l' = [l EXCEPT ![c] = @ + 1]
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -259,8 +237,6 @@ Logged(c) ==
 (***************************************************************************)
 
 Stuck(c) == Ready(c) /\ ~ENABLED Logged(c)
-
-Range(s) == {s[i] : i \in 1..Len(s)}
 Owner(u) == (CHOOSE n \in nodes : n.uuid = u).owner
 
 \* The requests whose nodes c's next event observes gone.
@@ -281,7 +257,7 @@ GoneFor(c) ==
       [] e.action \in {"CreateOk", "CreateReplyLost"} ->
            \* a sequence number that goes back: the lock path was made anew,
            \* which needs an empty queue
-           IF <<c, reqNo[c]>> \in DOMAIN LogSeq /\ LogSeq[<<c, reqNo[c]>>] <= seqHigh
+           IF SeqGoesBack(<<c, reqNo[c]>>)
            THEN {n.uuid : n \in nodes} ELSE {}
       [] OTHER -> {}
 
@@ -348,8 +324,7 @@ Silent == SilentFor(Demanded(GoneFor), Demanded(ExpireFor), Demanded(CreateFor))
 -----------------------------------------------------------------------------
 TraceInit ==
     /\ Lock!Init
-    /\ l = [c \in LogClients |-> 0]
-    /\ seqHigh = -1
+    /\ LogInit
     /\ tokenHigh = 0
 
 (***************************************************************************)
@@ -392,20 +367,7 @@ TraceView ==
     <<{[n EXCEPT !.czxid = 0] : n \in nodes}, nextSeq, live, watches, inbox,
       pc, sess, reqNo, node, target, second, soleBlocker, paused, faults, pending, traceVars>>
 
-\* Violated when every event is matched: the trace is accepted.
-TraceUnmatched == \E c \in LogClients : ~Done(c)
-
-\* How far a behaviour got: the events matched.
-Matched == LET RECURSIVE sum(_)
-               sum(S) == IF S = {} THEN 0
-                         ELSE LET c == CHOOSE x \in S : TRUE IN l[c] + sum(S \ {c})
-           IN  sum(LogClients)
-
-\* Not a property (always true): prints each new deepest point reached, so
-\* that a rejection can say how far the trace matched and which events
-\* were next (TLC's register 1 holds the deepest so far; one worker).
-ASSUME TLCSet(1, -1)
-TraceProgress ==
-    Matched > TLCGet(1) => TLCSet(1, Matched) /\ PrintT(<<"TraceProgress", Matched, l>>)
+\* TraceUnmatched (the verdict), Matched and TraceProgress (how far a
+\* rejected trace got) are LogReplay's.
 
 =============================================================================

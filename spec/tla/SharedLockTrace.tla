@@ -8,17 +8,14 @@
 (* kind, Downgrade turns the client's write node into a read node.  Tokens *)
 (* are not compared: readers holding together are granted in any order.   *)
 (***************************************************************************)
-EXTENDS Integers, Sequences, FiniteSets, TLC
+EXTENDS Integers, Sequences, FiniteSets, TLC, LogReplay
 
+\* LogReplay's constants: LogClients, Log (records, see below), LogSeq,
+\* LogReduce.  Its variables: l and seqHigh.
 CONSTANTS
-    LogClients,     \* the trace's clients (strings): one per ZooKeeper session
-    Log,            \* the lock's events in the file's order (records, see below)
-    LogSeq,         \* request <<c, r>> -> the real sequence number of its node
-                    \* (only requests whose node the trace names, once)
     LogMaxRequests, \* the most requests of one client
     LogMaxSeq,      \* a bound on the creates the trace can need
-    LogMaxFaults,   \* a bound on the fault steps the trace can need
-    LogReduce       \* take the steps that commute with every other first
+    LogMaxFaults    \* a bound on the fault steps the trace can need
 
 (***************************************************************************)
 (* An event of Log is a record:                                            *)
@@ -46,10 +43,6 @@ VARIABLES
     nodes, nextSeq, zxid, live, watches, inbox,
     pc, kind, sess, reqNo, node, target, soleBlocker, token, paused,
     faults, pending
-
-VARIABLES
-    l,          \* [c |-> the number of c's events matched so far]
-    seqHigh     \* the highest real sequence number created so far (-1: none)
 
 specVars == <<nodes, nextSeq, zxid, live, watches, inbox,
               pc, kind, sess, reqNo, node, target, soleBlocker, token, paused,
@@ -80,18 +73,8 @@ Loss == INSTANCE SharedLockConnLoss
          AsyncDelete <- TRUE, MaxLost <- 0, lost <- 0
 
 -----------------------------------------------------------------------------
-(* Each client's log, worked out once. *)
-ClientLog == TLCEval([c \in LogClients |-> SelectSeq(Log, LAMBDA e : e.client = c)])
-
-Done(c) == l[c] = Len(ClientLog[c])
-Ev(c) == ClientLog[c][l[c] + 1]      \* c's next event (when not Done(c))
-
-\* c's next event may be matched now: the events it needs are.
-Ready(c) ==
-    /\ ~Done(c)
-    /\ \A d \in DOMAIN Ev(c).need : l[d] >= Ev(c).need[d]
-
-Learns(c) == IF Done(c) THEN "ifNodes" ELSE Ev(c).learns
+(* LogReplay's bookkeeping (ClientLog, Done, Ev, Ready, Learns, Advance) on *)
+(* the lock's nodes. *)
 
 \* A node as the trace names it: its request and its kind.
 Named(n) == <<n.uuid, n.kind>>
@@ -100,21 +83,13 @@ Named(n) == <<n.uuid, n.kind>>
 Queue == LET rank(n) == Cardinality({m \in nodes : m.seq <= n.seq})
          IN  [i \in 1..Cardinality(nodes) |-> Named(CHOOSE n \in nodes : rank(n) = i)]
 
-\* A node of request u is created: its real sequence number, when the trace
-\* shows it, comes after every one created so far, unless the queue is
-\* empty (ZooKeeper deletes the empty lock path; the next create makes it
-\* anew and numbers from 0 again).
-Created(u) ==
-    IF u \in DOMAIN LogSeq
-    THEN /\ LogSeq[u] > seqHigh \/ nodes = {}
-         /\ seqHigh' = LogSeq[u]
-    ELSE UNCHANGED seqHigh
+\* A node of request u is created (ZooKeeper deletes the empty lock path:
+\* see CreatedIn).
+Created(u) == CreatedIn(u, nodes = {})
 
 \* The event changes nothing in the spec: an observation, or a step that
 \* did nothing on the server.
 Nothing == UNCHANGED specVars
-
-Advance(c) == l' = [l EXCEPT ![c] = @ + 1]
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -215,8 +190,6 @@ Logged(c) ==
 (***************************************************************************)
 
 Stuck(c) == Ready(c) /\ ~ENABLED Logged(c)
-
-Range(s) == {s[i] : i \in 1..Len(s)}
 Owner(u) == (CHOOSE n \in nodes : n.uuid = u).owner
 
 \* The requests whose nodes c's next event observes gone.
@@ -229,7 +202,7 @@ GoneFor(c) ==
       [] e.action \in {"CreateOk", "CreateReplyLost"} ->
            \* a sequence number that goes back: the lock path was made anew,
            \* which needs an empty queue
-           IF <<c, reqNo[c]>> \in DOMAIN LogSeq /\ LogSeq[<<c, reqNo[c]>>] <= seqHigh
+           IF SeqGoesBack(<<c, reqNo[c]>>)
            THEN {n.uuid : n \in nodes} ELSE {}
       [] OTHER -> {}
 
@@ -291,8 +264,7 @@ Silent ==
 -----------------------------------------------------------------------------
 TraceInit ==
     /\ Lock!Init
-    /\ l = [c \in LogClients |-> 0]
-    /\ seqHigh = -1
+    /\ LogInit
 
 (***************************************************************************)
 (* With LogReduce, steps that commute with every other are taken first,    *)
@@ -332,20 +304,7 @@ TraceView ==
     <<{[n EXCEPT !.czxid = 0] : n \in nodes}, nextSeq, live, watches, inbox,
       pc, kind, sess, reqNo, node, target, soleBlocker, paused, faults, pending, traceVars>>
 
-\* Violated when every event is matched: the trace is accepted.
-TraceUnmatched == \E c \in LogClients : ~Done(c)
-
-\* How far a behaviour got: the events matched.
-Matched == LET RECURSIVE sum(_)
-               sum(S) == IF S = {} THEN 0
-                         ELSE LET c == CHOOSE x \in S : TRUE IN l[c] + sum(S \ {c})
-           IN  sum(LogClients)
-
-\* Not a property (always true): prints each new deepest point reached, so
-\* that a rejection can say how far the trace matched and which events
-\* were next (TLC's register 1 holds the deepest so far; one worker).
-ASSUME TLCSet(1, -1)
-TraceProgress ==
-    Matched > TLCGet(1) => TLCSet(1, Matched) /\ PrintT(<<"TraceProgress", Matched, l>>)
+\* TraceUnmatched (the verdict), Matched and TraceProgress (how far a
+\* rejected trace got) are LogReplay's.
 
 =============================================================================
