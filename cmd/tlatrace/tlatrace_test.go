@@ -42,10 +42,11 @@ func newChecker(t *testing.T) checker {
 // accepted, one rejected, and impl/zklock's traces of a lost reply to the
 // getData on the node waited for (WatchPredecessor "lost", matched by
 // PredecessorLockConnLoss's step) and on the node two ahead (WatchSecond
-// "lost", TestSecondWatchReplyLost), and two of elections
+// "lost", TestSecondWatchReplyLost), two of elections
 // (ElectionTrace.tla; TestElectionProclaimObserved: two Proclaims an
 // observer reports and a waiting candidate is woken by;
-// TestElectionLeaderExpires: expiries the observer's reads ask for). The
+// TestElectionLeaderExpires: expiries the observer's reads ask for), and
+// one semaphore's (SemaphoreTrace.tla, semQuickTrace). The
 // full set is in TestPinnedTracesAgree (TestElectionObserve's trace, 652
 // states, among them); the read/write trace module is exercised by a
 // corruption TLC must reject.
@@ -54,7 +55,8 @@ var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex
 	"testdata/impl_rw_watch_reply_lost.jsonl",
 	"testdata/impl_second_watch_reply_lost.jsonl",
 	electionTrace,
-	"testdata/impl_election_leader_expires.jsonl"}
+	"testdata/impl_election_leader_expires.jsonl",
+	semQuickTrace}
 
 // electionTrace is the quick set's election trace, which the election
 // corruptions break.
@@ -148,6 +150,7 @@ func TestCorruptedTracesRejected(t *testing.T) {
 		{"writer_granted_beside_readers", testdata + "/rw_correct.jsonl", grantWhileHeld, true},
 		{"observer_reports_unproclaimed_value", electionTrace, unproclaimedValue, true},
 		{"proclaims_out_of_order", electionTrace, swapProclaims, true},
+		{"sem_held_beyond_max", semQuickTrace, semHeldBeyondMax, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			events, err := readTrace(tc.file)
