@@ -4,8 +4,11 @@
 // replays them in PredecessorLock (SharedLockTrace.tla for a read/write
 // lock; ElectionTrace.tla, in Election, for an election path: one with a
 // Proclaim or an observer's event, whose candidates and then observers,
-// one per Observe call, are the trace's clients), and TLC searches for a
-// behaviour of the spec that matches every event.
+// one per Observe call, are the trace's clients; SemaphoreTrace.tla, in
+// Semaphore with the trace's max as MaxLeases, for a semaphore's path, its
+// leases' events, whose internal mutex's events, on P/locks, are a Mutex's
+// trace of their own: a semaphore's trace file gives two verdicts), and
+// TLC searches for a behaviour of the spec that matches every event.
 //
 //	go run ./cmd/tlatrace [-out dir] [-spec spec/tla] [-full] [-v] trace.jsonl[.gz] ...
 //
@@ -45,7 +48,7 @@ var ErrRejected = errors.New("tlatrace: trace rejected by TLC")
 
 func main() {
 	out := flag.String("out", "", "folder for the generated modules (default: a temporary one, removed)")
-	spec := flag.String("spec", "spec/tla", "folder of PredecessorLock.tla and PredecessorLockTrace.tla")
+	spec := flag.String("spec", "spec/tla", "folder of the specs and their trace modules (PredecessorLockTrace.tla, ...)")
 	cache := flag.String("cache", ".cache", "folder of the TLC jar (fetched from Maven Central if missing)")
 	verbose := flag.Bool("v", false, "stream TLC's output")
 	full := flag.Bool("full", false, "explore every interleaving (no reduction; small traces only)")
