@@ -27,8 +27,7 @@ func TestElectionProclaimObserved(t *testing.T) {
 	if info := next(t, obs, "first"); string(info.Value) != "v1" || info.Epoch != la.Epoch() {
 		t.Fatalf("first report %+v, want v1 at epoch %d", info, la.Epoch())
 	}
-	pb := campaignAsync(ctx, eb, "b")
-	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	pb := queued(t, ctx, b, eb, "b")
 	for _, v := range []string{"v2", "v3"} {
 		if err := la.Proclaim(ctx, []byte(v)); err != nil {
 			t.Fatalf("Proclaim(%s): %v", v, err)

@@ -28,6 +28,15 @@ type campaigning struct {
 	done chan struct{}
 }
 
+// queued starts c's Campaign on e (campaignAsync) and waits until its
+// candidate waits in the queue.
+func queued(t *testing.T, ctx context.Context, c *client, e *Election, value string) *campaigning {
+	t.Helper()
+	p := campaignAsync(ctx, e, value)
+	c.trace.waitFor(t, c.name+" queued", 30*time.Second, waiting)
+	return p
+}
+
 func campaignAsync(ctx context.Context, e *Election, value string) *campaigning {
 	c := &campaigning{done: make(chan struct{})}
 	go func() {
@@ -104,8 +113,7 @@ func TestElectionBasic(t *testing.T) {
 		t.Fatalf("candidate node %s is not named as Curator's LeaderLatch names it", la.Node())
 	}
 	wantLeader(t, ctx, eb, la, "a")
-	pb := campaignAsync(ctx, eb, "b")
-	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+	pb := queued(t, ctx, b, eb, "b")
 	if pb.returned() {
 		t.Fatalf("b leads (%v) beside a", pb.err)
 	}
@@ -124,8 +132,7 @@ func TestElectionBasic(t *testing.T) {
 	}
 	wantLeader(t, ctx, ea, lb, "b")
 	// a campaigns again: it queues behind b, and its epoch is higher still.
-	pa := campaignAsync(ctx, ea, "a2")
-	a.trace.waitFor(t, "a queued again", 30*time.Second, waiting)
+	pa := queued(t, ctx, a, ea, "a2")
 	if pa.returned() {
 		t.Fatalf("a leads again (%v) beside b", pa.err)
 	}
@@ -336,8 +343,7 @@ func TestElectionObserve(t *testing.T) {
 			t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
 		}
 		wantWatches(t, o.ID(), a.abs(la.Node()))
-		pb := campaignAsync(ctx, eb, "b")
-		b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
+		pb := queued(t, ctx, b, eb, "b")
 		quiet(t, obs, 300*time.Millisecond, "b queued behind a")
 		la.Resign(ctx)
 		lb, err := pb.wait(t, 30*time.Second)
@@ -399,10 +405,8 @@ func TestElectionLeaderExpires(t *testing.T) {
 	if info := next(t, obs, "a leads"); info.Epoch != la.Epoch() {
 		t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
 	}
-	pb := campaignAsync(ctx, eb, "b")
-	b.trace.waitFor(t, "b queued", 30*time.Second, waiting)
-	pc := campaignAsync(ctx, ec, "c")
-	c.trace.waitFor(t, "c queued", 30*time.Second, waiting)
+	pb := queued(t, ctx, b, eb, "b")
+	pc := queued(t, ctx, c, ec, "c")
 	cid := c.ID()
 	a.net.BlackholeUntilHealed()
 	c.net.BlackholeUntilHealed()
