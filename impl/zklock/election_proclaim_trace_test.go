@@ -39,16 +39,7 @@ func TestElectionProclaimObserved(t *testing.T) {
 	// b was woken by the first Proclaim (its data watch on a's node) and
 	// waits again: it must not lead beside a.
 	b.trace.waitCount(t, "b woken and queued again", 30*time.Second, 2, action(traceevent.WatchPredecessor))
-	if pb.returned() {
-		t.Fatalf("b leads (%v) beside a", pb.err)
-	}
-	if err := la.Resign(ctx); err != nil {
-		t.Fatal(err)
-	}
-	lb, err := pb.wait(t, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lb := takeOver(t, ctx, la, pb, "b leads (%v) beside a")
 	if info := next(t, obs, "b leads"); info.Epoch != lb.Epoch() || string(info.Value) != "b" {
 		t.Fatalf("report %+v, want b at epoch %d", info, lb.Epoch())
 	}

@@ -28,6 +28,24 @@ type campaigning struct {
 	done chan struct{}
 }
 
+// takeOver asserts that p's candidate has not led while from leads (else
+// it fails with notYet, a format for p's result), has from resign, and
+// returns the leadership p's candidate then takes.
+func takeOver(t *testing.T, ctx context.Context, from *Leadership, p *campaigning, notYet string) *Leadership {
+	t.Helper()
+	if p.returned() {
+		t.Fatalf(notYet, p.err)
+	}
+	if err := from.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // queued starts c's Campaign on e (campaignAsync) and waits until its
 // candidate waits in the queue.
 func queued(t *testing.T, ctx context.Context, c *client, e *Election, value string) *campaigning {
@@ -133,16 +151,7 @@ func TestElectionBasic(t *testing.T) {
 	wantLeader(t, ctx, ea, lb, "b")
 	// a campaigns again: it queues behind b, and its epoch is higher still.
 	pa := queued(t, ctx, a, ea, "a2")
-	if pa.returned() {
-		t.Fatalf("a leads again (%v) beside b", pa.err)
-	}
-	if err := lb.Resign(ctx); err != nil {
-		t.Fatal(err)
-	}
-	la2, err := pa.wait(t, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	la2 := takeOver(t, ctx, lb, pa, "a leads again (%v) beside b")
 	if la2.Epoch() <= lb.Epoch() {
 		t.Fatalf("a's new epoch %d not above b's %d", la2.Epoch(), lb.Epoch())
 	}
