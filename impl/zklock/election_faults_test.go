@@ -226,10 +226,7 @@ func TestElectionZooKeeperLeaderKilled(t *testing.T) {
 	ea, eb, eo := election(t, a, p), election(t, b, p), election(t, o, p)
 	la := campaign(t, ctx, ea, "a")
 	lost := doneAt(la)
-	obs, err := eo.Observe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := observe(t, ctx, eo)
 	if info := next(t, obs, "a leads"); info.Epoch != la.Epoch() {
 		t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
 	}
@@ -307,10 +304,7 @@ func TestElectionObserverAcrossReconnect(t *testing.T) {
 	a, b, o := newClient(t, "a"), newClient(t, "b"), newClient(t, "o")
 	ea, eb, eo := election(t, a, p), election(t, b, p), election(t, o, p)
 	la := campaign(t, ctx, ea, "a")
-	obs, err := eo.Observe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := observe(t, ctx, eo)
 	if info := next(t, obs, "a leads"); info.Epoch != la.Epoch() {
 		t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
 	}

@@ -20,10 +20,7 @@ func TestElectionProclaimObserved(t *testing.T) {
 	a, b, o := newClient(t, "a"), newClient(t, "b"), newClient(t, "o")
 	ea, eb, eo := election(t, a, p), election(t, b, p), election(t, o, p)
 	la := campaign(t, ctx, ea, "v1")
-	obs, err := eo.Observe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := observe(t, ctx, eo)
 	if info := next(t, obs, "first"); string(info.Value) != "v1" || info.Epoch != la.Epoch() {
 		t.Fatalf("first report %+v, want v1 at epoch %d", info, la.Epoch())
 	}

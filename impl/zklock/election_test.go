@@ -46,6 +46,16 @@ func takeOver(t *testing.T, ctx context.Context, from *Leadership, p *campaignin
 	return l
 }
 
+// observe starts an Observation of e, failing the test if it cannot.
+func observe(t *testing.T, ctx context.Context, e *Election) *Observation {
+	t.Helper()
+	obs, err := e.Observe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs
+}
+
 // queued starts c's Campaign on e (campaignAsync) and waits until its
 // candidate waits in the queue.
 func queued(t *testing.T, ctx context.Context, c *client, e *Election, value string) *campaigning {
@@ -221,10 +231,7 @@ func TestElectionProclaim(t *testing.T) {
 	a, o := newClient(t, "a"), newClient(t, "o")
 	ea, eo := election(t, a, p), election(t, o, p)
 	la := campaign(t, ctx, ea, "v1")
-	obs, err := eo.Observe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := observe(t, ctx, eo)
 	if info := next(t, obs, "first"); string(info.Value) != "v1" || info.Epoch != la.Epoch() {
 		t.Fatalf("first report %+v, want v1 at epoch %d", info, la.Epoch())
 	}
@@ -383,10 +390,7 @@ func TestElectionObserve(t *testing.T) {
 		if err := ended(t, obs); !errors.Is(err, context.Canceled) {
 			t.Fatalf("Err after ctx ended = %v, want context.Canceled", err)
 		}
-		obs2, err := eo.Observe(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		obs2 := observe(t, ctx, eo)
 		next(t, obs2, "second observation")
 		o.Close()
 		if err := ended(t, obs2); !errors.Is(err, ErrClosed) {
@@ -407,10 +411,7 @@ func TestElectionLeaderExpires(t *testing.T) {
 	c, o := newClient(t, "c", WithSessionTimeout(shortTimeout)), newClient(t, "o")
 	ea, eb, ec, eo := election(t, a, p), election(t, b, p), election(t, c, p), election(t, o, p)
 	la := campaign(t, ctx, ea, "a")
-	obs, err := eo.Observe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := observe(t, ctx, eo)
 	if info := next(t, obs, "a leads"); info.Epoch != la.Epoch() {
 		t.Fatalf("report %+v, want a at epoch %d", info, la.Epoch())
 	}
