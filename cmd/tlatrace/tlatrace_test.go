@@ -249,18 +249,25 @@ func grantWhileHeld(t *testing.T, evs []trace.Event) []trace.Event {
 // swapTokens swaps the tokens of the first two grants.
 func swapTokens(t *testing.T, evs []trace.Event) []trace.Event {
 	t.Helper()
-	var grants []int
-	for i, e := range evs {
-		if e.Action == traceevent.Grant {
-			grants = append(grants, i)
+	a, b := firstTwo(t, evs, "grants", func(e trace.Event) bool { return e.Action == traceevent.Grant })
+	a.Token, b.Token = b.Token, a.Token
+	return evs
+}
+
+// firstTwo returns the first two events of evs that match (what names
+// them in the failure when there are fewer).
+func firstTwo(t *testing.T, evs []trace.Event, what string, match func(trace.Event) bool) (*trace.Event, *trace.Event) {
+	t.Helper()
+	var found []*trace.Event
+	for i := range evs {
+		if match(evs[i]) {
+			if found = append(found, &evs[i]); len(found) == 2 {
+				return found[0], found[1]
+			}
 		}
 	}
-	if len(grants) < 2 {
-		t.Fatal("fewer than two grants")
-	}
-	a, b := grants[0], grants[1]
-	evs[a].Token, evs[b].Token = evs[b].Token, evs[a].Token
-	return evs
+	t.Fatalf("fewer than two %s", what)
+	return nil, nil
 }
 
 // unproclaimedValue makes the observer's last read of a leader, which
@@ -285,17 +292,10 @@ func unproclaimedValue(t *testing.T, evs []trace.Event) []trace.Event {
 // writes version 2 before version 1.
 func swapProclaims(t *testing.T, evs []trace.Event) []trace.Event {
 	t.Helper()
-	var ps []int
-	for i, e := range evs {
-		if e.Action == traceevent.Proclaim && e.Version != nil {
-			ps = append(ps, i)
-		}
-	}
-	if len(ps) < 2 {
-		t.Fatal("fewer than two Proclaims")
-	}
-	a, b := evs[ps[0]].Version, evs[ps[1]].Version
-	evs[ps[0]].Version, evs[ps[1]].Version = b, a
+	a, b := firstTwo(t, evs, "Proclaims", func(e trace.Event) bool {
+		return e.Action == traceevent.Proclaim && e.Version != nil
+	})
+	a.Version, b.Version = b.Version, a.Version
 	return evs
 }
 
