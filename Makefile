@@ -193,8 +193,9 @@ tlc-deep:
 	$(GO) run ./cmd/tlc -deep
 
 ## tlatrace: TLC replays impl/zklock traces in the spec itself
-## (spec/tla/PredecessorLockTrace.tla, SharedLockTrace.tla): two pinned
-## traces (one accepted, a control) and three corruptions TLC must reject.
+## (spec/tla/PredecessorLockTrace.tla, SharedLockTrace.tla,
+## ElectionTrace.tla, SemaphoreTrace.tla): eight pinned traces (one a
+## control TLC must reject) and six corruptions TLC must reject.
 ## One TLC worker, niced. tlatrace-deep: every pinned trace, all but the
 ## chaos one also without the reduction (several minutes).
 tlatrace:
