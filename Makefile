@@ -13,7 +13,7 @@ ZK_VERSIONS ?= 3.8 3.9
 # The packages that depend on the server version; the rest run once.
 ZK_PKGS   := ./impl/... ./ensemble/...
 
-.PHONY: setup verify verify-deep live specs-start specs-wait test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
+.PHONY: setup verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
         conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
@@ -59,9 +59,16 @@ specs-start:
 	@mkdir -p .cache && rm -f .cache/specs.rc && \
 	{ (nice -n 19 $(MAKE) --no-print-directory specs > .cache/specs.log 2>&1; echo $$? > .cache/specs.rc.new; mv .cache/specs.rc.new .cache/specs.rc) & }
 
-## specs: TLC on every CI config, the model's conformance to it, and TLC
-## on the pinned traces, one after another.
-specs: tlc conformance tlatrace
+## specs: TLC on every CI config and the model's conformance to it, one
+## after the other, and beside them TLC on the pinned traces, which needs
+## neither: run last, it alone held the end of make verify for half a
+## minute after the configs' TLC, which runs two checks at a time, had left
+## a core idle in its last minutes.
+specs:
+	@$(MAKE) --no-print-directory -j2 -O specs-configs tlatrace
+
+specs-configs: tlc
+	@$(MAKE) --no-print-directory conformance
 
 ## verify-deep: verify, then many more random programs against the ensemble
 ## and TLC on the deep configs.
@@ -143,7 +150,9 @@ rapid-programs:
 	$(GO) test -count=1 -timeout 15m -run '^TestRapidPrograms$$' ./impl/zklock
 
 # Every parser of outside input fuzzed for FUZZTIME each (seed corpora in
-# each package's testdata/fuzz, which plain `go test` replays too).
+# each package's testdata/fuzz, which plain `go test` replays too), with one
+# fuzzing worker: the spec checks beside make verify's early stages take
+# the other core.
 FUZZTIME ?= 5s
 FUZZ_TARGETS := FuzzParseChild:./impl/zklock FuzzValidateLockPath:./impl/zklock \
 	FuzzFrameScanner:./internal/zkwire FuzzRequestPath:./internal/zkwire FuzzReadFrame:./internal/zkwire \
@@ -156,7 +165,7 @@ FUZZ_TARGETS := FuzzParseChild:./impl/zklock FuzzValidateLockPath:./impl/zklock 
 fuzz:
 	@mkdir -p .cache; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; log=.cache/fuzz-$$name.log; echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
-	  $(GO) test -short -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg > $$log 2>&1 && continue; \
+	  $(GO) test -short -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) -parallel=1 $$pkg > $$log 2>&1 && continue; \
 	  if grep -q 'context deadline exceeded' $$log && ! grep -q 'Failing input written' $$log && \
 	     $(GO) test -short -count=1 -run="^$$name$$" $$pkg > $$log.replay 2>&1; then \
 	    echo "fuzz $$name: the -fuzztime shutdown race (golang/go#75804), no failing input, corpus replays clean: tolerated"; \

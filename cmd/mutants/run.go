@@ -72,7 +72,10 @@ func goTest(root, overlay, pattern string, timeout time.Duration, env []string) 
 	// -vet=off: go vet checks the shipped code once (make vet); on each
 	// mutant it would only cost CPU (a quarter of a mutant's build) that
 	// the stages running beside the mutants need.
-	args := []string{"test", "-count=1", "-json", "-failfast", "-vet=off", "-overlay", overlay, "-timeout", timeout.String()}
+	// -ldflags=-s -w: the test binary without its symbol table and DWARF
+	// (stack traces keep their function names), a sixth less CPU to link
+	// each of the mutants' binaries; the code itself is built as shipped.
+	args := []string{"test", "-count=1", "-json", "-failfast", "-vet=off", "-ldflags=-s -w", "-overlay", overlay, "-timeout", timeout.String()}
 	if pattern != "" {
 		args = append(args, "-run", pattern)
 	}
