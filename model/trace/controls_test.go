@@ -41,3 +41,32 @@ func wantInvalidAt(t *testing.T, evs []Event, client string, action traceevent.A
 			client, action, why)
 	}
 }
+
+// corruption is one positive control of a hand-written trace: its first
+// old replaced by repl must be rejected at client's action, for a reason
+// that contains why.
+type corruption struct {
+	name, old, repl string
+	client          string
+	action          traceevent.Action
+	why             string
+}
+
+// wantValidUnlessCorrupted checks that text, a hand-written trace of one
+// lock, is a run of spec, and that each corruption of it is rejected at
+// the event it corrupts.
+func wantValidUnlessCorrupted(t *testing.T, text, spec string, corruptions []corruption) {
+	t.Helper()
+	rep, err := Validate(editTrace(t, text, "", ""), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Valid || len(rep.Locks) != 1 || rep.Locks[0].Spec != spec {
+		t.Fatalf("want valid against %s:\n%s", spec, rep)
+	}
+	for _, tc := range corruptions {
+		t.Run(tc.name, func(t *testing.T) {
+			wantInvalidAt(t, editTrace(t, text, tc.old, tc.repl), tc.client, tc.action, tc.why)
+		})
+	}
+}

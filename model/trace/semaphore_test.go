@@ -20,30 +20,24 @@ import (
 // too.
 func semEvents(t *testing.T, old, repl string) []Event {
 	t.Helper()
+	return editTrace(t, semText(t), old, repl)
+}
+
+// semText is the hand-written semaphore trace.
+func semText(t *testing.T) string {
+	t.Helper()
 	text, err := os.ReadFile("testdata/sem_correct.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return editTrace(t, string(text), old, repl)
+	return string(text)
 }
 
 // TestSemaphoreTrace: the hand-written semaphore trace is a run of
 // model/semaphore, and each corruption of it (the positive controls) is
 // rejected at the event it corrupts.
 func TestSemaphoreTrace(t *testing.T) {
-	rep, err := Validate(semEvents(t, "", ""), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Verdict != Valid || len(rep.Locks) != 1 || rep.Locks[0].Spec != "Semaphore" {
-		t.Fatalf("want valid against Semaphore:\n%s", rep)
-	}
-	for _, tc := range []struct {
-		name, old, repl string
-		client          string
-		action          traceevent.Action
-		why             string
-	}{
+	wantValidUnlessCorrupted(t, semText(t), "Semaphore", []corruption{
 		// c3's first listing shows three leases, max 2, and says held: a
 		// third lease while two are held.
 		{"held with too many leases", `"result":"wait","children":["_c_u1`, `"result":"held","children":["_c_u1`,
@@ -59,11 +53,7 @@ func TestSemaphoreTrace(t *testing.T) {
 		{"woken before the release", `"action":"LeasesChanged","request":"u3","start":280,"end":280`,
 			`"action":"LeasesChanged","request":"u3","start":255,"end":255,"zxid_low":12,"zxid_high":12`,
 			"c3", traceevent.LeasesChanged, "no notification"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			wantInvalidAt(t, semEvents(t, tc.old, tc.repl), tc.client, tc.action, tc.why)
-		})
-	}
+	})
 }
 
 // TestSemaphoreTwoMaxes: one path used with two maxes is no run of the
