@@ -152,7 +152,8 @@ func queueRun(ctx context.Context, cfg config, impl, path string, n int) (run, e
 	}
 	polls, err := waitQueued(ctx, cfg.admin, path, n+1, w)
 	if err != nil {
-		w.wg.Wait()
+		// The waiters still queued would wait for ever (zk.Lock takes no
+		// context): the sessions' close, deferred above, ends them.
 		return run{}, err
 	}
 	r := run{Impl: impl, Kind: kindQueue, Clients: n, Ops: int64(n), Join: time.Since(start)}
@@ -162,7 +163,7 @@ func queueRun(ctx context.Context, cfg config, impl, path string, n int) (run, e
 	w.last = drain
 	w.mu.Unlock()
 	if err := release(ctx); err != nil {
-		return run{}, fmt.Errorf("the holder's release: %w", err)
+		return run{}, fmt.Errorf("the holder's release: %w", err) // the sessions' close ends the waiters
 	}
 	w.wg.Wait()
 	if err := w.err(); err != nil {

@@ -492,24 +492,36 @@ func (c *contender) list(ctx context.Context) ([]child, int, error) {
 }
 
 // pipedListing takes the listing sent behind our create (pipeList), if
-// there is one and it shows our node; nil names: list now. Its trace marks
-// its start, and our create's zxid as the least it was served at (the
-// server answered it after applying the create).
+// there is one and it shows our node; nil names: list now.
 func (c *contender) pipedListing(ctx context.Context) ([]string, int64, error) {
-	if c.pipe == nil {
-		return nil, 0, nil
-	}
 	ch := c.pipe
 	c.pipe = nil
-	r, err := await(ctx, c.l.s, ch)
-	if err != nil && !transient(err) && !errors.Is(err, zk.ErrNoNode) {
+	r, ok, err := takePipe(ctx, c, ch, func(l listing) []string { return l.names })
+	if !ok {
 		return nil, 0, err
 	}
-	if err != nil || c.stat == nil || !slices.Contains(r.names, c.name) {
-		return nil, 0, nil
+	return r.names, r.pzxid, nil
+}
+
+// takePipe waits for a listing pipeList sent behind our create, if ch is
+// one, and takes it (ok) if it shows our node. Its trace marks its start,
+// and our create's zxid as the least it was served at (the server answered
+// it after applying the create). A listing that failed on the connection,
+// or found no path, tells nothing: the caller lists again.
+func takePipe[T any](ctx context.Context, c *contender, ch <-chan result[T], names func(T) []string) (T, bool, error) {
+	var none T
+	if ch == nil {
+		return none, false, nil
+	}
+	r, err := await(ctx, c.l.s, ch)
+	if err != nil && !transient(err) && !errors.Is(err, zk.ErrNoNode) {
+		return none, false, err
+	}
+	if err != nil || c.stat == nil || !slices.Contains(names(r), c.name) {
+		return none, false, nil
 	}
 	c.listed = mark{at: c.pipeAt.at, zxid: max(c.pipeAt.zxid, c.stat.Czxid)}
-	return r.names, r.pzxid, nil
+	return r, true, nil
 }
 
 // grant reads our token and hands out the lease (Grant).

@@ -298,26 +298,14 @@ func (m *Semaphore) listW(ctx context.Context, c *contender) (watchedListing, er
 	return r, err
 }
 
-// pipedListW takes the listing pipeList sent behind our create, if there is
-// one and it shows our node (ok). Its trace marks its start, and our
-// create's zxid as the least it was served at. One that is not taken may
-// leave its watch armed: it fires on the next change of the leases, into a
-// channel nobody reads (go-zookeeper cannot remove a watch), and is gone.
+// pipedListW takes the listing pipeList sent behind our create, if there
+// is one and it shows our node (ok). One that is not taken may leave its
+// watch armed: it fires on the next change of the leases, into a channel
+// nobody reads (go-zookeeper cannot remove a watch), and is gone.
 func (m *Semaphore) pipedListW(ctx context.Context, c *contender) (watchedListing, bool, error) {
 	ch := c.leasePipe
-	if ch == nil {
-		return watchedListing{}, false, nil
-	}
 	c.leasePipe = nil
-	r, err := await(ctx, m.leases.s, ch)
-	if err != nil && !transient(err) && !errors.Is(err, zk.ErrNoNode) {
-		return watchedListing{}, false, err
-	}
-	if err != nil || c.stat == nil || !slices.Contains(r.names, c.name) {
-		return watchedListing{}, false, nil
-	}
-	c.listed = mark{at: c.pipeAt.at, zxid: max(c.pipeAt.zxid, c.stat.Czxid)}
-	return r, true, nil
+	return takePipe(ctx, c, ch, func(l watchedListing) []string { return l.names })
 }
 
 // childrenW lists the path's children and sets a watch on them.
