@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklock/zklock/impl/zklock"
 )
 
 // The queue axis: N waiters queue on one lock path behind a holder, spread
@@ -48,23 +47,13 @@ type queueSession struct {
 func dialQueueSession(ctx context.Context, cfg config, impl, path string) (queueSession, error) {
 	switch impl {
 	case implZklock:
-		s, err := zklockSession(ctx, cfg, cfg.servers, cfg.sessionTimeout)
+		// A Mutex takes concurrent Lock calls, each a contender of its own.
+		c, err := dialZklock(ctx, cfg, path, false)
 		if err != nil {
 			return queueSession{}, err
 		}
-		m, err := zklock.NewMutex(s, path)
-		if err != nil {
-			s.Close()
-			return queueSession{}, err
-		}
-		lock := func(ctx context.Context) (func(context.Context) error, error) {
-			l, err := m.Lock(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return l.Unlock, nil
-		}
-		return queueSession{lock: lock, close: func() { s.Close() }}, nil
+		return queueSession{lock: func(ctx context.Context) (func(context.Context) error, error) { return c.lock(ctx, true) },
+			close: c.close}, nil
 	case implZkLock:
 		conn, err := connect(ctx, cfg)
 		if err != nil {
