@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,29 @@ func TestSelfTest(t *testing.T) {
 	}
 	if n := strings.Count(log.String(), "rejected"); n < 8 {
 		t.Errorf("only %d configs rejected:\n%s", n, log.String())
+	}
+}
+
+// TestPoolOrder: the pool runs the largest configs first (a config the
+// table lacks before them all), and with -workers 1 every config is in
+// the pool; otherwise a big passing config is left to run alone.
+func TestPoolOrder(t *testing.T) {
+	cfg := func(name string, pass bool) config {
+		return config{Module: "M", Name: name, Model: tlc.Model{Pass: pass}}
+	}
+	cfgs := []config{cfg("small", true), cfg("big", true), cfg("fail", false), cfg("new", false), cfg("mid", true)}
+	states := map[string]int{"M.small": 10, "M.big": 500000, "M.fail": 3000, "M.mid": 20000}
+	small := map[string]bool{"M.small": true, "M.mid": true}
+	for _, tc := range []struct {
+		workers string
+		want    []int
+	}{
+		{"1", []int{3, 1, 4, 2, 0}},
+		{"auto", []int{3, 4, 2, 0}},
+	} {
+		r := runner{o: options{workers: tc.workers}, small: small, states: states}
+		if got := r.poolOrder(cfgs); !slices.Equal(got, tc.want) {
+			t.Errorf("-workers %s: pool order %v, want %v", tc.workers, got, tc.want)
+		}
 	}
 }
