@@ -9,7 +9,6 @@ import (
 	"github.com/zklock/zklock/internal/chaos/report"
 	"github.com/zklock/zklock/internal/chaos/schedule"
 	"github.com/zklock/zklock/internal/chaos/validate"
-	"github.com/zklock/zklock/internal/chaos/workload"
 	"github.com/zklock/zklock/model/trace"
 )
 
@@ -39,12 +38,6 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 		// The ACLs are what the intruder fault tests: one success is a
 		// breach, whatever the lock's clients then saw.
 		c.Fail("VIOLATION: the intruder succeeded %d times on locks with ACLs", r.Intruder.Succeeded)
-	case cfg.Lock == workload.LockElection && c.Traces != nil:
-		// A Proclaim's setData fires the data watch of the candidate behind
-		// the leader, which relists and traces PredecessorGone while the
-		// leader's node is still there: a step the lock specs do not have.
-		r.Untraced = "not replayed: proclaims wake the candidates watching the leader's node, a step the lock model does not have"
-		r.Files["trace"] = "trace.jsonl"
 	case intruded && c.Traces != nil:
 		// Nodes deleted and written by a session that is no client are steps
 		// outside the model: the history judges such a campaign alone.

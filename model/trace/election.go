@@ -32,10 +32,12 @@ func isObserver(a traceevent.Action) bool { return isElection(a) && a != traceev
 // one Request) a trace client of its own, after the candidates, since the
 // spec's observers are processes of their own beside the candidates even
 // when they share a session. A session's LearnExpiry stays with its
-// candidate's events; a session that only observes may end with Close
-// (LearnExpiry closed, dropped), but the loss of its session is no step of
-// the spec, whose observers never fail.
-func (lt *lockTrace) splitObservers() error {
+// candidate's events. The spec's observers never fail, but an observer
+// whose session ends (closed, expired, or lost by its timer) is one that
+// takes no more steps, which the spec allows: Observe's channel closes and
+// reports nothing more. So a session that only observes drops its
+// LearnExpiry, and its observers' events simply end there.
+func (lt *lockTrace) splitObservers() {
 	var clients, obsNames []string
 	var events, obsEvents [][]*Event
 	for c, evs := range lt.events {
@@ -57,12 +59,8 @@ func (lt *lockTrace) splitObservers() error {
 		}
 		candidate := false
 		for _, e := range own {
-			switch {
-			case e.Action != traceevent.LearnExpiry:
+			if e.Action != traceevent.LearnExpiry {
 				candidate = true
-			case len(byReq) > 0 && e.Result != traceevent.ResultClosed:
-				return fmt.Errorf("%w: %s: an observer's session is lost, which Election does not model (its observers never fail)",
-					ErrUnsupported, e)
 			}
 		}
 		if candidate || len(byReq) == 0 {
@@ -71,7 +69,6 @@ func (lt *lockTrace) splitObservers() error {
 	}
 	lt.candidates = len(clients)
 	lt.clients, lt.events = append(clients, obsNames...), append(events, obsEvents...)
-	return nil
 }
 
 // electionSpec is Election under the trace's candidates and observers, with

@@ -73,3 +73,17 @@ func TestElectionTrace(t *testing.T) {
 			"o1", traceevent.ObserveWatch, "the observer read version 2; in the model it is 1"},
 	})
 }
+
+// TestElectionObserverSessionLost: an observer whose session is lost (its
+// loss timer) takes no more steps, which the spec allows; its steps before
+// the loss are still checked: the corruption of its second listing is
+// rejected as in TestElectionTrace.
+func TestElectionObserverSessionLost(t *testing.T) {
+	lost := elecTrace + `{"client":"o1","action":"LearnExpiry","result":"timer","start":256,"end":257}
+`
+	wantValidUnlessCorrupted(t, lost, "Election", []corruption{
+		{"observer reports a node behind the head, then loses its session",
+			`"result":"found","target":"_c_u1-lock-0000000000","start":202`, `"result":"found","target":"_c_u2-lock-0000000001","start":202`,
+			"o1", traceevent.ObserveList, "the model's head is _c_u1-lock-0000000000"},
+	})
+}

@@ -462,9 +462,7 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 	lt.owner = map[string]int{}
 	lt.candidates = len(lt.clients)
 	if spec == "Election" {
-		if err := lt.splitObservers(); err != nil {
-			return nil, err
-		}
+		lt.splitObservers()
 	}
 	if spec == "Semaphore" {
 		if lt.maxLeases, err = semaphoreMax(lt.events, where); err != nil {
