@@ -3,6 +3,8 @@ package sessiontiming
 import "github.com/zklock/zklock/model"
 
 // Action indices (model.Label.Action), in the order of Next's disjuncts.
+// GrantContender is last: TimedLock takes the others by INSTANCE, in this
+// order (its contender runs the lock protocol).
 const (
 	ActTick uint8 = iota
 	ActCutLink
@@ -15,10 +17,6 @@ const (
 	ActGrantContender
 	numActions
 )
-
-// ActionNames are the spec's names of the actions, by index.
-var ActionNames = [numActions]string{"Tick", "CutLink", "HealLink", "SendRequest",
-	"ReceiveRequest", "AckReply", "LeaderReceive", "ExpireSession", "GrantContender"}
 
 // Tick: the clock advances; at the new tick the leader pings the follower
 // if the link is up and the follower still serves (Learner: a packet

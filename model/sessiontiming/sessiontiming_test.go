@@ -40,8 +40,8 @@ func drawSynced(t *rapid.T) sessiontiming.Constants {
 
 func walk(t *rapid.T, sp *sessiontiming.Spec, props []property, steps int) {
 	proptest.WalkChecking(t, proptest.Spec[sessiontiming.State]{
-		Init: sp.Init, Next: sp.Next, Actions: len(sessiontiming.ActionNames),
-		ActionName: sessiontiming.ActionName, LabelString: sp.LabelString, Format: sp.Format,
+		Init: sp.Init, Next: sp.Next, Actions: len(sp.Actions),
+		ActionName: sp.ActionName, LabelString: sp.LabelString, Format: sp.Format,
 	}, props, steps, nil)
 }
 
