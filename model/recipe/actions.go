@@ -286,15 +286,21 @@ func (s *State[K]) Consume(c int, t *State[K], pc PC) {
 	t.SetSoleBlocker(c, false)
 }
 
+// ConsumeIf is Consume(c, t, pc) where the event's guard g (Notified(c),
+// HeadGone(c), ...) holds, and returns g: the steps that take a
+// notification (PredecessorGone, GrantOnHeadGone and their mutants).
+func (s *State[K]) ConsumeIf(c int, t *State[K], g model.Guard, pc PC) model.Guard {
+	if g == model.Enabled {
+		s.Consume(c, t, pc)
+	}
+	return g
+}
+
 // PredecessorGone: the client consumes the head of its inbox, a NodeDeleted
 // event for the watch of its current request, and lists again (it does not
 // conclude that it holds) (ZooKeeper recipes, "Locks" step 5).
 func (sp Spec[K]) PredecessorGone(s *State[K], c int, t *State[K]) model.Guard {
-	if g := s.Notified(c); g != model.Enabled {
-		return g
-	}
-	s.Consume(c, t, PCList)
-	return model.Enabled
+	return s.ConsumeIf(c, t, s.Notified(c), PCList)
 }
 
 // IgnoreNotification: internal; the head of the inbox is for a request the
