@@ -165,14 +165,7 @@ func TestRulesExhaustively(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := explore.Check(es, explore.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Verdict != tc.want || (tc.want != explore.Pass && res.Property != tc.inv) {
-				t.Fatalf("%s %s after %d states, want %s %s", res.Verdict, res.Property, res.Distinct, tc.want, tc.inv)
-			}
-			t.Logf("%s %s: %d distinct states, counterexample of %d states", res.Verdict, res.Property, res.Distinct, len(res.Trace))
+			proptest.Explore(t, es, tc.want, tc.inv)
 		})
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
-	"github.com/zklock/zklock/model/tla"
 )
 
 // Instance is the model of one config, ready to be explored.
@@ -185,11 +184,7 @@ func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, lo
 
 // mirror is what every model's Spec gives the explorer.
 type mirror[S any] interface {
-	Init() S
-	Next(s *S, emit func(model.Label, *S))
-	Step(s *S, l model.Label, t *S) model.Guard
-	LabelString(l model.Label) string
-	TLA(s *S) []tla.Binding
+	model.Machine[S]
 	Format(s *S) string
 }
 
