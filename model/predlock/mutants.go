@@ -62,15 +62,8 @@ func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
 // the node the client knows, if any. Replaces Cancel. Spec:
 // PredecessorLockBlindRetry!CancelKnown.
 func (sp *Spec) CancelKnown(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return recipe.GLive
+	if g := s.Cancellable(&sp.Constants.Constants, c); g != model.Enabled {
+		return g
 	}
 	var mine []Node
 	if n, ok := s.NodeAt(s.Node[c]); ok {

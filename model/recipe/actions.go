@@ -343,15 +343,8 @@ func (sp Spec[K]) Release(s *State[K], c int, t *State[K]) model.Guard {
 // armed stays behind (docs/DESIGN.md "The recipe": a waiter whose context
 // ends deletes its node). t is Idle(c) but for the module's own variables.
 func (sp Spec[K]) Cancel(s *State[K], c int, t *State[K]) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return GNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return GLive
+	if g := s.Cancellable(sp.Constants, c); g != model.Enabled {
+		return g
 	}
 	mine := s.NodesOf(s.UuidOf(c))
 	*t = *s

@@ -11,6 +11,8 @@ import (
 type PCs interface {
 	~uint8
 	String() string
+	// Acquiring reports whether the state is in Acquiring.
+	Acquiring() bool
 }
 
 // Clients is the server and the variables every recipe's clients have:
@@ -73,6 +75,23 @@ func (s *Clients[K, P]) Binding(p zk.Printer[K], name string) (tla.Value, bool) 
 		return tla.Int(s.Faults), true
 	}
 	return p.Binding(&s.Server, name)
+}
+
+// Cancellable is the guard every recipe's Cancel(c) starts with
+// (WithCancel, ~paused[c], pc[c] \in Acquiring, Live(c)): the request's
+// context may end while it acquires.
+func (s *Clients[K, P]) Cancellable(k *Constants, c int) model.Guard {
+	switch {
+	case !k.WithCancel:
+		return `WithCancel`
+	case s.Paused[c]:
+		return GNotPaused
+	case !s.PC[c].Acquiring():
+		return `pc[c] \in Acquiring`
+	case !s.LiveC(c):
+		return GLive
+	}
+	return model.Enabled
 }
 
 // The steps every recipe writes alike on its clients. Each takes the

@@ -241,15 +241,8 @@ func (sp *Spec) ReleaseLease(s *State, c int, t *State) model.Guard {
 // CancelAcquire: the acquisition's context ends: every lease node carrying
 // its uuid is deleted (ZK!DeleteNodes), the internal mutex released.
 func (sp *Spec) CancelAcquire(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return recipe.GLive
+	if g := s.Cancellable(&sp.Constants.Constants, c); g != model.Enabled {
+		return g
 	}
 	*t = *s
 	s.DeleteNodes(&t.Server, s.NodesOf(s.UuidOf(c)))
