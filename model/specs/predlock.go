@@ -102,25 +102,11 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 			es.Actions = append(es.Actions, explore.ActionProperty[predlock.State]{Name: name, Holds: f})
 			continue
 		}
-		if name == "NoOrphansEventually" {
-			es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *predlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
-				Q: func(s *predlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
-				Param: func(i int) string {
-					u := sp.RequestParam(i)
-					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
-				},
-			})
-			continue
-		}
-		q := map[string]func(*predlock.State, int) bool{"StarvationFree": (*predlock.State).Holds, "RequestsEnd": (*predlock.State).Ended}[name]
-		if q == nil {
+		lt, ok := lockLeadsTo(name, &sp.Constants.Constants, func(s *predlock.State) *recipe.State[zk.NoKind] { return &s.State })
+		if !ok {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
-		es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-			Name: name, N: sp.N(), P: (*predlock.State).Acquiring, Q: q,
-			Param: func(i int) string { return sp.Clients[i] },
-		})
+		es.Temporal = append(es.Temporal, lt)
 	}
 	if fair {
 		if !sp.HasFairSpec() {
@@ -129,6 +115,32 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 		es.Fairness = predLockFairness(sp)
 	}
 	return es, nil
+}
+
+// lockLeadsTo is the leads-to property name as both lock specs state it on
+// model/recipe's part of their state (at): StarvationFree and RequestsEnd
+// for each client, NoOrphansEventually for each request; false for any
+// other name.
+func lockLeadsTo[S any, K zk.Kind](name string, k *recipe.Constants, at func(*S) *recipe.State[K]) (explore.LeadsTo[S], bool) {
+	acquiring := func(s *S, c int) bool { return at(s).Acquiring(c) }
+	client := func(c int) string { return k.Clients[c] }
+	switch name {
+	case "StarvationFree":
+		return explore.LeadsTo[S]{Name: name, N: k.N(), P: acquiring, Param: client,
+			Q: func(s *S, c int) bool { return at(s).Holds(c) }}, true
+	case "RequestsEnd":
+		return explore.LeadsTo[S]{Name: name, N: k.N(), P: acquiring, Param: client,
+			Q: func(s *S, c int) bool { return at(s).Ended(c) }}, true
+	case "NoOrphansEventually":
+		return explore.LeadsTo[S]{Name: name, N: k.N() * k.MaxRequests,
+			P: func(s *S, i int) bool { return at(s).Orphaned(k.RequestParam(i)) },
+			Q: func(s *S, i int) bool { return at(s).NoNodeOf(k.RequestParam(i)) },
+			Param: func(i int) string {
+				u := k.RequestParam(i)
+				return fmt.Sprintf("<<%s, %d>>", k.Clients[u.C], u.R)
+			}}, true
+	}
+	return explore.LeadsTo[S]{}, false
 }
 
 // lockFairness is what a lock recipe's fairness is made of (SharedLock's

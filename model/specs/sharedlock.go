@@ -5,6 +5,7 @@ import (
 
 	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 )
 
@@ -68,29 +69,17 @@ func SharedLockSpec(sp *sharedlock.Spec, fair bool, invariants, properties []str
 	if es.Invariants, err = invariantsNamed(sp.Variant.Module(), invs, invariants); err != nil {
 		return nil, err
 	}
-	param := func(i int) string { return sp.Clients[i] }
 	for _, name := range properties {
-		switch name {
-		case "NoWriterStarvation":
-			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N(), P: sp.WantsWrite, Q: sp.HoldsWrite, Param: param})
-		case "StarvationFree":
-			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N(), P: (*sharedlock.State).Acquiring, Q: (*sharedlock.State).Holds, Param: param})
-		case "RequestsEnd":
-			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N(), P: (*sharedlock.State).Acquiring, Q: (*sharedlock.State).Ended, Param: param})
-		case "NoOrphansEventually":
-			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *sharedlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
-				Q: func(s *sharedlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
-				Param: func(i int) string {
-					u := sp.RequestParam(i)
-					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
-				}})
-		default:
+		if name == "NoWriterStarvation" {
+			es.Temporal = append(es.Temporal, explore.LeadsTo[sharedlock.State]{Name: name, N: sp.N(),
+				P: sp.WantsWrite, Q: sp.HoldsWrite, Param: func(c int) string { return sp.Clients[c] }})
+			continue
+		}
+		lt, ok := lockLeadsTo(name, &sp.Constants.Constants, func(s *sharedlock.State) *recipe.State[sharedlock.Kind] { return &s.State })
+		if !ok {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
+		es.Temporal = append(es.Temporal, lt)
 	}
 	if fair {
 		if !sp.HasFairSpec() {
