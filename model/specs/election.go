@@ -12,10 +12,7 @@ import (
 
 // electionSpecs maps each specification of Election to its module and
 // whether it is fair.
-var electionSpecs = map[string]struct {
-	module election.Module
-	fair   bool
-}{
+var electionSpecs = map[string]variant[election.Module]{
 	"Spec":         {election.Base, false},
 	"FairSpec":     {election.Base, true},
 	"NotifySpec":   {election.Notify, false},
@@ -38,7 +35,7 @@ func loadElection(module string, m tlccfg.Model) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := election.New(k, e, which.module)
+	sp, err := election.New(k, e, which.variant)
 	if err != nil {
 		return nil, err
 	}

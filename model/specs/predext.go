@@ -8,17 +8,10 @@ import (
 	"github.com/zklock/zklock/model/predlock"
 )
 
-// predExtVariant is the module a specification names and whether it is
-// fair.
-type predExtVariant struct {
-	module predext.Module
-	fair   bool
-}
-
 // predExtSpecs maps each specification of the modules that extend
 // PredecessorLock with a variable (model/predext) to its module and
 // whether it is fair.
-var predExtSpecs = map[string]predExtVariant{
+var predExtSpecs = map[string]variant[predext.Module]{
 	"GSpec":      {predext.Guard, false},
 	"USpec":      {predext.GuardUnchecked, false},
 	"FSpec":      {predext.CancelInFlight, false},
@@ -29,7 +22,7 @@ var predExtSpecs = map[string]predExtVariant{
 // isPredExt reports whether module is mirrored by model/predext.
 func isPredExt(module string) bool {
 	for _, w := range predExtSpecs {
-		if w.module.Name() == module {
+		if w.variant.Name() == module {
 			return true
 		}
 	}
@@ -37,8 +30,8 @@ func isPredExt(module string) bool {
 }
 
 func loadPredExt(module string, m tlccfg.Model) (Instance, error) {
-	specName, which, err := specIn(module, m, predExtSpecs, func(_ string, which predExtVariant) bool {
-		return which.module.Name() == module
+	specName, which, err := specIn(module, m, predExtSpecs, func(_ string, which variant[predext.Module]) bool {
+		return which.variant.Name() == module
 	})
 	if err != nil {
 		return nil, err
@@ -47,7 +40,7 @@ func loadPredExt(module string, m tlccfg.Model) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := predext.New(k, which.module)
+	sp, err := predext.New(k, which.variant)
 	if err != nil {
 		return nil, err
 	}

@@ -11,15 +11,9 @@ import (
 	"github.com/zklock/zklock/model/zk"
 )
 
-// predLockSpec is a specification's variant and whether it is fair.
-type predLockSpec struct {
-	variant predlock.Variant
-	fair    bool
-}
-
 // predLockSpecs maps each specification of the PredecessorLock modules to
 // the variant whose next-state relation it uses and whether it is fair.
-var predLockSpecs = map[string]predLockSpec{
+var predLockSpecs = map[string]variant[predlock.Variant]{
 	"Spec":           {predlock.Base, false},
 	"FairSpec":       {predlock.Base, true},
 	"HerdSpec":       {predlock.HerdParent, false},
@@ -35,7 +29,7 @@ var predLockSpecs = map[string]predLockSpec{
 }
 
 func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
-	specName, which, err := specIn(module, m, predLockSpecs, func(_ string, which predLockSpec) bool {
+	specName, which, err := specIn(module, m, predLockSpecs, func(_ string, which variant[predlock.Variant]) bool {
 		return which.variant == predlock.Base || which.variant.Module() == module
 	})
 	if err != nil {

@@ -9,15 +9,9 @@ import (
 	"github.com/zklock/zklock/model/sharedlock"
 )
 
-// sharedLockSpec is a specification's variant and whether it is fair.
-type sharedLockSpec struct {
-	variant sharedlock.Variant
-	fair    bool
-}
-
 // sharedLockSpecs maps each specification of the SharedLock modules to the
 // variant whose next-state relation it uses and whether it is fair.
-var sharedLockSpecs = map[string]sharedLockSpec{
+var sharedLockSpecs = map[string]variant[sharedlock.Variant]{
 	"Spec":     {sharedlock.Base, false},
 	"FairSpec": {sharedlock.Base, true},
 	"RASpec":   {sharedlock.DowngradeReleaseAcquire, false},
@@ -27,7 +21,7 @@ var sharedLockSpecs = map[string]sharedLockSpec{
 }
 
 func loadSharedLock(module string, m tlccfg.Model) (Instance, error) {
-	specName, which, err := specIn(module, m, sharedLockSpecs, func(_ string, which sharedLockSpec) bool {
+	specName, which, err := specIn(module, m, sharedLockSpecs, func(_ string, which variant[sharedlock.Variant]) bool {
 		return which.variant == sharedlock.Base || which.variant.Module() == module
 	})
 	if err != nil {

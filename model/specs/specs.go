@@ -230,6 +230,13 @@ func specNamed(module string, m tlccfg.Model, names ...string) (string, error) {
 	return specName, err
 }
 
+// variant is what a specification of a recipe's modules runs: the
+// recipe's variant (or module) and whether the specification is fair.
+type variant[V any] struct {
+	variant V
+	fair    bool
+}
+
 // specIn returns the specification config m names and what specs says of
 // it; it must be in specs (if not nil) and, if ok is not nil, ok for
 // module.
