@@ -29,6 +29,8 @@
 // This package holds the vocabulary they share.
 package model
 
+import "github.com/zklock/zklock/model/tla"
+
 // Label names one action instance: an action of a spec with its
 // parameters. In every spec of this module an action instance has at most
 // one successor, so a state and a label determine the next state.
@@ -50,3 +52,15 @@ type Guard string
 
 // Enabled is the Guard of an enabled action.
 const Enabled Guard = ""
+
+// Machine is what every model's Spec has (the explorer's view is built
+// from it, and connection loss wraps it): its initial state, its
+// successors in TLC's order, one action instance applied, a label as the
+// traces print it, and a state's variables as TLA+ values.
+type Machine[S any] interface {
+	Init() S
+	Next(s *S, emit func(Label, *S))
+	Step(s *S, l Label, t *S) Guard
+	LabelString(l Label) string
+	TLA(s *S) []tla.Binding
+}

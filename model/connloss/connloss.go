@@ -22,11 +22,7 @@ import (
 // Recipe is a lock recipe's model as connection loss wraps it: its state
 // machine, its relisting after a lost watch, and its Shape.
 type Recipe[S any, K zk.Kind] interface {
-	Init() S
-	Next(s *S, emit func(model.Label, *S))
-	Step(s *S, l model.Label, t *S) model.Guard
-	LabelString(l model.Label) string
-	TLA(s *S) []tla.Binding
+	model.Machine[S]
 	TypeOK(s *S) bool
 	// WatchPredecessorLost is the recipe module's WatchPredecessorLostStep:
 	// what a waiter forgets when it lists again after a lost getData on

@@ -68,19 +68,28 @@ func (c Config) Acked(k Clock, s, a int, sync bool) Clock {
 // prove is the operator Prove: a sync sent at s proves what arrived at or
 // before s - Lag.
 func (c Config) prove(k Clock, s int) Clock {
-	by := s - c.Lag
-	out := Clock{Proven: k.Proven, Grain: k.Grain}
-	for _, e := range k.Mem {
-		if e.At <= by {
-			out.Proven = max(out.Proven, e.Sent)
-		} else {
-			out.Mem = append(out.Mem, e)
-		}
-	}
+	out := Clock{Grain: k.Grain}
+	out.Proven, out.Mem = Proves(k.Mem, k.Proven, s-c.Lag)
 	if len(out.Mem)*4 < c.MaxAcks {
 		out.Grain = k.Grain / 2
 	}
 	return out
+}
+
+// Proves is what a sync proves from the acknowledgements m, by its send
+// time less the lag: the newest send time of those that arrived at or
+// before by (proven if none is newer), and the others, in order. Prove
+// takes it, and SessionTimingLoad's unbounded ShadowAcked.
+func Proves(m []Entry, proven, by int) (int, []Entry) {
+	var rest []Entry
+	for _, e := range m {
+		if e.At <= by {
+			proven = max(proven, e.Sent)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return proven, rest
 }
 
 // keep is the operator Keep.

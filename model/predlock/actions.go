@@ -146,11 +146,7 @@ func (sp *Spec) CreateReplyLost(s *State, c int, t *State) model.Guard {
 // became known and checks what the GrantRule checks (impl/zklock: the
 // loss deadline). Spec: PredecessorLock!GrantOnHeadGone.
 func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
-	if g := s.HeadGone(c); g != model.Enabled {
-		return g
-	}
-	s.Consume(c, &t.State, recipe.PCGrant)
-	return keep(s, t, model.Enabled)
+	return keep(s, t, s.ConsumeIf(c, &t.State, s.HeadGone(c), recipe.PCGrant))
 }
 
 // Grant: the client holds; the czxid of its node is the fencing token.

@@ -34,11 +34,7 @@ func (sp *Spec) ListChildrenWatchParent(s *State, c int, t *State) model.Guard {
 // without its soleBlocker guard. Replaces PredecessorGone. Spec: PredecessorLockNotifyIsGrant!PredecessorGoneIsGrant
 // (skips ZooKeeper recipes, "Locks" step 5's return to step 2).
 func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
-	if g := s.Notified(c); g != model.Enabled {
-		return g
-	}
-	s.Consume(c, &t.State, recipe.PCGrant)
-	return keep(s, t, model.Enabled)
+	return keep(s, t, s.ConsumeIf(c, &t.State, s.Notified(c), recipe.PCGrant))
 }
 
 // GrantOnAnyEvent (mutant StaleEvent): GrantOnHeadGone without the check
@@ -46,11 +42,7 @@ func (sp *Spec) PredecessorGoneIsGrant(s *State, c int, t *State) model.Guard {
 // taken while the last listing showed one node before ours, is the grant.
 // Replaces GrantOnHeadGone. Spec: PredecessorLockStaleEvent!GrantOnAnyEvent.
 func (sp *Spec) GrantOnAnyEvent(s *State, c int, t *State) model.Guard {
-	if g := s.AnyHeadGone(c); g != model.Enabled {
-		return g
-	}
-	s.Consume(c, &t.State, recipe.PCGrant)
-	return keep(s, t, model.Enabled)
+	return keep(s, t, s.ConsumeIf(c, &t.State, s.AnyHeadGone(c), recipe.PCGrant))
 }
 
 // CreateReplyLostRetry (mutant BlindRetry): the create succeeds, its reply
@@ -70,15 +62,8 @@ func (sp *Spec) CreateReplyLostRetry(s *State, c int, t *State) model.Guard {
 // the node the client knows, if any. Replaces Cancel. Spec:
 // PredecessorLockBlindRetry!CancelKnown.
 func (sp *Spec) CancelKnown(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return recipe.GLive
+	if g := s.Cancellable(&sp.Constants.Constants, c); g != model.Enabled {
+		return g
 	}
 	var mine []Node
 	if n, ok := s.NodeAt(s.Node[c]); ok {

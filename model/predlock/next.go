@@ -116,7 +116,6 @@ var relation = recipe.Relation[*Spec, State, zk.NoKind]{
 	DeleteLands: func(sp *Spec, s *State, u Uuid, t *State) model.Guard {
 		return keep(s, t, sp.r.DeleteLands(&s.State, u, &t.State))
 	},
-	Env: recipe.Env{ExpireSession: recipe.ActExpireSession, PauseClient: recipe.ActPauseClient, ResumeClient: recipe.ActResumeClient, DeleteLands: recipe.ActDeleteLands},
 }
 
 // ClientNext returns the client actions of the spec's module, in order.

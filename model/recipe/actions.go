@@ -286,15 +286,21 @@ func (s *State[K]) Consume(c int, t *State[K], pc PC) {
 	t.SetSoleBlocker(c, false)
 }
 
+// ConsumeIf is Consume(c, t, pc) where the event's guard g (Notified(c),
+// HeadGone(c), ...) holds, and returns g: the steps that take a
+// notification (PredecessorGone, GrantOnHeadGone and their mutants).
+func (s *State[K]) ConsumeIf(c int, t *State[K], g model.Guard, pc PC) model.Guard {
+	if g == model.Enabled {
+		s.Consume(c, t, pc)
+	}
+	return g
+}
+
 // PredecessorGone: the client consumes the head of its inbox, a NodeDeleted
 // event for the watch of its current request, and lists again (it does not
 // conclude that it holds) (ZooKeeper recipes, "Locks" step 5).
 func (sp Spec[K]) PredecessorGone(s *State[K], c int, t *State[K]) model.Guard {
-	if g := s.Notified(c); g != model.Enabled {
-		return g
-	}
-	s.Consume(c, t, PCList)
-	return model.Enabled
+	return s.ConsumeIf(c, t, s.Notified(c), PCList)
 }
 
 // IgnoreNotification: internal; the head of the inbox is for a request the
@@ -337,15 +343,8 @@ func (sp Spec[K]) Release(s *State[K], c int, t *State[K]) model.Guard {
 // armed stays behind (docs/DESIGN.md "The recipe": a waiter whose context
 // ends deletes its node). t is Idle(c) but for the module's own variables.
 func (sp Spec[K]) Cancel(s *State[K], c int, t *State[K]) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return GNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return GLive
+	if g := s.Cancellable(sp.Constants, c); g != model.Enabled {
+		return g
 	}
 	mine := s.NodesOf(s.UuidOf(c))
 	*t = *s
@@ -374,29 +373,11 @@ func (sp Spec[K]) EndRequest(s, t *State[K], c int, mine []zk.Node[K]) {
 // (docs/DESIGN.md "Unrecoverable errors: sessions, loss and fencing"). t
 // is Idle(c) but for the module's own variables.
 func (sp Spec[K]) LearnExpiry(s *State[K], c int, t *State[K]) model.Guard {
-	if s.Paused[c] {
-		return GNotPaused
-	}
-	live := s.LiveC(c)
-	if live {
-		switch {
-		case !sp.WithExpiry:
-			return `Live(c) => WithExpiry`
-		case s.PC[c] == PCIdle:
-			return `Live(c) => pc[c] # "idle"`
-		case !sp.Fault(s.Faults):
-			return `Live(c) => Fault`
-		}
-	}
-	*t = *s
-	if live {
-		t.Faults = s.Faults + 1
-	}
-	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
-	s.NewSession(&t.Server, zk.Session{C: c, K: s.Sess[c] + 1})
-	t.Idle(c)
-	return model.Enabled
+	return LearnExpiry(sp.Constants, s, c, t, clientsOf[K], (*State[K]).Idle)
 }
+
+// clientsOf is the recipe's Clients in s.
+func clientsOf[K zk.Kind](s *State[K]) *Clients[K, PC] { return &s.Clients }
 
 // ExpireSession: the server expires session x (ZK!ExpireSession, one
 // transaction: its ephemeral nodes are deleted, watches on them fire, and
@@ -446,29 +427,11 @@ func (sp Spec[K]) DeleteLands(s *State[K], u zk.Uuid, t *State[K]) model.Guard {
 // PauseClient: a process pause (GC, VM stall, SIGSTOP); a fault. where is
 // the module's guard on c's control state (Enabled where c may pause).
 func (sp Spec[K]) PauseClient(s *State[K], c int, where model.Guard, t *State[K]) model.Guard {
-	switch {
-	case !sp.WithPause:
-		return `WithPause`
-	case s.Paused[c]:
-		return GNotPaused
-	case where != model.Enabled:
-		return where
-	case !sp.Fault(s.Faults):
-		return GFault
-	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	t.Paused = cow.With(s.Paused, c, true)
-	return model.Enabled
+	return PauseClient(sp.Constants, s, c, where, t, clientsOf[K])
 }
 
 // ResumeClient: the pause ends; the client still believes whatever it
 // believed.
 func (sp Spec[K]) ResumeClient(s *State[K], c int, t *State[K]) model.Guard {
-	if !s.Paused[c] {
-		return `paused[c]`
-	}
-	*t = *s
-	t.Paused = cow.With(s.Paused, c, false)
-	return model.Enabled
+	return ResumeClient(s, c, t, clientsOf[K])
 }

@@ -5,10 +5,6 @@ import (
 	"github.com/zklock/zklock/model/zk"
 )
 
-// Env are the indices (model.Label.Action) of the steps every module takes
-// after its clients' own.
-type Env struct{ ExpireSession, PauseClient, ResumeClient, DeleteLands uint8 }
-
 // Relation is a module's next-state relation in the form Next runs it: P
 // is the module's *Spec, S its State, K the kind of its node names.
 type Relation[P, S any, K zk.Kind] struct {
@@ -24,7 +20,6 @@ type Relation[P, S any, K zk.Kind] struct {
 	// (through Step the dispatch cost the explorer ~10%).
 	ExpireSession func(P, *S, zk.Session, *S) model.Guard
 	DeleteLands   func(P, *S, zk.Uuid, *S) model.Guard
-	Env           Env
 }
 
 // Next calls emit with every successor of s, whose part both lock specs
@@ -54,21 +49,21 @@ func (r *Relation[P, S, K]) Next(sp P, s *S, in *State[K], t *S, acts []uint8, e
 	}
 	for _, x := range in.Live {
 		if r.ExpireSession(sp, s, x, t) == model.Enabled {
-			emit(model.Label{Action: r.Env.ExpireSession, Client: int16(x.C), Arg: int16(x.K)}, t)
+			emit(model.Label{Action: ActExpireSession, Client: int16(x.C), Arg: int16(x.K)}, t)
 		}
 	}
-	pause, resume := r.Table[r.Env.PauseClient], r.Table[r.Env.ResumeClient]
+	pause, resume := r.Table[ActPauseClient], r.Table[ActResumeClient]
 	for c := range n {
 		if pause(sp, s, c, t) == model.Enabled {
-			emit(model.Label{Action: r.Env.PauseClient, Client: int16(c)}, t)
+			emit(model.Label{Action: ActPauseClient, Client: int16(c)}, t)
 		}
 		if resume(sp, s, c, t) == model.Enabled {
-			emit(model.Label{Action: r.Env.ResumeClient, Client: int16(c)}, t)
+			emit(model.Label{Action: ActResumeClient, Client: int16(c)}, t)
 		}
 	}
 	for _, p := range in.Pending {
 		if r.DeleteLands(sp, s, p.Uuid, t) == model.Enabled {
-			emit(model.Label{Action: r.Env.DeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, t)
+			emit(model.Label{Action: ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)}, t)
 		}
 	}
 }

@@ -5,7 +5,9 @@
 // operators over them (Sess(c), Uuid(c), Live(c), Abandoned(s), Idle(c)),
 // and the properties whose text the two modules share (NoOrphans,
 // KnownNodeExists, the sides of NoOrphansEventually and StarvationFree).
-// The server those clients call is model/zk's.
+// The server those clients call is model/zk's. Clients, the part of State
+// every recipe's clients have (Semaphore's too), carries the steps every
+// recipe writes alike (LearnExpiry, PauseClient, ResumeClient).
 //
 // model/predlock and model/sharedlock embed State in theirs and add their
 // own variables (PredecessorLock's tenure and history of grants,
@@ -115,15 +117,10 @@ func (k *Constants) Bounds() zk.Bounds {
 func (k *Constants) Fault(faults int) bool { return faults < k.MaxFaults }
 
 // State is the server and the variables every client of both modules
-// has. Per-client functions are slices indexed by client.
+// has: a recipe's Clients, and the lock's target, second, soleBlocker and
+// token. Per-client functions are slices indexed by client.
 type State[K zk.Kind] struct {
-	// ---- ZooKeeper server: nodes, nextSeq, zxid, live, watches, inbox, pending ----
-	zk.Server[K]
-	// ---- clients ----
-	PC     []PC         // control state
-	Sess   []int        // k of the current session <<c, k>>
-	ReqNo  []int        // number of the current (or last) request
-	Node   []int        // seq of the own node, NoNode while unknown
+	Clients[K, PC]
 	Target []zk.Name[K] // name of the node watched or about to be, NoTarget if none
 	// Second is the seq of the node two ahead that c also watches, NoNode
 	// if none (PredecessorLock's second; SharedLock has no such variable
@@ -132,10 +129,7 @@ type State[K zk.Kind] struct {
 	// SoleBlocker: Target was the only node that blocked ours at the
 	// listing that chose it (spec: soleBlocker).
 	SoleBlocker []bool
-	Token       []int  // lease token, 0 when not holding
-	Paused      []bool // process paused
-	// ---- fault budget ----
-	Faults int // fault steps taken so far
+	Token       []int // lease token, 0 when not holding
 }
 
 // NoTarget is the target of a client that watches nothing: seq NoNode and
@@ -145,38 +139,18 @@ func NoTarget[K zk.Kind]() zk.Name[K] { return zk.Name[K]{Seq: zk.NoNode} }
 // Init is the initial state of the server and the clients (spec: Init).
 func Init[K zk.Kind](n int) State[K] {
 	s := State[K]{
-		Server:      zk.Init[K](n),
-		PC:          make([]PC, n),
-		Sess:        make([]int, n),
-		ReqNo:       make([]int, n),
-		Node:        make([]int, n),
+		Clients:     NewClients[K, PC](n),
 		Target:      make([]zk.Name[K], n),
 		Second:      make([]int, n),
 		SoleBlocker: make([]bool, n),
 		Token:       make([]int, n),
-		Paused:      make([]bool, n),
 	}
 	for c := range n {
-		s.Sess[c] = 1
-		s.Node[c] = zk.NoNode
 		s.Target[c] = NoTarget[K]()
 		s.Second[c] = zk.NoNode
 	}
 	return s
 }
-
-// SessOf is the session client c currently uses (spec: Sess(c)).
-func (s *State[K]) SessOf(c int) zk.Session { return zk.Session{C: c, K: s.Sess[c]} }
-
-// UuidOf is the uuid of client c's current (or last) request (spec: Uuid(c)).
-func (s *State[K]) UuidOf(c int) zk.Uuid { return zk.Uuid{C: c, R: s.ReqNo[c]} }
-
-// LiveC reports whether a ZooKeeper call by c can succeed (spec: Live(c)).
-func (s *State[K]) LiveC(c int) bool { return s.IsLive(s.SessOf(c)) }
-
-// Abandoned: the server still has session x but its client has moved on to
-// a newer session (spec: Abandoned(s)).
-func (s *State[K]) Abandoned(x zk.Session) bool { return s.IsLive(x) && x != s.SessOf(x.C) }
 
 // OwnNodeOf is OwnNodeExists(c): c's known node exists, owned by its
 // current session, carrying its current request's uuid, and of the kind
@@ -258,14 +232,6 @@ func (s *State[K]) TypeOK(k *Constants) bool {
 // the server's or the clients' variables here.
 func (s *State[K]) Binding(p zk.Printer[K], name string) (tla.Value, bool) {
 	switch name {
-	case "pc":
-		return p.PerClient(func(c int) tla.Value { return tla.Str(s.PC[c].String()) }), true
-	case "sess":
-		return p.Ints(s.Sess), true
-	case "reqNo":
-		return p.Ints(s.ReqNo), true
-	case "node":
-		return p.Ints(s.Node), true
 	case "target":
 		return p.PerClient(func(c int) tla.Value { return p.Name(s.Target[c]) }), true
 	case "second":
@@ -274,10 +240,6 @@ func (s *State[K]) Binding(p zk.Printer[K], name string) (tla.Value, bool) {
 		return p.Bools(s.SoleBlocker), true
 	case "token":
 		return p.Ints(s.Token), true
-	case "paused":
-		return p.Bools(s.Paused), true
-	case "faults":
-		return tla.Int(s.Faults), true
 	}
-	return p.Binding(&s.Server, name)
+	return s.Clients.Binding(p, name)
 }

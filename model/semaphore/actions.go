@@ -3,6 +3,7 @@ package semaphore
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
 )
 
@@ -14,22 +15,16 @@ import (
 var pcIs = [...]model.Guard{`pc[c] = "idle"`, `pc[c] = "create"`, `pc[c] = "find"`, `pc[c] = "list"`,
 	`pc[c] = "wait"`, `pc[c] = "release"`, `pc[c] = "hold"`}
 
-const (
-	gNotPaused model.Guard = `~paused[c]`
-	gLive      model.Guard = `Live(c)`
-	gFault     model.Guard = `Fault (faults < MaxFaults)`
-)
-
 // ready is the guard of a call c makes in control state pc: ~paused[c],
 // pc[c] = pc and Live(c).
 func (s *State) ready(c int, pc PC) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case s.PC[c] != pc:
 		return pcIs[pc]
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	}
 	return model.Enabled
 }
@@ -73,13 +68,13 @@ func (t *State) idle(c int) {
 func (sp *Spec) AcquireInternal(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case s.PC[c] != PCIdle:
 		return pcIs[PCIdle]
 	case s.ReqNo[c] >= sp.MaxRequests:
 		return `reqNo[c] < MaxRequests`
 	case !s.LiveC(c):
-		return gLive
+		return recipe.GLive
 	case sp.InternalLock && s.Mutex != NoSession:
 		return `InternalLock => mutex = NoSession`
 	}
@@ -124,7 +119,7 @@ func (sp *Spec) CreateLeaseReplyLost(s *State, c int, t *State) model.Guard {
 	}
 	switch {
 	case !sp.Fault(s.Faults):
-		return gFault
+		return recipe.GFault
 	case !s.CanCreate(sp.MaxSeq):
 		return zk.GSeq
 	}
@@ -185,7 +180,7 @@ func (sp *Spec) ListLeases(s *State, c int, t *State) model.Guard {
 func (sp *Spec) LeasesChanged(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.HasEvent(c):
 		return `HasEvent(c)`
 	case s.NextEvent(c).Req != s.UuidOf(c):
@@ -204,7 +199,7 @@ func (sp *Spec) LeasesChanged(s *State, c int, t *State) model.Guard {
 func (sp *Spec) IgnoreNotification(s *State, c int, t *State) model.Guard {
 	switch {
 	case s.Paused[c]:
-		return gNotPaused
+		return recipe.GNotPaused
 	case !s.HasEvent(c):
 		return `HasEvent(c)`
 	case s.NextEvent(c).Req == s.UuidOf(c) && s.PC[c] == PCWait:
@@ -246,15 +241,8 @@ func (sp *Spec) ReleaseLease(s *State, c int, t *State) model.Guard {
 // CancelAcquire: the acquisition's context ends: every lease node carrying
 // its uuid is deleted (ZK!DeleteNodes), the internal mutex released.
 func (sp *Spec) CancelAcquire(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithCancel:
-		return `WithCancel`
-	case s.Paused[c]:
-		return gNotPaused
-	case !s.PC[c].Acquiring():
-		return `pc[c] \in Acquiring`
-	case !s.LiveC(c):
-		return gLive
+	if g := s.Cancellable(&sp.Constants.Constants, c); g != model.Enabled {
+		return g
 	}
 	*t = *s
 	s.DeleteNodes(&t.Server, s.NodesOf(s.UuidOf(c)))
@@ -268,29 +256,11 @@ func (sp *Spec) CancelAcquire(s *State, c int, t *State) model.Guard {
 // (ZK!NewSession); the abandoned session keeps its lease node and the
 // internal mutex until the server expires it.
 func (sp *Spec) LearnExpiry(s *State, c int, t *State) model.Guard {
-	if s.Paused[c] {
-		return gNotPaused
-	}
-	live := s.LiveC(c)
-	if live {
-		switch {
-		case !sp.WithExpiry:
-			return `Live(c) => WithExpiry`
-		case s.PC[c] == PCIdle:
-			return `Live(c) => pc[c] # "idle"`
-		case !sp.Fault(s.Faults):
-			return `Live(c) => Fault`
-		}
-	}
-	*t = *s
-	if live {
-		t.Faults = s.Faults + 1
-	}
-	t.Sess = cow.With(s.Sess, c, s.Sess[c]+1)
-	s.NewSession(&t.Server, zk.Session{C: c, K: s.Sess[c] + 1})
-	t.idle(c)
-	return model.Enabled
+	return recipe.LearnExpiry(&sp.Constants.Constants, s, c, t, clientsOf, (*State).idle)
 }
+
+// clientsOf is the Clients in s.
+func clientsOf(s *State) *recipe.Clients[zk.NoKind, PC] { return &s.Clients }
 
 // ExpireSession: the server expires session x (ZK!ExpireSession): its
 // lease node goes, the child watches fire, and the internal mutex is freed
@@ -326,28 +296,14 @@ func (sp *Spec) ExpireSession(s *State, x zk.Session, t *State) model.Guard {
 
 // PauseClient: a holder's process pauses (GC, VM stall, SIGSTOP), a fault.
 func (sp *Spec) PauseClient(s *State, c int, t *State) model.Guard {
-	switch {
-	case !sp.WithPause:
-		return `WithPause`
-	case s.Paused[c]:
-		return gNotPaused
-	case s.PC[c] != PCHold:
-		return pcIs[PCHold]
-	case !sp.Fault(s.Faults):
-		return gFault
+	where := model.Enabled
+	if s.PC[c] != PCHold {
+		where = pcIs[PCHold]
 	}
-	*t = *s
-	t.Faults = s.Faults + 1
-	t.Paused = cow.With(s.Paused, c, true)
-	return model.Enabled
+	return recipe.PauseClient(&sp.Constants.Constants, s, c, where, t, clientsOf)
 }
 
 // ResumeClient: the pause ends; the client still believes it holds.
 func (sp *Spec) ResumeClient(s *State, c int, t *State) model.Guard {
-	if !s.Paused[c] {
-		return `paused[c]`
-	}
-	*t = *s
-	t.Paused = cow.With(s.Paused, c, false)
-	return model.Enabled
+	return recipe.ResumeClient(s, c, t, clientsOf)
 }

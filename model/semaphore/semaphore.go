@@ -101,20 +101,12 @@ func (p PC) Acquiring() bool { return p >= PCCreate && p <= PCWait }
 // HoldsLease reports whether p is a holder's ("release", "hold").
 func (p PC) HoldsLease() bool { return p == PCRelease || p == PCHold }
 
-// State is one state of the spec: its variables.
+// State is one state of the spec: its variables, the server's and the
+// clients' those of every recipe (recipe.Clients), then mutex.
 type State struct {
-	// ---- ZooKeeper server: the children of the leases parent ----
-	zk.Server[zk.NoKind]
-	// ---- clients ----
-	PC    []PC  // control state
-	Sess  []int // k of the current session <<c, k>>
-	ReqNo []int // number of the current (or last) acquisition
-	Node  []int // seq of the own lease node, NoNode while unknown
-	// Paused: the client's process is paused.
-	Paused []bool
+	recipe.Clients[zk.NoKind, PC]
 	// Mutex is the session holding the internal mutex, NoSession if none.
-	Mutex  zk.Session
-	Faults int // fault steps taken so far
+	Mutex zk.Session
 }
 
 // VarNames are the spec's variables, in the order of the VARIABLES clause.
@@ -123,28 +115,8 @@ var VarNames = []string{"nodes", "nextSeq", "zxid", "live", "watches", "inbox", 
 
 // Init is the initial state (spec: Init).
 func (sp *Spec) Init() State {
-	n := sp.N()
-	s := State{Server: zk.Init[zk.NoKind](n), PC: make([]PC, n), Sess: make([]int, n),
-		ReqNo: make([]int, n), Node: make([]int, n), Paused: make([]bool, n), Mutex: NoSession}
-	for c := range n {
-		s.Sess[c] = 1
-		s.Node[c] = NoNode
-	}
-	return s
+	return State{Clients: recipe.NewClients[zk.NoKind, PC](sp.N()), Mutex: NoSession}
 }
-
-// SessOf is the session client c uses (spec: Sess(c)).
-func (s *State) SessOf(c int) zk.Session { return zk.Session{C: c, K: s.Sess[c]} }
-
-// UuidOf is the uuid of c's current (or last) acquisition (spec: Uuid(c)).
-func (s *State) UuidOf(c int) zk.Uuid { return zk.Uuid{C: c, R: s.ReqNo[c]} }
-
-// LiveC reports whether a ZooKeeper call by c can succeed (spec: Live(c)).
-func (s *State) LiveC(c int) bool { return s.IsLive(s.SessOf(c)) }
-
-// Abandoned: the server has session x but its client moved on (spec:
-// Abandoned(s)).
-func (s *State) Abandoned(x zk.Session) bool { return s.IsLive(x) && x != s.SessOf(x.C) }
 
 // OwnLeaseExists: c's known lease node exists, owned by its session and
 // carrying its acquisition's uuid (spec: OwnLeaseExists(c)).
@@ -186,26 +158,13 @@ func (sp *Spec) TypeOK(s *State) bool {
 func (sp *Spec) TLA(s *State) []tla.Binding {
 	p := zk.Printer[zk.NoKind]{Clients: sp.Clients}
 	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) {
-		switch name {
-		case "pc":
-			return p.PerClient(func(c int) tla.Value { return tla.Str(s.PC[c].String()) }), true
-		case "sess":
-			return p.Ints(s.Sess), true
-		case "reqNo":
-			return p.Ints(s.ReqNo), true
-		case "node":
-			return p.Ints(s.Node), true
-		case "paused":
-			return p.Bools(s.Paused), true
-		case "mutex":
-			if s.Mutex == NoSession {
-				return tla.Tuple{}, true
-			}
-			return p.Session(s.Mutex), true
-		case "faults":
-			return tla.Int(s.Faults), true
+		if name != "mutex" {
+			return s.Clients.Binding(p, name)
 		}
-		return p.Binding(&s.Server, name)
+		if s.Mutex == NoSession {
+			return tla.Tuple{}, true
+		}
+		return p.Session(s.Mutex), true
 	})
 }
 

@@ -3,6 +3,8 @@ package sessiontiming
 import "github.com/zklock/zklock/model"
 
 // Action indices (model.Label.Action), in the order of Next's disjuncts.
+// GrantContender is last: TimedLock takes the others by INSTANCE, in this
+// order (its contender runs the lock protocol).
 const (
 	ActTick uint8 = iota
 	ActCutLink
@@ -15,10 +17,6 @@ const (
 	ActGrantContender
 	numActions
 )
-
-// ActionNames are the spec's names of the actions, by index.
-var ActionNames = [numActions]string{"Tick", "CutLink", "HealLink", "SendRequest",
-	"ReceiveRequest", "AckReply", "LeaderReceive", "ExpireSession", "GrantContender"}
 
 // Tick: the clock advances; at the new tick the leader pings the follower
 // if the link is up and the follower still serves (Learner: a packet
@@ -79,6 +77,22 @@ func (sp *Spec) SendRequest(s *State, k Kind, t *State) model.Guard {
 	return model.Enabled
 }
 
+// stateIs are the guards reqs[i].state = st, by st.
+var stateIs = [...]model.Guard{`reqs[i].state = "sent"`, `reqs[i].state = "forwarded"`,
+	`reqs[i].state = "replied"`, `reqs[i].state = "acked"`}
+
+// reqIn returns request i (1-based, as in the spec) if it is in state st,
+// else the false conjunct.
+func reqIn(s *State, i int, st ReqState) (Req, model.Guard) {
+	switch {
+	case i < 1 || i > len(s.Reqs):
+		return Req{}, "i <= Len(reqs)"
+	case s.Reqs[i-1].State != st:
+		return Req{}, stateIs[st]
+	}
+	return s.Reqs[i-1], model.Enabled
+}
+
 // withReq sets t to s with request i (0-based) replaced by r.
 func withReq(s *State, i int, r Req, t *State) {
 	*t = *s
@@ -96,17 +110,15 @@ func appendStream(s []int, e int) []int {
 // forwards a sync on its stream to the leader. (A request reaching the
 // follower when it no longer serves stays in flight.)
 func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
+	r, g := reqIn(s, i, Sent)
 	switch {
-	case i < 1 || i > len(s.Reqs):
-		return "i <= Len(reqs)"
-	case s.Reqs[i-1].State != Sent:
-		return `reqs[i].state = "sent"`
+	case g != model.Enabled:
+		return g
 	case !sp.Serving(s):
 		return "Serving"
 	}
 	// As the spec: anything but a read is forwarded (a sync, or
 	// TimedLock's create).
-	r := s.Reqs[i-1]
 	r.State = Replied
 	if r.Kind != Read {
 		r.State = Forwarded
@@ -147,15 +159,13 @@ func (sp *Spec) LeaderReceive(s *State, t *State) model.Guard {
 // AckReply: the reply to request i arrives while the holder still believes
 // it holds (a lost lease stays lost).
 func (sp *Spec) AckReply(s *State, i int, t *State) model.Guard {
+	r, g := reqIn(s, i, Replied)
 	switch {
-	case i < 1 || i > len(s.Reqs):
-		return "i <= Len(reqs)"
-	case s.Reqs[i-1].State != Replied:
-		return `reqs[i].state = "replied"`
+	case g != model.Enabled:
+		return g
 	case !sp.HBelieves(s):
 		return "HBelieves"
 	}
-	r := s.Reqs[i-1]
 	r.State, r.Acked = Acked, s.Now
 	withReq(s, i-1, r, t)
 	return model.Enabled

@@ -1,79 +1,31 @@
 package sessiontiming
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/timing"
 )
 
-// Step applies the action instance l to s, writing the successor into t.
-func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
-	switch l.Action {
-	case ActTick:
-		return sp.Tick(s, t)
-	case ActCutLink:
-		return sp.CutLink(s, t)
-	case ActHealLink:
-		return sp.HealLink(s, t)
-	case ActSendRequest:
-		return sp.SendRequest(s, Kind(l.Arg), t)
-	case ActReceiveRequest:
-		return sp.ReceiveRequest(s, int(l.Arg), t)
-	case ActAckReply:
-		return sp.AckReply(s, int(l.Arg), t)
-	case ActLeaderReceive:
-		return sp.LeaderReceive(s, t)
-	case ActExpireSession:
-		return sp.ExpireSession(s, t)
-	case ActGrantContender:
-		return sp.GrantContender(s, t)
+// actions is Next's disjuncts in order (spec: Next), by their indices:
+// SendRequest over Kinds in Kinds order, ReceiveRequest and AckReply over
+// 1..MaxRequests (the model tries 1..Len(reqs): the others are disabled).
+func (sp *Spec) actions() timing.Actions[State] {
+	plain := timing.Plain[State]
+	reqs := func(s *State) (int, int) { return 1, len(s.Reqs) }
+	as := [numActions]timing.Action[State]{
+		ActTick:     {Name: "Tick", Step: plain(sp.Tick)},
+		ActCutLink:  {Name: "CutLink", Step: plain(sp.CutLink)},
+		ActHealLink: {Name: "HealLink", Step: plain(sp.HealLink)},
+		ActSendRequest: {Name: "SendRequest",
+			Params: func(*State) (int, int) { return int(Kinds[0]), int(Kinds[len(Kinds)-1]) },
+			Param:  func(k int) string { return strconv.Quote(Kind(k).String()) },
+			Step:   func(s *State, k int, t *State) model.Guard { return sp.SendRequest(s, Kind(k), t) }},
+		ActReceiveRequest: {Name: "ReceiveRequest", Params: reqs, Step: sp.ReceiveRequest},
+		ActAckReply:       {Name: "AckReply", Params: reqs, Step: sp.AckReply},
+		ActLeaderReceive:  {Name: "LeaderReceive", Step: plain(sp.LeaderReceive)},
+		ActExpireSession:  {Name: "ExpireSession", Step: plain(sp.ExpireSession)},
+		ActGrantContender: {Name: "GrantContender", Step: plain(sp.GrantContender)},
 	}
-	return "unknown action"
-}
-
-// Next calls emit with every successor of s in TLC's order: Next's
-// disjuncts in order, \E k \in Kinds in Kinds order, \E i \in
-// 1..MaxRequests in increasing i (TLC splits the quantifier over a
-// constant set into one action per element).
-func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
-	var t State
-	try := func(a uint8, i int) {
-		if sp.Step(s, model.Label{Action: a, Client: -1, Arg: int16(i)}, &t) == model.Enabled {
-			emit(model.Label{Action: a, Client: -1, Arg: int16(i)}, &t)
-		}
-	}
-	for _, a := range []uint8{ActTick, ActCutLink, ActHealLink} {
-		try(a, 0)
-	}
-	for _, k := range Kinds {
-		try(ActSendRequest, int(k))
-	}
-	for _, a := range []uint8{ActReceiveRequest, ActAckReply} {
-		for i := 1; i <= len(s.Reqs); i++ {
-			try(a, i)
-		}
-	}
-	try(ActLeaderReceive, 0)
-	try(ActExpireSession, 0)
-	try(ActGrantContender, 0)
-}
-
-// ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return ActionNames[l.Action]
-	}
-	return "?"
-}
-
-// LabelString renders l with its parameter, e.g. "AckReply(2)",
-// `SendRequest("sync")`.
-func (sp *Spec) LabelString(l model.Label) string {
-	if l.Action == ActSendRequest {
-		return fmt.Sprintf("%s(%q)", ActionName(l), Kind(l.Arg).String())
-	}
-	if l.Action == ActReceiveRequest || l.Action == ActAckReply {
-		return fmt.Sprintf("%s(%d)", ActionName(l), l.Arg)
-	}
-	return ActionName(l)
+	return as[:]
 }

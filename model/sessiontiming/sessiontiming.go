@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/zklock/zklock/model/timing"
 	"github.com/zklock/zklock/model/tla"
 )
 
@@ -38,8 +39,12 @@ type Constants struct {
 	MaxTime, MaxRequests, MaxFaults int
 }
 
-// Spec is the state machine with its constants.
-type Spec struct{ Constants }
+// Spec is the state machine with its constants; its Step, Next,
+// ActionName and LabelString are its action table's.
+type Spec struct {
+	Constants
+	timing.Actions[State]
+}
 
 // New checks the constants (the module's ASSUME) and returns the spec.
 func New(k Constants) (*Spec, error) {
@@ -51,7 +56,9 @@ func New(k Constants) (*Spec, error) {
 	if k.Rule != Today && k.Rule != Lagged && k.Rule != Synced {
 		return nil, fmt.Errorf("sessiontiming: Rule = %q: want %q, %q or %q", k.Rule, Today, Lagged, Synced)
 	}
-	return &Spec{k}, nil
+	sp := &Spec{Constants: k}
+	sp.Actions = sp.actions()
+	return sp, nil
 }
 
 // ReqState is a request's state.
@@ -138,24 +145,17 @@ func (sp *Spec) HBelieves(s *State) bool { return s.Now < sp.Deadline(s) }
 // Serving is the spec's Serving: the follower answers requests.
 func (sp *Spec) Serving(s *State) bool { return s.Now <= s.Heard+sp.SyncLimit }
 
-func appendBool(b []byte, x bool) []byte {
-	if x {
-		return append(b, 1)
-	}
-	return append(b, 0)
-}
-
 // AppendEncoding appends the canonical encoding of s to b: every variable
 // in order, integers as zig-zag varints, reqs and stream prefixed by their
 // lengths.
 func (s *State) AppendEncoding(b []byte) []byte {
 	v := binary.AppendVarint
 	b = v(v(b, int64(s.Now)), int64(s.Heard))
-	b = appendBool(b, s.Link)
+	b = timing.AppendBool(b, s.Link)
 	b = v(b, int64(s.Faults))
-	b = appendBool(b, s.Touched)
+	b = timing.AppendBool(b, s.Touched)
 	b = v(b, int64(s.LastTouch))
-	b = appendBool(appendBool(b, s.Expired), s.Granted)
+	b = timing.AppendBool(timing.AppendBool(b, s.Expired), s.Granted)
 	b = binary.AppendUvarint(b, uint64(len(s.Reqs)))
 	for _, r := range s.Reqs {
 		b = append(v(v(b, int64(r.Sent)), int64(r.Acked)), byte(r.State), byte(r.Kind))
@@ -197,14 +197,18 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 func (sp *Spec) Format(s *State) string { return tla.FormatState(sp.TLA(s)) }
 
 // TypeOK is the spec's TypeOK.
-func (sp *Spec) TypeOK(s *State) bool {
-	in := func(x, hi int) bool { return 0 <= x && x <= hi }
+func (sp *Spec) TypeOK(s *State) bool { return sp.TypeOKUpTo(s, Sync) }
+
+// TypeOKUpTo is TypeOK with the request kinds up to last: TimedLock's
+// TypeOK is SessionTiming's with its creates (Kinds \cup {"create"}).
+func (sp *Spec) TypeOKUpTo(s *State, last Kind) bool {
+	in := timing.In
 	if !in(s.Now, sp.MaxTime) || !in(s.Heard, sp.MaxTime) || !in(s.LastTouch, sp.MaxTime) ||
 		!in(s.Faults, sp.MaxFaults) || len(s.Reqs) > sp.MaxRequests {
 		return false
 	}
 	for _, r := range s.Reqs {
-		if r.State > Acked || r.Kind > Sync || !in(r.Sent, sp.MaxTime) || !in(r.Acked, sp.MaxTime) {
+		if r.State > Acked || r.Kind > last || !in(r.Sent, sp.MaxTime) || !in(r.Acked, sp.MaxTime) {
 			return false
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/lossclock"
+	"github.com/zklock/zklock/model/timing"
 	"github.com/zklock/zklock/model/tla"
 )
 
@@ -26,8 +27,12 @@ type Constants struct {
 	Healthy                  bool
 }
 
-// Spec is the state machine with its constants.
-type Spec struct{ Constants }
+// Spec is the state machine with its constants; its Step, Next and
+// ActionName are its action table's.
+type Spec struct {
+	Constants
+	timing.Actions[State]
+}
 
 // New checks the constants (the modules' ASSUMEs).
 func New(k Constants) (*Spec, error) {
@@ -37,7 +42,12 @@ func New(k Constants) (*Spec, error) {
 	if k.Timeout < 0 || k.Drift < 0 || k.MaxTime < 0 || k.Delay < 1 || k.Beat < 1 || k.MaxInFlight < 1 {
 		return nil, fmt.Errorf("sessiontimingload: constants out of range: %+v", k)
 	}
-	return &Spec{k}, nil
+	sp := &Spec{Constants: k}
+	plain := timing.Plain[State]
+	// Next's disjuncts in order.
+	sp.Actions = timing.Actions[State]{{Name: "Tick", Step: plain(sp.Tick)}, {Name: "SendRead", Step: plain(sp.SendRead)},
+		{Name: "SendSync", Step: plain(sp.SendSync)}, {Name: "AckReply", Step: plain(sp.AckReply)}}
+	return sp, nil
 }
 
 // Req is a request in flight.
@@ -70,16 +80,8 @@ func (sp *Spec) shadowAcked(sh Shadow, s, a int, sync bool) Shadow {
 	if sync {
 		by = s - sp.Clock.Lag
 	}
-	out := Shadow{Proven: sh.Proven}
-	var rest []lossclock.Entry
-	for _, e := range sh.Acks {
-		if e.At <= by {
-			out.Proven = max(out.Proven, e.Sent)
-		} else {
-			rest = append(rest, e)
-		}
-	}
-	if s > out.Proven {
+	proven, rest := lossclock.Proves(sh.Acks, sh.Proven, by)
+	if s > proven {
 		i := slices.IndexFunc(rest, func(e lossclock.Entry) bool { return e.Sent > s || (e.Sent == s && e.At >= a) })
 		switch {
 		case i < 0:
@@ -88,21 +90,8 @@ func (sp *Spec) shadowAcked(sh Shadow, s, a int, sync bool) Shadow {
 			rest = slices.Insert(rest, i, lossclock.Entry{Sent: s, At: a})
 		}
 	}
-	out.Acks = rest
-	return out
+	return Shadow{Acks: rest, Proven: proven}
 }
-
-// Action indices, in the order of Next's disjuncts.
-const (
-	ActTick uint8 = iota
-	ActSendRead
-	ActSendSync
-	ActAckReply
-	numActions
-)
-
-// ActionNames are the spec's names of the actions, by index.
-var ActionNames = [numActions]string{"Tick", "SendRead", "SendSync", "AckReply"}
 
 // HBelieves: the holder's loss deadline has not passed.
 func (sp *Spec) HBelieves(s *State) bool { return s.Now < s.Clock.Proven+sp.Timeout-sp.Drift }
@@ -171,43 +160,9 @@ func (sp *Spec) AckReply(s, t *State) model.Guard {
 	return model.Enabled
 }
 
-// Step applies the action of l to s.
-func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
-	switch l.Action {
-	case ActTick:
-		return sp.Tick(s, t)
-	case ActSendRead:
-		return sp.SendRead(s, t)
-	case ActSendSync:
-		return sp.SendSync(s, t)
-	case ActAckReply:
-		return sp.AckReply(s, t)
-	}
-	return "unknown action"
-}
-
-// Next emits every successor of s in Next's order.
-func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
-	var t State
-	for a := range numActions {
-		l := model.Label{Action: a, Client: -1}
-		if sp.Step(s, l, &t) == model.Enabled {
-			emit(l, &t)
-		}
-	}
-}
-
-// ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return ActionNames[l.Action]
-	}
-	return "?"
-}
-
 // TypeOK is the spec's TypeOK.
 func (sp *Spec) TypeOK(s *State) bool {
-	in := func(x, hi int) bool { return 0 <= x && x <= hi }
+	in := timing.In
 	if !in(s.Now, sp.MaxTime) || len(s.Inflight) > sp.MaxInFlight || len(s.Clock.Mem) > sp.Clock.MaxAcks ||
 		!in(s.Clock.Proven, sp.MaxTime) || !in(s.LastSync, sp.MaxTime) {
 		return false
@@ -232,12 +187,7 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	b = binary.AppendVarint(b, int64(s.Now))
 	b = binary.AppendUvarint(b, uint64(len(s.Inflight)))
 	for _, r := range s.Inflight {
-		b = binary.AppendVarint(b, int64(r.Sent))
-		if r.Sync {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = timing.AppendBool(binary.AppendVarint(b, int64(r.Sent)), r.Sync)
 	}
 	b = s.Clock.AppendEncoding(b)
 	b = binary.AppendVarint(b, int64(s.LastSync))

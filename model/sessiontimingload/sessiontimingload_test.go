@@ -28,8 +28,8 @@ func draw(t *rapid.T, merge lossclock.Merge, healthy bool) sessiontimingload.Con
 
 func walk(t *rapid.T, sp *sessiontimingload.Spec, props []proptest.Property[sessiontimingload.State]) {
 	proptest.WalkChecking(t, proptest.Spec[sessiontimingload.State]{
-		Init: sp.Init, Next: sp.Next, Actions: len(sessiontimingload.ActionNames),
-		ActionName: sessiontimingload.ActionName, LabelString: sessiontimingload.ActionName, Format: sp.Format,
+		Init: sp.Init, Next: sp.Next, Actions: len(sp.Actions),
+		ActionName: sp.ActionName, LabelString: sp.LabelString, Format: sp.Format,
 	}, props, rapid.IntRange(20, 400).Draw(t, "steps"), nil)
 }
 

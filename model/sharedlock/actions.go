@@ -100,8 +100,7 @@ func (sp *Spec) GrantOnHeadGone(s *State, c int, t *State) model.Guard {
 	if s.Kind[c] != KindRead && s.Target[c].Kind != KindRead {
 		return `kind[c] = "read" \/ target[c][2] = "read"`
 	}
-	s.Consume(c, &t.State, recipe.PCGrant)
-	return kindKept(s, t, model.Enabled)
+	return kindKept(s, t, s.ConsumeIf(c, &t.State, model.Enabled, recipe.PCGrant))
 }
 
 // Grant: getData(<own node>): token := czxid; the client holds (as a

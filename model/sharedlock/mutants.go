@@ -74,11 +74,7 @@ func (sp *Spec) ListChildrenPredecessor(s *State, c int, t *State) model.Guard {
 // node's deletion as its grant, which a Downgrade makes wrong. Replaces
 // GrantOnHeadGone. Spec: SharedLockWriterShortcut!GrantOnAnyHeadGone.
 func (sp *Spec) GrantOnAnyHeadGone(s *State, c int, t *State) model.Guard {
-	if g := s.HeadGone(c); g != model.Enabled {
-		return g
-	}
-	s.Consume(c, &t.State, recipe.PCGrant)
-	return kindKept(s, t, model.Enabled)
+	return kindKept(s, t, s.ConsumeIf(c, &t.State, s.HeadGone(c), recipe.PCGrant))
 }
 
 // DowngradeReplyLostKeepsWrite (mutant DowngradeLost): DowngradeReplyLost

@@ -64,7 +64,7 @@ func loadConnLoss(module string, m tlccfg.Model) (Instance, error) {
 		return wrapConnLoss[predlock.Constants, predlock.State, zk.NoKind](w, k, err,
 			func(k predlock.Constants) (*predlock.Spec, error) { return predlock.New(k, predlock.Base) }, PredLockSpec)
 	}
-	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
+	k := r.sharedLockConstants()
 	return wrapConnLoss[sharedlock.Constants, sharedlock.State, sharedlock.Kind](w, k, r.done(),
 		func(k sharedlock.Constants) (*sharedlock.Spec, error) { return sharedlock.New(k, sharedlock.Base) }, SharedLockSpec)
 }

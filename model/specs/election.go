@@ -12,10 +12,7 @@ import (
 
 // electionSpecs maps each specification of Election to its module and
 // whether it is fair.
-var electionSpecs = map[string]struct {
-	module election.Module
-	fair   bool
-}{
+var electionSpecs = map[string]variant[election.Module]{
 	"Spec":         {election.Base, false},
 	"FairSpec":     {election.Base, true},
 	"NotifySpec":   {election.Notify, false},
@@ -25,13 +22,9 @@ var electionSpecs = map[string]struct {
 }
 
 func loadElection(module string, m tlccfg.Model) (Instance, error) {
-	specName, err := specOf(m)
+	specName, which, err := specIn(module, m, electionSpecs, nil)
 	if err != nil {
 		return nil, err
-	}
-	which, ok := electionSpecs[specName]
-	if !ok {
-		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
 	var e election.Constants
 	k, err := predLockConstants(newConstReader(m), func(r *constReader) {
@@ -42,17 +35,12 @@ func loadElection(module string, m tlccfg.Model) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := election.New(k, e, which.module)
+	sp, err := election.New(k, e, which.variant)
 	if err != nil {
 		return nil, err
 	}
 	es, err := electionSpec(sp, which.fair, m.Invariants, m.Properties)
-	if err != nil {
-		return nil, err
-	}
-	es.Name = module + "!" + specName
-	es.CheckDeadlock = m.CheckDeadlock
-	return &instance[election.State]{spec: es, format: sp.Format}, nil
+	return newInstance(module, specName, m, es, err, sp.Format)
 }
 
 // electionInvariants are Election's invariants: its own, and
@@ -74,22 +62,10 @@ func electionInvariants(sp *election.Spec) map[string]func(*election.State) bool
 // electionSpec is the explorer's view of sp with the config's invariants
 // and properties, and with FairSpec's (KeepFairSpec's) fairness if fair.
 func electionSpec(sp *election.Spec, fair bool, invariants, properties []string) (*explore.Spec[election.State], error) {
-	es := &explore.Spec[election.State]{
-		Init:        func() []election.State { return []election.State{sp.Init()} },
-		Next:        sp.Next,
-		Step:        sp.Step,
-		Encode:      func(b []byte, s *election.State) []byte { return s.AppendEncoding(b) },
-		ActionName:  election.ActionName,
-		LabelString: sp.LabelString,
-		View:        sp.TLA,
-	}
-	invs := electionInvariants(sp)
-	for _, name := range invariants {
-		f, ok := invs[name]
-		if !ok {
-			return nil, fmt.Errorf("specs: Election has no invariant %s", name)
-		}
-		es.Invariants = append(es.Invariants, explore.Invariant[election.State]{Name: name, Holds: f})
+	es := view[election.State]("Election", sp, election.ActionName)
+	var err error
+	if es.Invariants, err = invariantsNamed("Election", electionInvariants(sp), invariants); err != nil {
+		return nil, err
 	}
 	acts := map[string]func(s, t *election.State) bool{
 		"ObservedEpochsIncrease": sp.ObservedEpochsIncrease,

@@ -1,8 +1,6 @@
 package specs
 
 import (
-	"fmt"
-
 	"github.com/zklock/zklock/internal/tlccfg"
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
@@ -13,10 +11,7 @@ import (
 // predExtSpecs maps each specification of the modules that extend
 // PredecessorLock with a variable (model/predext) to its module and
 // whether it is fair.
-var predExtSpecs = map[string]struct {
-	module predext.Module
-	fair   bool
-}{
+var predExtSpecs = map[string]variant[predext.Module]{
 	"GSpec":      {predext.Guard, false},
 	"USpec":      {predext.GuardUnchecked, false},
 	"FSpec":      {predext.CancelInFlight, false},
@@ -27,7 +22,7 @@ var predExtSpecs = map[string]struct {
 // isPredExt reports whether module is mirrored by model/predext.
 func isPredExt(module string) bool {
 	for _, w := range predExtSpecs {
-		if w.module.Name() == module {
+		if w.variant.Name() == module {
 			return true
 		}
 	}
@@ -35,45 +30,29 @@ func isPredExt(module string) bool {
 }
 
 func loadPredExt(module string, m tlccfg.Model) (Instance, error) {
-	specName, err := specOf(m)
+	specName, which, err := specIn(module, m, predExtSpecs, func(_ string, which variant[predext.Module]) bool {
+		return which.variant.Name() == module
+	})
 	if err != nil {
 		return nil, err
-	}
-	which, ok := predExtSpecs[specName]
-	if !ok || which.module.Name() != module {
-		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
 	k, err := predLockConstants(newConstReader(m), nil)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := predext.New(k, which.module)
+	sp, err := predext.New(k, which.variant)
 	if err != nil {
 		return nil, err
 	}
 	es, err := predExtSpec(sp, which.fair, m.Invariants, m.Properties)
-	if err != nil {
-		return nil, err
-	}
-	es.Name = module + "!" + specName
-	es.CheckDeadlock = m.CheckDeadlock
-	return &instance[predext.State]{spec: es, format: sp.Format}, nil
+	return newInstance(module, specName, m, es, err, sp.Format)
 }
 
 // predExtSpec is the explorer's view of sp: PredecessorLock's properties
 // and fairness (PredLockSpec) on the embedded state (lift), and the
 // module's own GuardedExclusion.
 func predExtSpec(sp *predext.Spec, fair bool, invariants, properties []string) (*explore.Spec[predext.State], error) {
-	es := &explore.Spec[predext.State]{
-		Name:        sp.Module.Name(),
-		Init:        func() []predext.State { return []predext.State{sp.Init()} },
-		Next:        sp.Next,
-		Step:        sp.Step,
-		Encode:      func(b []byte, s *predext.State) []byte { return s.AppendEncoding(b) },
-		ActionName:  sp.ActionName,
-		LabelString: sp.LabelString,
-		View:        sp.TLA,
-	}
+	es := view[predext.State](sp.Module.Name(), sp, sp.ActionName)
 	// GTypeOK and FTypeOK are PredecessorLock's TypeOK with the module's
 	// variable (lift puts sp.TypeOK in its place); GuardedExclusion is the
 	// module's own.

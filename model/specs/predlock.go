@@ -8,15 +8,12 @@ import (
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
-	"github.com/zklock/zklock/model/tla"
+	"github.com/zklock/zklock/model/zk"
 )
 
 // predLockSpecs maps each specification of the PredecessorLock modules to
 // the variant whose next-state relation it uses and whether it is fair.
-var predLockSpecs = map[string]struct {
-	variant predlock.Variant
-	fair    bool
-}{
+var predLockSpecs = map[string]variant[predlock.Variant]{
 	"Spec":           {predlock.Base, false},
 	"FairSpec":       {predlock.Base, true},
 	"HerdSpec":       {predlock.HerdParent, false},
@@ -32,13 +29,11 @@ var predLockSpecs = map[string]struct {
 }
 
 func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
-	specName, err := specOf(m)
+	specName, which, err := specIn(module, m, predLockSpecs, func(_ string, which variant[predlock.Variant]) bool {
+		return which.variant == predlock.Base || which.variant.Module() == module
+	})
 	if err != nil {
 		return nil, err
-	}
-	which, ok := predLockSpecs[specName]
-	if !ok || (which.variant != predlock.Base && which.variant.Module() != module) {
-		return nil, fmt.Errorf("specs: module %s has no specification %s", module, specName)
 	}
 	switch module {
 	case "PredecessorLock", "PredecessorLockHerdParent", "PredecessorLockNotifyIsGrant", "PredecessorLockBlindRetry",
@@ -55,12 +50,7 @@ func loadPredLock(module string, m tlccfg.Model) (Instance, error) {
 		return nil, err
 	}
 	es, err := PredLockSpec(sp, which.fair, m.Invariants, m.Properties)
-	if err != nil {
-		return nil, err
-	}
-	es.Name = module + "!" + specName
-	es.CheckDeadlock = m.CheckDeadlock
-	return &instance[predlock.State]{spec: es, format: sp.Format}, nil
+	return newInstance(module, specName, m, es, err, sp.Format)
 }
 
 // predLockConstants reads PredecessorLock's constants from r, then, with
@@ -83,16 +73,7 @@ func predLockConstants(r *constReader, more func(*constReader)) (predlock.Consta
 // PredLockSpec returns the explorer's view of sp with the named invariants
 // and properties, and with FairSpec's fairness if fair.
 func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string) (*explore.Spec[predlock.State], error) {
-	es := &explore.Spec[predlock.State]{
-		Name:        sp.Variant.Module(),
-		Init:        func() []predlock.State { return []predlock.State{sp.Init()} },
-		Next:        sp.Next,
-		Step:        sp.Step,
-		Encode:      func(b []byte, s *predlock.State) []byte { return s.AppendEncoding(b) },
-		ActionName:  predlock.ActionName,
-		LabelString: sp.LabelString,
-		View:        func(s *predlock.State) []tla.Binding { return sp.TLA(s) },
-	}
+	es := view[predlock.State](sp.Variant.Module(), sp, predlock.ActionName)
 	invs := map[string]func(*predlock.State) bool{
 		"TypeOK":                sp.TypeOK,
 		"MutualExclusion":       sp.MutualExclusion,
@@ -102,12 +83,9 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 		"GrantsInSequenceOrder": sp.GrantsInSequenceOrder,
 		"KnownNodeExists":       sp.KnownNodeExists,
 	}
-	for _, name := range invariants {
-		f, ok := invs[name]
-		if !ok {
-			return nil, fmt.Errorf("specs: %s has no invariant %s", sp.Variant.Module(), name)
-		}
-		es.Invariants = append(es.Invariants, explore.Invariant[predlock.State]{Name: name, Holds: f})
+	var err error
+	if es.Invariants, err = invariantsNamed(sp.Variant.Module(), invs, invariants); err != nil {
+		return nil, err
 	}
 	acts := map[string]func(s, t *predlock.State) bool{
 		"TokensIncrease": sp.TokensIncrease,
@@ -118,25 +96,11 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 			es.Actions = append(es.Actions, explore.ActionProperty[predlock.State]{Name: name, Holds: f})
 			continue
 		}
-		if name == "NoOrphansEventually" {
-			es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-				Name: name, N: sp.N() * sp.MaxRequests, P: func(s *predlock.State, i int) bool { return s.Orphaned(sp.RequestParam(i)) },
-				Q: func(s *predlock.State, i int) bool { return s.NoNodeOf(sp.RequestParam(i)) },
-				Param: func(i int) string {
-					u := sp.RequestParam(i)
-					return fmt.Sprintf("<<%s, %d>>", sp.Clients[u.C], u.R)
-				},
-			})
-			continue
-		}
-		q := map[string]func(*predlock.State, int) bool{"StarvationFree": (*predlock.State).Holds, "RequestsEnd": (*predlock.State).Ended}[name]
-		if q == nil {
+		lt, ok := lockLeadsTo(name, &sp.Constants.Constants, func(s *predlock.State) *recipe.State[zk.NoKind] { return &s.State })
+		if !ok {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Variant.Module(), name)
 		}
-		es.Temporal = append(es.Temporal, explore.LeadsTo[predlock.State]{
-			Name: name, N: sp.N(), P: (*predlock.State).Acquiring, Q: q,
-			Param: func(i int) string { return sp.Clients[i] },
-		})
+		es.Temporal = append(es.Temporal, lt)
 	}
 	if fair {
 		if !sp.HasFairSpec() {
@@ -147,44 +111,94 @@ func PredLockSpec(sp *predlock.Spec, fair bool, invariants, properties []string)
 	return es, nil
 }
 
-// predLockFairness is Fairness (BlindFairSpec's for BlindRetry):
-// WF_vars(Progress(c)) and WF_vars(ResumeClient(c)) for each client c, and
-// WF_vars(\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)).
-func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
-	var fs []explore.Fairness[predlock.State]
-	for c := range sp.Clients {
-		fs = append(fs, explore.Fairness[predlock.State]{
-			Name: "Progress(" + sp.Clients[c] + ")",
-			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action != recipe.ActExpireSession && sp.IsProgress(l)
-			},
+// lockLeadsTo is the leads-to property name as both lock specs state it on
+// model/recipe's part of their state (at): StarvationFree and RequestsEnd
+// for each client, NoOrphansEventually for each request; false for any
+// other name.
+func lockLeadsTo[S any, K zk.Kind](name string, k *recipe.Constants, at func(*S) *recipe.State[K]) (explore.LeadsTo[S], bool) {
+	acquiring := func(s *S, c int) bool { return at(s).Acquiring(c) }
+	client := func(c int) string { return k.Clients[c] }
+	switch name {
+	case "StarvationFree":
+		return explore.LeadsTo[S]{Name: name, N: k.N(), P: acquiring, Param: client,
+			Q: func(s *S, c int) bool { return at(s).Holds(c) }}, true
+	case "RequestsEnd":
+		return explore.LeadsTo[S]{Name: name, N: k.N(), P: acquiring, Param: client,
+			Q: func(s *S, c int) bool { return at(s).Ended(c) }}, true
+	case "NoOrphansEventually":
+		return explore.LeadsTo[S]{Name: name, N: k.N() * k.MaxRequests,
+			P: func(s *S, i int) bool { return at(s).Orphaned(k.RequestParam(i)) },
+			Q: func(s *S, i int) bool { return at(s).NoNodeOf(k.RequestParam(i)) },
+			Param: func(i int) string {
+				u := k.RequestParam(i)
+				return fmt.Sprintf("<<%s, %d>>", k.Clients[u.C], u.R)
+			}}, true
+	}
+	return explore.LeadsTo[S]{}, false
+}
+
+// lockFairness is what a lock recipe's fairness is made of (SharedLock's
+// and PredecessorLock's Fairness, Semaphore's FairSpec).
+type lockFairness[S any] struct {
+	clients []string
+	// progress reports whether l is a step of Progress(l.Client).
+	progress func(l model.Label) bool
+	// resume and expire are ResumeClient's and ExpireSession's indices.
+	resume, expire uint8
+	abandoned      func(s *S, x zk.Session) bool
+	// deleteLands adds a condition per client for its pending deletes
+	// (recipe.ActDeleteLands).
+	deleteLands bool
+}
+
+// conditions are WF_vars(Progress(c)) and WF_vars(ResumeClient(c)) for
+// each client c, WF_vars(\E s \in Sessions : Abandoned(s) /\
+// ExpireSession(s)), and with deleteLands WF_vars(\E p \in pending :
+// p[1][1] = c /\ DeleteLands(p)) for each c, in that order.
+func (lf lockFairness[S]) conditions() []explore.Fairness[S] {
+	var fs []explore.Fairness[S]
+	for c := range lf.clients {
+		fs = append(fs, explore.Fairness[S]{
+			Name:  "Progress(" + lf.clients[c] + ")",
+			Takes: func(_ *S, l model.Label) bool { return int(l.Client) == c && lf.progress(l) },
 		})
 	}
-	for c := range sp.Clients {
-		fs = append(fs, explore.Fairness[predlock.State]{
-			Name: "ResumeClient(" + sp.Clients[c] + ")",
-			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == recipe.ActResumeClient
-			},
+	for c := range lf.clients {
+		fs = append(fs, explore.Fairness[S]{
+			Name:  "ResumeClient(" + lf.clients[c] + ")",
+			Takes: func(_ *S, l model.Label) bool { return int(l.Client) == c && l.Action == lf.resume },
 		})
 	}
-	fs = append(fs, explore.Fairness[predlock.State]{
+	fs = append(fs, explore.Fairness[S]{
 		Name: `\E s \in Sessions : Abandoned(s) /\ ExpireSession(s)`,
-		Takes: func(s *predlock.State, l model.Label) bool {
-			return l.Action == recipe.ActExpireSession &&
-				s.Abandoned(predlock.Session{C: int(l.Client), K: int(l.Arg)})
+		Takes: func(s *S, l model.Label) bool {
+			return l.Action == lf.expire && lf.abandoned(s, zk.Session{C: int(l.Client), K: int(l.Arg)})
 		},
 	})
-	if sp.Variant == predlock.BlindRetry {
-		return fs // BlindFairSpec has no fairness on DeleteLands
+	if !lf.deleteLands {
+		return fs
 	}
-	for c := range sp.Clients {
-		fs = append(fs, explore.Fairness[predlock.State]{
-			Name: `\E p \in pending : p[1][1] = ` + sp.Clients[c] + ` /\ DeleteLands(p)`,
-			Takes: func(_ *predlock.State, l model.Label) bool {
-				return int(l.Client) == c && l.Action == recipe.ActDeleteLands
-			},
+	for c := range lf.clients {
+		fs = append(fs, explore.Fairness[S]{
+			Name:  `\E p \in pending : p[1][1] = ` + lf.clients[c] + ` /\ DeleteLands(p)`,
+			Takes: func(_ *S, l model.Label) bool { return int(l.Client) == c && l.Action == recipe.ActDeleteLands },
 		})
 	}
 	return fs
+}
+
+// recipeFairness is the Fairness of a lock spec on model/recipe (isProgress
+// its Progress(c)); BlindFairSpec has no fairness on DeleteLands.
+func recipeFairness[S any](clients []string, isProgress func(model.Label) bool, abandoned func(*S, zk.Session) bool, deleteLands bool) []explore.Fairness[S] {
+	return lockFairness[S]{
+		clients:  clients,
+		progress: func(l model.Label) bool { return l.Action != recipe.ActExpireSession && isProgress(l) },
+		resume:   recipe.ActResumeClient, expire: recipe.ActExpireSession,
+		abandoned: abandoned, deleteLands: deleteLands,
+	}.conditions()
+}
+
+// predLockFairness is Fairness (BlindFairSpec's for BlindRetry).
+func predLockFairness(sp *predlock.Spec) []explore.Fairness[predlock.State] {
+	return recipeFairness(sp.Clients, sp.IsProgress, (*predlock.State).Abandoned, sp.Variant != predlock.BlindRetry)
 }

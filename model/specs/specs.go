@@ -8,6 +8,7 @@ package specs
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/model/sharedlock"
 )
 
 // Instance is the model of one config, ready to be explored.
@@ -180,6 +182,99 @@ func (in *instance[S]) MatchTLC(actions []string, states []map[string]string, lo
 	return "", fmt.Errorf("the trace replays in the model but its end violates no property of the config")
 }
 
+// mirror is what every model's Spec gives the explorer.
+type mirror[S any] interface {
+	model.Machine[S]
+	Format(s *S) string
+}
+
+// encoder is a state type with its canonical encoding.
+type encoder[S any] interface {
+	*S
+	AppendEncoding(b []byte) []byte
+}
+
+// view is the explorer's view of sp under name, without properties;
+// actionName names a label's action (its package's ActionName, or sp's).
+func view[S any, P encoder[S]](name string, sp mirror[S], actionName func(model.Label) string) *explore.Spec[S] {
+	return &explore.Spec[S]{
+		Name:        name,
+		Init:        func() []S { return []S{sp.Init()} },
+		Next:        sp.Next,
+		Step:        sp.Step,
+		Encode:      func(b []byte, s *S) []byte { return P(s).AppendEncoding(b) },
+		ActionName:  actionName,
+		LabelString: sp.LabelString,
+		View:        sp.TLA,
+	}
+}
+
+// invariantsNamed looks the named invariants up in module's table, in
+// the config's order.
+func invariantsNamed[S any](module string, table map[string]func(*S) bool, names []string) ([]explore.Invariant[S], error) {
+	var out []explore.Invariant[S]
+	for _, name := range names {
+		f, ok := table[name]
+		if !ok {
+			return nil, fmt.Errorf("specs: %s has no invariant %s", module, name)
+		}
+		out = append(out, explore.Invariant[S]{Name: name, Holds: f})
+	}
+	return out, nil
+}
+
+// specNamed returns the specification config m names, which must be one
+// of module's names.
+func specNamed(module string, m tlccfg.Model, names ...string) (string, error) {
+	specName, _, err := specIn(module, m, nil, func(name string, _ struct{}) bool { return slices.Contains(names, name) })
+	return specName, err
+}
+
+// variant is what a specification of a recipe's modules runs: the
+// recipe's variant (or module) and whether the specification is fair.
+type variant[V any] struct {
+	variant V
+	fair    bool
+}
+
+// specIn returns the specification config m names and what specs says of
+// it; it must be in specs (if not nil) and, if ok is not nil, ok for
+// module.
+func specIn[V any](module string, m tlccfg.Model, specs map[string]V, ok func(string, V) bool) (string, V, error) {
+	var v V
+	specName, err := specOf(m)
+	if err != nil {
+		return "", v, err
+	}
+	v, found := specs[specName]
+	if (specs != nil && !found) || (ok != nil && !ok(specName, v)) {
+		return "", v, fmt.Errorf("specs: module %s has no specification %s", module, specName)
+	}
+	return specName, v, nil
+}
+
+// build finishes reading a module's constants k from r and builds its
+// mirror with them.
+func build[K, Sp any](r *constReader, k K, newSpec func(K) (Sp, error)) (Sp, error) {
+	if err := r.done(); err != nil {
+		var none Sp
+		return none, err
+	}
+	return newSpec(k)
+}
+
+// newInstance is the model of config m of module under its specification
+// specName: es (err: the error building it) named as TLC names it, with
+// the config's deadlock check, its states printed by format.
+func newInstance[S any](module, specName string, m tlccfg.Model, es *explore.Spec[S], err error, format func(*S) string) (Instance, error) {
+	if err != nil {
+		return nil, err
+	}
+	es.Name = module + "!" + specName
+	es.CheckDeadlock = m.CheckDeadlock
+	return &instance[S]{spec: es, format: format}, nil
+}
+
 // constants reads a config's CONSTANTS: each name in ints must be a
 // natural number, each in bools TRUE or FALSE, each in strs a string, and
 // clients a set of model values; a constant the module does not declare,
@@ -192,6 +287,14 @@ type constReader struct {
 
 // lockConstants reads the constants both lock specs declare.
 func (r *constReader) lockConstants() recipe.Constants {
+	k := r.recipeConstants()
+	k.AsyncDelete = r.bool("AsyncDelete")
+	return k
+}
+
+// recipeConstants reads the constants every recipe declares (Semaphore's
+// are these: it has no AsyncDelete).
+func (r *constReader) recipeConstants() recipe.Constants {
 	return recipe.Constants{
 		Clients:       r.modelValues("Clients"),
 		MaxRequests:   r.nat("MaxRequests"),
@@ -201,8 +304,12 @@ func (r *constReader) lockConstants() recipe.Constants {
 		WithReplyLoss: r.bool("WithReplyLoss"),
 		WithPause:     r.bool("WithPause"),
 		WithCancel:    r.bool("WithCancel"),
-		AsyncDelete:   r.bool("AsyncDelete"),
 	}
+}
+
+// sharedLockConstants reads SharedLock's constants.
+func (r *constReader) sharedLockConstants() sharedlock.Constants {
+	return sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
 }
 
 func newConstReader(m tlccfg.Model) *constReader { return &constReader{m: m, used: map[string]bool{}} }

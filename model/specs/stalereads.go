@@ -66,7 +66,7 @@ func loadStaleReads(module string, m tlccfg.Model) (Instance, error) {
 		p, err := predlock.New(k, predlock.Base)
 		return staleInstance(module, m, k.Constants, v, p, err, PredLockStale, PredLockSpec)
 	}
-	k := sharedlock.Constants{Constants: r.lockConstants(), WithDowngrade: r.bool("WithDowngrade")}
+	k := r.sharedLockConstants()
 	more(r)
 	if err := r.done(); err != nil {
 		return nil, err

@@ -5,51 +5,43 @@ import (
 
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/sessiontiming"
+	"github.com/zklock/zklock/model/timing"
 	"github.com/zklock/zklock/model/zk"
 )
 
-// Action indices (model.Label.Action), in the order of Next's disjuncts.
-const (
-	ActTick uint8 = iota
-	ActCutLink
-	ActHealLink
-	ActSendRequest
-	ActReceiveRequest
-	ActAckReply
-	ActLeaderReceive
-	ActExpireSession
-	ActHCreate
-	ActHList
-	ActHGrant
-	ActHBehind
-	ActHGone
-	ActHRelease
-	ActCCreate
-	ActCGrant
-	ActCRelease
-	numActions
-)
-
-// ActionNames are the spec's names of the actions, by index.
-var ActionNames = [numActions]string{"Tick", "CutLink", "HealLink", "SendRequest", "ReceiveRequest", "AckReply",
-	"LeaderReceive", "ExpireSession", "HCreate", "HList", "HGrant", "HBehind", "HGone", "HRelease",
-	"CCreate", "CGrant", "CRelease"}
-
-// timing applies SessionTiming's action f to s's time, the rest of s
-// unchanged (Tick, CutLink, HealLink, SendRequest: UNCHANGED the nodes and
-// the clients).
-func timing(s, t *State, f func(*sessiontiming.State, *sessiontiming.State) model.Guard) model.Guard {
-	*t = *s
-	return f(&s.ST, &t.ST)
+// actions is Next's disjuncts in order (spec: Next). The first eight are
+// SessionTiming's (ST!...), in its order: Tick, CutLink, HealLink and
+// SendRequest(k) leave the nodes and the clients unchanged; ReceiveRequest(i),
+// AckReply(i), LeaderReceive and ExpireSession add the conjuncts below.
+func (sp *Spec) actions() timing.Actions[State] {
+	st := sp.ST.Actions
+	time := func(s *State) *sessiontiming.State { return &s.ST }
+	plain := timing.Plain[State]
+	return timing.Actions[State]{
+		timing.Lift(st[sessiontiming.ActTick], time),
+		timing.Lift(st[sessiontiming.ActCutLink], time),
+		timing.Lift(st[sessiontiming.ActHealLink], time),
+		timing.Lift(st[sessiontiming.ActSendRequest], time),
+		timing.Extend(st[sessiontiming.ActReceiveRequest], time, receiveRequest),
+		timing.Extend(st[sessiontiming.ActAckReply], time, ackReply),
+		timing.Extend(st[sessiontiming.ActLeaderReceive], time, plain(leaderReceive)),
+		timing.Extend(st[sessiontiming.ActExpireSession], time, plain(expireSession)),
+		{Name: "HCreate", Step: plain(sp.HCreate)},
+		{Name: "HList", Step: plain(sp.HList)},
+		{Name: "HGrant", Step: plain(sp.HGrant)},
+		{Name: "HBehind", Step: plain(sp.HBehind)},
+		{Name: "HGone", Step: plain(sp.HGone)},
+		{Name: "HRelease", Step: plain(sp.HRelease)},
+		{Name: "CCreate", Step: plain(sp.CCreate)},
+		{Name: "CGrant", Step: plain(sp.CGrant)},
+		{Name: "CRelease", Step: plain(sp.CRelease)},
+	}
 }
 
-// ReceiveRequest: the follower receives H's request i (SessionTiming's);
-// if it is H's listing, the answer is the children as they are now.
-func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
-	*t = *s
-	if g := sp.ST.ReceiveRequest(&s.ST, i, &t.ST); g != model.Enabled {
-		return g
-	}
+// receiveRequest is ReceiveRequest(i) past ST!ReceiveRequest(i) (the
+// follower receives H's request i): if it is H's listing, the answer is
+// the children as they are now.
+func receiveRequest(s *State, i int, t *State) model.Guard {
 	if i == s.HReq && s.HPC == HListing {
 		switch _, ok := NodeOf(s, H); {
 		case !ok:
@@ -63,13 +55,10 @@ func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
 	return model.Enabled
 }
 
-// LeaderReceive: the leader takes the head of the follower's stream
-// (SessionTiming's); H's create creates H's node if its session is live.
-func (sp *Spec) LeaderReceive(s *State, t *State) model.Guard {
-	*t = *s
-	if g := sp.ST.LeaderReceive(&s.ST, &t.ST); g != model.Enabled {
-		return g
-	}
+// leaderReceive is LeaderReceive past ST!LeaderReceive (the leader takes
+// the head of the follower's stream): H's create creates H's node if its
+// session is live.
+func leaderReceive(s *State, t *State) model.Guard {
 	if h := s.ST.Stream[0]; h != sessiontiming.PingReply && s.ST.Reqs[h-1].Kind == sessiontiming.Create && s.ZK.IsLive(hSess) {
 		if !s.ZK.CanCreate(MaxSeq) {
 			return zk.GSeq
@@ -79,13 +68,10 @@ func (sp *Spec) LeaderReceive(s *State, t *State) model.Guard {
 	return model.Enabled
 }
 
-// AckReply: the reply to H's request i arrives (SessionTiming's); the
-// create's moves H to its listing, the listing's to its grant step.
-func (sp *Spec) AckReply(s *State, i int, t *State) model.Guard {
-	*t = *s
-	if g := sp.ST.AckReply(&s.ST, i, &t.ST); g != model.Enabled {
-		return g
-	}
+// ackReply is AckReply(i) past ST!AckReply(i) (the reply to H's request i
+// arrives): the create's moves H to its listing, the listing's to its
+// grant step.
+func ackReply(s *State, i int, t *State) model.Guard {
 	switch {
 	case i == s.HReq && s.HPC == HCreating:
 		t.HPC = HList
@@ -95,13 +81,10 @@ func (sp *Spec) AckReply(s *State, i int, t *State) model.Guard {
 	return model.Enabled
 }
 
-// ExpireSession: the leader expires H's session when its clock runs out
-// (SessionTiming's, no guard on H's belief); closeSession deletes H's node.
-func (sp *Spec) ExpireSession(s *State, t *State) model.Guard {
-	*t = *s
-	if g := sp.ST.ExpireSession(&s.ST, &t.ST); g != model.Enabled {
-		return g
-	}
+// expireSession is ExpireSession past ST!ExpireSession (the leader expires
+// H's session when its clock runs out, no guard on H's belief):
+// closeSession deletes H's node.
+func expireSession(s *State, t *State) model.Guard {
 	if !s.ZK.IsLive(hSess) {
 		return `s \in live`
 	}
@@ -220,100 +203,4 @@ func (sp *Spec) CRelease(s *State, t *State) model.Guard {
 	t.CPC, t.ST.Granted = CDone, false
 	s.ZK.DeleteNodes(&t.ZK, nodesOf(s, C))
 	return model.Enabled
-}
-
-// Step applies the action instance l to s, writing the successor into t.
-func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
-	switch l.Action {
-	case ActTick:
-		return timing(s, t, sp.ST.Tick)
-	case ActCutLink:
-		return timing(s, t, sp.ST.CutLink)
-	case ActHealLink:
-		return timing(s, t, sp.ST.HealLink)
-	case ActSendRequest:
-		return timing(s, t, func(a, b *sessiontiming.State) model.Guard {
-			return sp.ST.SendRequest(a, sessiontiming.Kind(l.Arg), b)
-		})
-	case ActReceiveRequest:
-		return sp.ReceiveRequest(s, int(l.Arg), t)
-	case ActAckReply:
-		return sp.AckReply(s, int(l.Arg), t)
-	case ActLeaderReceive:
-		return sp.LeaderReceive(s, t)
-	case ActExpireSession:
-		return sp.ExpireSession(s, t)
-	}
-	return sp.lockStep(s, l, t)
-}
-
-// lockStep applies the clients' lock steps.
-func (sp *Spec) lockStep(s *State, l model.Label, t *State) model.Guard {
-	switch l.Action {
-	case ActHCreate:
-		return sp.HCreate(s, t)
-	case ActHList:
-		return sp.HList(s, t)
-	case ActHGrant:
-		return sp.HGrant(s, t)
-	case ActHBehind:
-		return sp.HBehind(s, t)
-	case ActHGone:
-		return sp.HGone(s, t)
-	case ActHRelease:
-		return sp.HRelease(s, t)
-	case ActCCreate:
-		return sp.CCreate(s, t)
-	case ActCGrant:
-		return sp.CGrant(s, t)
-	case ActCRelease:
-		return sp.CRelease(s, t)
-	}
-	return "unknown action"
-}
-
-// Next calls emit with every successor of s in TLC's order: Next's
-// disjuncts in order, SendRequest's kinds in Kinds order, the requests'
-// indices increasing.
-func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
-	var t State
-	try := func(a uint8, i int) {
-		l := model.Label{Action: a, Client: -1, Arg: int16(i)}
-		if sp.Step(s, l, &t) == model.Enabled {
-			emit(l, &t)
-		}
-	}
-	for _, a := range []uint8{ActTick, ActCutLink, ActHealLink} {
-		try(a, 0)
-	}
-	for _, k := range sessiontiming.Kinds {
-		try(ActSendRequest, int(k))
-	}
-	for _, a := range []uint8{ActReceiveRequest, ActAckReply} {
-		for i := 1; i <= len(s.ST.Reqs); i++ {
-			try(a, i)
-		}
-	}
-	for a := ActLeaderReceive; a < numActions; a++ {
-		try(a, 0)
-	}
-}
-
-// ActionName returns the spec name of l's action.
-func ActionName(l model.Label) string {
-	if int(l.Action) < len(ActionNames) {
-		return ActionNames[l.Action]
-	}
-	return "?"
-}
-
-// LabelString renders l with its parameter, e.g. "AckReply(2)".
-func (sp *Spec) LabelString(l model.Label) string {
-	switch l.Action {
-	case ActSendRequest:
-		return fmt.Sprintf("%s(%q)", ActionName(l), sessiontiming.Kind(l.Arg).String())
-	case ActReceiveRequest, ActAckReply:
-		return fmt.Sprintf("%s(%d)", ActionName(l), l.Arg)
-	}
-	return ActionName(l)
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model/sessiontiming"
+	"github.com/zklock/zklock/model/timing"
 	"github.com/zklock/zklock/model/tla"
 	"github.com/zklock/zklock/model/zk"
 )
@@ -55,9 +56,11 @@ type Constants struct {
 	GrantRule    GrantRule
 }
 
-// Spec is the state machine with its constants.
+// Spec is the state machine with its constants; its Step, Next,
+// ActionName and LabelString are its action table's.
 type Spec struct {
 	Constants
+	timing.Actions[State]
 	ST      *sessiontiming.Spec
 	printer zk.Printer[zk.NoKind]
 }
@@ -74,7 +77,9 @@ func New(k Constants) (*Spec, error) {
 	if k.HName == "" || k.CName == "" || k.HName == k.CName {
 		return nil, fmt.Errorf("timedlock: the clients need two distinct names, got %q and %q", k.HName, k.CName)
 	}
-	return &Spec{Constants: k, ST: st, printer: zk.Printer[zk.NoKind]{Clients: []string{k.HName, k.CName}}}, nil
+	sp := &Spec{Constants: k, ST: st, printer: zk.Printer[zk.NoKind]{Clients: []string{k.HName, k.CName}}}
+	sp.Actions = sp.actions()
+	return sp, nil
 }
 
 // HPC is H's step (hpc).
@@ -190,35 +195,14 @@ func (sp *Spec) StandIns(s *State) bool {
 	return s.ST.Expired == !s.ZK.IsLive(hSess) && s.ST.Granted == (s.CPC == CHeld)
 }
 
-// TypeOK is the module's TypeOK.
+// TypeOK is the module's TypeOK: SessionTiming's with H's creates, then
+// ZooKeeper's and the clients'.
 func (sp *Spec) TypeOK(s *State) bool {
-	st := s.ST
-	in := func(x, hi int) bool { return 0 <= x && x <= hi }
-	if !in(st.Now, sp.MaxTime) || !in(st.Heard, sp.MaxTime) || !in(st.LastTouch, sp.MaxTime) ||
-		!in(st.Faults, sp.MaxFaults) || len(st.Reqs) > sp.MaxRequests {
+	if !sp.ST.TypeOKUpTo(&s.ST, sessiontiming.Create) ||
+		!s.ZK.TypeOK(zk.Bounds{Clients: 2, MaxSeq: MaxSeq, MaxFaults: 0, MaxRequests: 1}) {
 		return false
 	}
-	for _, r := range st.Reqs {
-		if r.State > sessiontiming.Acked || r.Kind > sessiontiming.Create || !in(r.Sent, sp.MaxTime) || !in(r.Acked, sp.MaxTime) {
-			return false
-		}
-	}
-	for _, e := range st.Stream {
-		if !in(e, len(st.Reqs)) {
-			return false
-		}
-	}
-	if !s.ZK.TypeOK(zk.Bounds{Clients: 2, MaxSeq: MaxSeq, MaxFaults: 0, MaxRequests: 1}) {
-		return false
-	}
-	return s.HPC <= HDone && in(s.HReq, sp.MaxRequests) && s.HSaw <= SawGone && s.CPC <= CDone
-}
-
-func appendBool(b []byte, x bool) []byte {
-	if x {
-		return append(b, 1)
-	}
-	return append(b, 0)
+	return s.HPC <= HDone && timing.In(s.HReq, sp.MaxRequests) && s.HSaw <= SawGone && s.CPC <= CDone
 }
 
 // AppendEncoding appends the canonical encoding of s to b.
@@ -227,7 +211,7 @@ func (s *State) AppendEncoding(b []byte) []byte {
 	b = s.ZK.AppendEncoding(b)
 	b = append(b, byte(s.HPC), byte(s.HSaw), byte(s.CPC))
 	b = binary.AppendUvarint(b, uint64(s.HReq))
-	return appendBool(b, s.GrantLate)
+	return timing.AppendBool(b, s.GrantLate)
 }
 
 // TLA returns the state's variables as TLA+ values, in VarNames order.

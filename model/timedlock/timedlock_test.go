@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zklock/zklock/model/explore"
+	"github.com/zklock/zklock/model/internal/proptest"
 	"github.com/zklock/zklock/model/sessiontiming"
 	"github.com/zklock/zklock/model/specs"
 	"github.com/zklock/zklock/model/timedlock"
@@ -71,14 +72,7 @@ func TestRulesExhaustively(t *testing.T) {
 			if tc.inv == "" && tc.name != "today deadline" || tc.inv == "noLateGone" {
 				es.Invariants = append(es.Invariants, explore.Invariant[timedlock.State]{Name: "noLateGone", Holds: noLateGone})
 			}
-			res, err := explore.Check(es, explore.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Verdict != tc.want || (tc.want != explore.Pass && res.Property != tc.inv) {
-				t.Fatalf("%s %s after %d states, want %s %s", res.Verdict, res.Property, res.Distinct, tc.want, tc.inv)
-			}
-			t.Logf("%s %s: %d distinct states, counterexample of %d states", res.Verdict, res.Property, res.Distinct, len(res.Trace))
+			proptest.Explore(t, es, tc.want, tc.inv)
 		})
 	}
 }
