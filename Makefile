@@ -278,7 +278,7 @@ FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
 # only the trace check sees; zklock's leader election must pass, and with
 # the observer-reports-stale mutant (an observer without its monotonic
 # filter reports a re-proclaimed value twice) be flagged by the
-# observed-order check, its trace replayed INVALID in the model; zklock's semaphore (max 2) must pass, and judged
+# observed-order check; zklock's semaphore (max 2) must pass, and judged
 # against max 1 (--judge-max, a checker-level control: the same leases,
 # one fewer allowed) be flagged by the semaphore-overlap check; and
 # (chaos-lag) zklock built with the trust-follower-pings mutant, a holder on a cut-off server. chaos-short
@@ -308,8 +308,6 @@ chaos-campaigns:
 	@$(call control,observer-reports-stale,$(CHAOS_STALE) --lock election --faults none --control "the observer-reports-stale mutant: an observer reports a value twice")
 	@grep -q 'VIOLATION observed-order' out/verify/control-observer-reports-stale/check.txt || \
 	  { echo "control observer-reports-stale: flagged, but not by the observed-order check"; exit 1; }
-	@grep -A1 '"trace": {' out/verify/control-observer-reports-stale/report.json | grep -q '"verdict": "invalid"' || \
-	  { echo "control observer-reports-stale: its trace was not replayed INVALID in the model"; exit 1; }
 	@echo "chaos-short: zklock's semaphore"; \
 	$(CHAOS) --lock semaphore --max 2 --locks 2 --duration 20s --fault-interval 4s --quiet --out out/verify/semaphore
 	@$(call control,semaphore-judge-max,$(CHAOS) --lock semaphore --max 2 --judge-max 1 --faults none --control "a semaphore of 2 leases judged against max 1")
