@@ -1,9 +1,9 @@
 package main
 
 import (
-	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,18 +90,34 @@ func TestCommittedBelow(t *testing.T) {
 	if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cfgs := []config{
+		{Module: "M", Name: "SmallPass", Model: tlc.Model{Pass: true}},
+		{Module: "M", Name: "SmallFail", Model: tlc.Model{Violation: "P"}},
+		{Module: "M", Name: "Big", Model: tlc.Model{Pass: true}},
+	}
+	pick := func(r runner, f func(runner, config) bool) []string {
+		var ids []string
+		for _, c := range cfgs {
+			if f(r, c) {
+				ids = append(ids, c.ID())
+			}
+		}
+		return ids
+	}
 	o := options{compare: path, poolBelow: 100000, lightBelow: 5000}
-	if got, want := smallConfigs(o), map[string]bool{"M.SmallPass": true}; !maps.Equal(got, want) {
-		t.Errorf("smallConfigs = %v, want %v", got, want)
+	r := runner{o: o, states: committedStates(o)}
+	if got, want := pick(r, runner.small), []string{"M.SmallPass"}; !slices.Equal(got, want) {
+		t.Errorf("small = %v, want %v", got, want)
 	}
-	if got, want := lightConfigs(o), map[string]bool{"M.SmallPass": true, "M.SmallFail": true}; !maps.Equal(got, want) {
-		t.Errorf("lightConfigs = %v, want %v", got, want)
+	if got, want := pick(r, runner.light), []string{"M.SmallPass", "M.SmallFail"}; !slices.Equal(got, want) {
+		t.Errorf("light = %v, want %v", got, want)
 	}
-	o.lightBelow = 0
-	if got := lightConfigs(o); len(got) != 0 {
-		t.Errorf("lightConfigs with -light-below 0 = %v, want none", got)
+	r.o.lightBelow = 0
+	if got := pick(r, runner.light); len(got) != 0 {
+		t.Errorf("light with -light-below 0 = %v, want none", got)
 	}
-	if got := smallConfigs(options{poolBelow: 100000}); len(got) != 0 {
-		t.Errorf("smallConfigs without a table = %v, want none", got)
+	none := options{poolBelow: 100000}
+	if got := pick(runner{o: none, states: committedStates(none)}, runner.small); len(got) != 0 {
+		t.Errorf("small without a table = %v, want none", got)
 	}
 }

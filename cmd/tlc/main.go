@@ -125,7 +125,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 			return fmt.Errorf("fetching TLC: %w", err)
 		}
 	}
-	r := runner{o: o, jar: jar, log: stdout, small: smallConfigs(o), light: lightConfigs(o), states: committedStates(o)}
+	r := runner{o: o, jar: jar, log: stdout, states: committedStates(o)}
 
 	if o.selfTest != "" && o.filter == "" {
 		fmt.Fprintf(stdout, "self-test: the checks must reject the broken configs in %s\n", o.selfTest)
@@ -229,45 +229,31 @@ type runner struct {
 	o      options
 	jar    string
 	log    io.Writer
-	small  map[string]bool // passing configs that run in the pool, one worker each
-	light  map[string]bool // configs short enough for a light JVM (tlc.RunOptions.Light)
-	states map[string]int  // the committed distinct-state counts (committedStates)
+	states map[string]int // the committed distinct-state counts (committedStates)
 }
 
-// smallConfigs are the passing configs whose committed distinct-state
+// small says whether c is a passing config whose committed distinct-state
 // count is below o.poolBelow. Most configs are small: the JVM's start and
 // TLC's set-up are most of their time, which a second run beside them
 // overlaps, while a big config gains from every core. A config the table
 // does not have yet runs alone. The state counts of a passing config do
 // not depend on the number of workers (TLC explores the whole graph), so
 // the table compares the same either way.
-func smallConfigs(o options) map[string]bool { return committedBelow(o, o.poolBelow, true) }
+func (r runner) small(c config) bool { return c.Model.Pass && r.below(c, r.o.poolBelow) }
 
-// lightConfigs are the configs, passing or not, whose committed
-// distinct-state count (at the violation, for an expected failure) is
-// below o.lightBelow: runs of a second or two, most of the CI set, where
-// the JVM's start and its optimizing compiler are most of the CPU time.
-// The count decides, not the committed time, which depends on the load
-// the table was made under. A config the table does not have runs as
-// before.
-func lightConfigs(o options) map[string]bool { return committedBelow(o, o.lightBelow, false) }
+// light says whether c, passing or not, has a committed distinct-state
+// count (at the violation, for an expected failure) below o.lightBelow:
+// runs of a second or two, most of the CI set, where the JVM's start and
+// its optimizing compiler are most of the CPU time. The count decides,
+// not the committed time, which depends on the load the table was made
+// under. A config the table does not have runs as before.
+func (r runner) light(c config) bool { return r.below(c, r.o.lightBelow) }
 
-// committedBelow returns the configs (only the passing ones if passOnly)
-// whose distinct-state count in the committed table (-compare, else
-// -results) is below limit; none when limit <= 0 or there is no table.
-func committedBelow(o options, limit int, passOnly bool) map[string]bool {
-	below := map[string]bool{}
-	if limit <= 0 {
-		return below
-	}
-	rows := committedRows(o)
-	for id, row := range rows {
-		n, err := strconv.Atoi(row.distinct)
-		if err == nil && n < limit && (!passOnly || row.expected == "pass") {
-			below[id] = true
-		}
-	}
-	return below
+// below says whether c's committed distinct-state count is below limit;
+// false when the table lacks c or limit <= 0.
+func (r runner) below(c config, limit int) bool {
+	n, ok := r.states[c.ID()]
+	return ok && limit > 0 && n < limit
 }
 
 // committedStates returns every config's distinct-state count in the
@@ -309,7 +295,7 @@ func committedRows(o options) map[string]committedRow {
 // spends 20 to 30% less CPU on the big configs than two, measured on
 // PredecessorLock.Safety and SessionTiming.SyncedRule).
 func (r runner) oneWorker(c config) bool {
-	return r.o.workers == "1" || !c.Model.Pass || r.small[c.ID()]
+	return r.o.workers == "1" || !c.Model.Pass || r.small(c)
 }
 
 // poolOrder returns the indexes of the configs that run in the pool, the
@@ -417,7 +403,7 @@ func (r runner) check(ctx context.Context, c config) (outcome, []byte) {
 	start := time.Now()
 	res, raw, err := tlc.Run(ctx, tlc.RunOptions{
 		Java: r.o.java, Jar: r.jar, Spec: c.Spec, Config: c.Path, MetaDir: meta,
-		Workers: workers, Heap: r.o.heap, Log: tee, Light: r.light[c.ID()] && workers == "1",
+		Workers: workers, Heap: r.o.heap, Log: tee, Light: r.light(c) && workers == "1",
 		// Coverage is checked on passing configs only (tlc.Check); an
 		// expected failure is spared its cost, a quarter to a half of
 		// TLC's time.

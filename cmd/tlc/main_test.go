@@ -118,7 +118,6 @@ func TestPoolOrder(t *testing.T) {
 	}
 	cfgs := []config{cfg("small", true), cfg("big", true), cfg("fail", false), cfg("new", false), cfg("mid", true)}
 	states := map[string]int{"M.small": 10, "M.big": 500000, "M.fail": 3000, "M.mid": 20000}
-	small := map[string]bool{"M.small": true, "M.mid": true}
 	for _, tc := range []struct {
 		workers string
 		want    []int
@@ -126,7 +125,7 @@ func TestPoolOrder(t *testing.T) {
 		{"1", []int{3, 1, 4, 2, 0}},
 		{"auto", []int{3, 4, 2, 0}},
 	} {
-		r := runner{o: options{workers: tc.workers}, small: small, states: states}
+		r := runner{o: options{workers: tc.workers, poolBelow: 100000}, states: states}
 		if got := r.poolOrder(cfgs); !slices.Equal(got, tc.want) {
 			t.Errorf("-workers %s: pool order %v, want %v", tc.workers, got, tc.want)
 		}
