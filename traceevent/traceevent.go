@@ -104,7 +104,7 @@ const (
 	ResultMissing Result = "missing" // ListChildren, ListLeases: our own node is gone
 	ResultExists  Result = "exists"  // WatchPredecessor: watch set
 	ResultGone    Result = "gone"    // WatchPredecessor: the node had already gone
-	ResultLost    Result = "lost"    // WatchPredecessor, WatchSecond: the connection was lost before the reply; no watch armed (WatchPredecessor: list again)
+	ResultLost    Result = "lost"    // WatchPredecessor, WatchSecond: the connection was lost before the reply; no watch armed (WatchPredecessor: list again). Proclaim: no reply read; written or not
 	ResultFound   Result = "found"   // FindOwnNode, FindOwnLease: the lost create had happened
 	ResultAbsent  Result = "absent"  // FindOwnNode, FindOwnLease: it had not; create again
 	ResultExpired Result = "expired" // LearnExpiry: the server said so
@@ -112,6 +112,7 @@ const (
 	ResultClosed  Result = "closed"  // LearnExpiry: Close was called
 	ResultOk      Result = "ok"      // Proclaim: the value was written
 	ResultVacant  Result = "vacant"  // ObserveList: no candidate on the election path
+	ResultPath    Result = "path"    // ObserveNotified: the event of the watch on the election path the observer kept, not of its head's or vacancy's watch
 	ResultHeld    Result = "held"    // ListLeases: at most max lease nodes, ours among them
 )
 

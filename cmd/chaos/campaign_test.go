@@ -81,8 +81,15 @@ func TestCampaignElectionPasses(t *testing.T) {
 	if e == nil || e.Leaderships < 20 || e.ProclaimsOK < 20 || e.Reports < 20 || e.Epochs < 10 {
 		t.Errorf("too little election was checked: %+v", e)
 	}
-	if r.Trace != nil || r.Untraced == "" {
-		t.Errorf("the election's trace was replayed, or not said to be left out: %+v %q", r.Trace, r.Untraced)
+	if r.Trace == nil || r.Trace.Verdict != "valid" || r.Trace.Events < 500 || r.Untraced != "" {
+		t.Errorf("the election's trace was not replayed valid in the election's model: %+v %q", r.Trace, r.Untraced)
+	}
+	if r.Trace != nil {
+		for _, l := range r.Trace.Locks {
+			if l.Spec != "Election" {
+				t.Errorf("an election path replayed in %s's model: %+v", l.Spec, l)
+			}
+		}
 	}
 }
 
@@ -97,6 +104,17 @@ func TestCampaignSemaphorePasses(t *testing.T) {
 	s := r.Check.Semaphore
 	if s == nil || s.Leases < 20 || s.Max != 2 || s.MostHeld < 2 {
 		t.Errorf("too little semaphore was checked: %+v", s)
+	}
+	// Each path's leases in the semaphore's model, its internal lock in
+	// the lock's: two paths, four replays.
+	specs := map[string]int{}
+	if r.Trace != nil {
+		for _, l := range r.Trace.Locks {
+			specs[l.Spec]++
+		}
+	}
+	if r.Trace == nil || r.Trace.Verdict != "valid" || specs["Semaphore"] != 2 || specs["PredecessorLock"] != 2 {
+		t.Errorf("the semaphore's trace was not replayed valid, leases and internal locks: %+v", r.Trace)
 	}
 }
 

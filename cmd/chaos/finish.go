@@ -9,7 +9,6 @@ import (
 	"github.com/zklock/zklock/internal/chaos/report"
 	"github.com/zklock/zklock/internal/chaos/schedule"
 	"github.com/zklock/zklock/internal/chaos/validate"
-	"github.com/zklock/zklock/internal/chaos/workload"
 	"github.com/zklock/zklock/model/trace"
 )
 
@@ -39,16 +38,6 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 		// The ACLs are what the intruder fault tests: one success is a
 		// breach, whatever the lock's clients then saw.
 		c.Fail("VIOLATION: the intruder succeeded %d times on locks with ACLs", r.Intruder.Succeeded)
-	case cfg.Lock == workload.LockElection && c.Traces != nil:
-		// The trace is written with the lock's names for the candidates'
-		// steps and without the election's own (Latch). Replayed whole in
-		// the election's model, 6 of 7 campaigns passed and one was judged
-		// INVALID though its grant was right: the search put a candidate's
-		// watch before a proclaim that the server had applied first (its
-		// NodeDeleted, not NodeDataChanged, was the hand-off). Until the
-		// search covers that order, the history judges elections alone.
-		r.Untraced = "not replayed: the election model's trace search can miss the order of a proclaim and a candidate's watch read"
-		r.Files["trace"] = "trace.jsonl"
 	case intruded && c.Traces != nil:
 		// Nodes deleted and written by a session that is no client are steps
 		// outside the model: the history judges such a campaign alone.

@@ -563,6 +563,24 @@ var mutants = []mutant{
 		Killers: []string{"TestElectionProclaim"},
 	},
 	{
+		Name:    "observer-path-event-unlabeled",
+		Why:     "an election observer traces the event of its exists watch on a missing election path as its head's: the trace then says the observer was woken before anything it watched changed, and the model rejects it (the trace's result path is what lets the check tell the path's watch from the head's)",
+		File:    "impl/zklock/observe.go",
+		Find:    `			if w.absent {`,
+		Replace: `			if _ = w.absent; false {`,
+		Killers: []string{"TestElectionObserve"},
+	},
+	{
+		Name: "proclaim-lost-untraced",
+		Why:  "a Proclaim whose reply is lost (applied or not, the leader cannot tell) is left out of the trace: an observer's report of the value it wrote is then of a write nobody made, and the model rejects the trace",
+		File: "impl/zklock/leadership.go",
+		Find: `		ev.Result, ev.Pending = traceevent.ResultLost, true
+		s.trace(ev)`,
+		Replace: `		ev.Result, ev.Pending = traceevent.ResultLost, true
+		_ = ev`,
+		Killers: []string{"TestElectionProclaimReplyLost"},
+	},
+	{
 		Name:    "proclaim-unchecked",
 		Why:     "Proclaim sets the leader's node data without the check of our node in the same multi: a leadership that was lost writes into whatever node now has our node's name",
 		File:    "impl/zklock/leadership.go",

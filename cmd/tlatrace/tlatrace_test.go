@@ -128,7 +128,8 @@ func pinnedTraces(t *testing.T) []string {
 		for _, e := range entries {
 			n := e.Name()
 			if strings.HasPrefix(n, "mutex_") || strings.HasPrefix(n, "rw_") ||
-				strings.HasPrefix(n, "chaos_mutex_") || strings.HasPrefix(n, "impl_") || strings.HasPrefix(n, "sem_") {
+				strings.HasPrefix(n, "chaos_mutex_") || strings.HasPrefix(n, "impl_") || strings.HasPrefix(n, "sem_") ||
+				strings.HasPrefix(n, "election_") {
 				out = append(out, filepath.Join(dir, n))
 			}
 		}

@@ -606,3 +606,57 @@ func TestElectionEnsembleStoppedLongerThanSession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestElectionProclaimReplyLost: the leader's Proclaim reaches the server
+// and is applied, but its reply is lost with the connection. Proclaim
+// returns an error matching zk.ErrConnectionClosed (written or not, it
+// cannot say) and we still lead; the observer reports the new value; and
+// the trace, which the model checks at cleanup, has the Proclaim as
+// "lost", which the model takes as applied. Left out of the trace, the
+// observer's report would be of a write nobody made.
+func TestElectionProclaimReplyLost(t *testing.T) {
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a, o := newClient(t, "a"), newClient(t, "o")
+	ea, eo := election(t, a, p), election(t, o, p)
+	la := campaign(t, ctx, ea, "v1")
+	obs := observe(t, ctx, eo)
+	if info := next(t, obs, "first"); string(info.Value) != "v1" {
+		t.Fatalf("first report %+v, want v1", info)
+	}
+	cut := a.net.CutAfterRequest(faultinject.OpMulti)
+	perr := la.Proclaim(ctx, []byte("v2"))
+	report, err := cut.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !report.ReplyDropped || report.Err != 0 {
+		t.Fatalf("the cut did not drop a successful multi reply: %+v", report)
+	}
+	if !errors.Is(perr, zk.ErrConnectionClosed) {
+		t.Fatalf("Proclaim with its reply lost: %v, want zk.ErrConnectionClosed", perr)
+	}
+	if info := next(t, obs, "v2"); string(info.Value) != "v2" || info.Epoch != la.Epoch() {
+		t.Fatalf("report %+v, want v2 at epoch %d", info, la.Epoch())
+	}
+	lost := func(ev TraceEvent) bool {
+		return ev.Action == traceevent.Proclaim && ev.Result == traceevent.ResultLost
+	}
+	if n := a.trace.count(lost); n != 1 {
+		t.Fatalf("%d lost Proclaims traced, want 1; trace:\n%s", n, a.trace.dump())
+	}
+	select {
+	case <-la.Done():
+		t.Fatalf("the leadership ended with a lost Proclaim reply: %v", la.Err())
+	default:
+	}
+	if err := la.Proclaim(ctx, []byte("v3")); err != nil {
+		t.Fatalf("Proclaim after the lost reply: %v", err)
+	}
+	if info := next(t, obs, "v3"); string(info.Value) != "v3" {
+		t.Fatalf("report %+v, want v3", info)
+	}
+	if err := la.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -114,6 +114,12 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 		if err == nil {
 			err = errors.New("short multi reply")
 		}
+		// No answer we can read (the connection lost, ctx ended, the
+		// session gone): the multi may have been applied or not, and a
+		// trace that left it out would show observers reading a version
+		// nobody wrote.
+		ev.Result, ev.Pending = traceevent.ResultLost, true
+		s.trace(ev)
 		return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
 	}
 }

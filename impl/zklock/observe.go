@@ -79,6 +79,10 @@ type watcher struct {
 	sent bool       // anything sent yet
 	top  int64      // the highest epoch sent
 	path <-chan zk.Event
+	// absent: the watch look returned is an exists watch on a path that
+	// was not there (it fires when the path is made, before any
+	// candidate's node is): its event is traced as the path's.
+	absent bool
 }
 
 func (w *watcher) run(ctx, life context.Context) {
@@ -118,10 +122,17 @@ func (w *watcher) loop(ctx, life context.Context) error {
 				return s.Err()
 			}
 		}
+		var r traceevent.Result
 		select {
 		case <-fired:
+			if w.absent {
+				r = traceevent.ResultPath
+			}
 		case <-w.path:
-			w.path = nil
+			// The kept watch on the path, not the one just armed: the
+			// trace says which (both may fire on one deletion, and the
+			// other's event is taken next time round).
+			w.path, r = nil, traceevent.ResultPath
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-life.Done():
@@ -131,7 +142,7 @@ func (w *watcher) loop(ctx, life context.Context) error {
 		if !info.Vacant() {
 			target = path.Base(info.Node)
 		}
-		s.trace(w.event(traceevent.ObserveNotified, "", target))
+		s.trace(w.event(traceevent.ObserveNotified, r, target))
 	}
 }
 
@@ -182,6 +193,7 @@ func (w *watcher) event(a traceevent.Action, r traceevent.Result, target string)
 // A nil fired with no error means: look again.
 func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, error) {
 	s, l := w.e.core.s, w.e.core
+	w.absent = false
 	sent := s.now()
 	names, pzxid, err := l.children(ctx, joining)
 	if err != nil {
@@ -232,8 +244,9 @@ func (w *watcher) watchPath(ctx context.Context) (LeaderInfo, <-chan zk.Event, e
 	s, l := w.e.core.s, w.e.core
 	sent := s.now()
 	type listingW struct {
-		names []string
-		ch    <-chan zk.Event
+		names  []string
+		ch     <-chan zk.Event
+		absent bool // ch is an exists watch on the missing path
 	}
 	r, err := do(ctx, s, func() (listingW, error) {
 		names, _, ch, err := s.conn.ChildrenW(l.path)
@@ -242,10 +255,11 @@ func (w *watcher) watchPath(ctx context.Context) (LeaderInfo, <-chan zk.Event, e
 			if ok, _, ch, err = s.conn.ExistsW(l.path); err == nil && ok {
 				// Made in between: its exists watch is a data watch on the
 				// path, which fires too, when the path goes.
-				return listingW{nil, ch}, errRelist
+				return listingW{nil, ch, false}, errRelist
 			}
+			return listingW{nil, ch, err == nil}, err
 		}
-		return listingW{names, ch}, err
+		return listingW{names, ch, false}, err
 	})
 	ev := w.event(traceevent.ObserveWatch, traceevent.ResultExists, "")
 	ev.Start, ev.ZxidLow = sent.at, sent.zxid
@@ -267,6 +281,7 @@ func (w *watcher) watchPath(ctx context.Context) (LeaderInfo, <-chan zk.Event, e
 		w.path = r.ch
 		return LeaderInfo{}, nil, nil
 	}
+	w.absent = r.absent
 	return LeaderInfo{}, r.ch, nil
 }
 

@@ -88,8 +88,17 @@ func electionSpec(lt *lockTrace) (*election.Spec, error) {
 }
 
 // Proclaim: "ok" is the model's step; "gone" (the multi's check failed)
-// writes nothing, and needs the leader's node gone.
+// writes nothing, and needs the leader's node gone; "lost" (no reply read)
+// is either, the step if it is enabled or nothing, both tried.
 func (m *eventMatch[S]) Proclaim() ([]succ[S], string) {
+	if m.ev.Result == traceevent.ResultLost {
+		out, _ := m.one(*m.s, m.nd.maxSeq, "(nothing: the lost Proclaim was not applied)")
+		if t, why := m.do(m.ev.Action, 0); why == "" {
+			applied, _ := m.one(t, m.nd.maxSeq, m.label+" (the lost Proclaim was applied)")
+			out = append(applied, out...)
+		}
+		return out, ""
+	}
 	if m.ev.Result != traceevent.ResultGone {
 		t, why := m.do(m.ev.Action, 0)
 		if why == "" {
@@ -129,7 +138,7 @@ func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 			s = &u
 		case m.ev.Result == traceevent.ResultVacant && m.pc == vacant && len(m.se.a.nodes(m.s)) == 0,
 			m.ev.Result == traceevent.ResultFound && m.pc == watching && m.watchesHead(m.ev.Target):
-			return m.one(*m.s, m.nd.maxSeq, "(the listing shows what the observer's unfired watch shows)")
+			return m.guess(*m.s, "(the listing shows what the observer's unfired watch shows)")
 		default:
 			return nil, why
 		}
@@ -210,38 +219,47 @@ func (m *eventMatch[S]) sameVersion(t *S, what string) string {
 	return ""
 }
 
-// ObserveNotified: the model's step, or the event of a watch on the
-// election's path the model's observer does not hold: the impl's exists
-// watch after a listing that found no path (it fires at the path's
-// creation; the spec's parent always exists), or its child watch of a
-// vacancy kept after its reply showed a candidate (it fires at the next
-// create or delete). The model's observer stays as it is then, and its
-// next listing tells.
+// ObserveNotified: the model's step; or, reported as the event of the
+// watch on the election's path that the impl kept (ResultPath), a watch the
+// model's observer does not hold: the impl's exists watch after a listing
+// that found no path (it fires at the path's creation; the spec's parent
+// always exists), or its child watch of a vacancy kept after its reply
+// showed a candidate (it fires at the next create or delete, maybe with
+// the head's watch, whose event then comes next time round). The model's
+// observer stays as it is then, and its next listing tells.
 func (m *eventMatch[S]) ObserveNotified() ([]succ[S], string) {
-	t, why := m.do(m.ev.Action, 0)
-	if why == "" {
-		return m.one(t, m.nd.maxSeq, m.label)
-	}
-	if m.pathWatchArmed() {
+	if m.ev.Result == traceevent.ResultPath {
+		if !keptPathWatch(m.se.lt.events[m.c][:m.nd.pos[m.c]]) {
+			return nil, "a notification from a watch on the election's path, but the observer kept none"
+		}
 		return m.one(*m.s, m.nd.maxSeq, "(the event of the impl's watch on the election's path)")
 	}
-	return nil, why
+	t, why := m.do(m.ev.Action, 0)
+	if why != "" {
+		return nil, why
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
 }
 
-// pathWatchArmed: since its last notification, the observer armed a watch
-// on the election's path that the model's observer does not hold: after a
-// listing without a pzxid (no path), or one it kept (its reply showed a
-// candidate, and the observer listed again without waiting).
-func (m *eventMatch[S]) pathWatchArmed() bool {
-	return pathWatchArmed(m.se.lt.events[m.c][:m.nd.pos[m.c]])
+// guess is one(t), marked as a match that a step not matched yet (a
+// Proclaim, a delete) could make wrong by firing the model's watch: the
+// search tries it, and the same event after that step (succ's guess).
+func (m *eventMatch[S]) guess(t S, model string) ([]succ[S], string) {
+	out, why := m.one(t, m.nd.maxSeq, model)
+	out[0].guess = true
+	return out, why
 }
 
-// pathWatchArmed: the observer whose earlier events are evs armed such a
-// watch since its last notification (ElectionTrace's pathWatch field).
-func pathWatchArmed(evs []*Event) bool {
+// keptPathWatch: the observer whose earlier events are evs holds a watch
+// on the election's path that the model's observer does not, and has not
+// taken its event yet (ElectionTrace's pathWatch field): it armed one
+// after a listing without a pzxid (no path: an exists watch), or kept one
+// (its reply showed a candidate, and the observer listed again without
+// waiting), after its last notification from the path.
+func keptPathWatch(evs []*Event) bool {
 	for i := len(evs) - 1; i > 0; i-- {
 		switch e, prev := evs[i], evs[i-1]; {
-		case e.Action == traceevent.ObserveNotified:
+		case e.Action == traceevent.ObserveNotified && e.Result == traceevent.ResultPath:
 			return false
 		case e.Action == traceevent.ObserveList && prev.Action == traceevent.ObserveWatch && prev.Target == "":
 			return true

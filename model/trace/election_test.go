@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/zklock/zklock/traceevent"
@@ -85,5 +87,51 @@ func TestElectionObserverSessionLost(t *testing.T) {
 		{"observer reports a node behind the head, then loses its session",
 			`"result":"found","target":"_c_u1-lock-0000000000","start":202`, `"result":"found","target":"_c_u2-lock-0000000001","start":202`,
 			"o1", traceevent.ObserveList, "the model's head is _c_u1-lock-0000000000"},
+	})
+}
+
+// raceTraceFile: c2 arms its watch on c1's node while c1 proclaims (the two
+// calls overlap in time), and the server applied the proclaim first: the
+// watch survives it, and c2 takes the hand-off on c1's deletion. A search
+// that armed the watch first (a read taken eagerly, as a lock's may be)
+// had the proclaim fire it and found no deletion event for the hand-off:
+// such a trace was judged INVALID though the grant was right (a chaos
+// campaign, seed 771990508800526831).
+const raceTraceFile = "testdata/election_watch_races_proclaim.jsonl"
+
+// TestElectionWatchRacesProclaim: a candidate's watch read that overlaps
+// its predecessor's proclaim is tried on both sides of it (raceTraceFile
+// is valid only with the proclaim first; TLC agrees, in cmd/tlatrace's
+// full set). The control: when the times place
+// the watch before the proclaim, the proclaim must have fired it, and the
+// hand-off on the deletion is rejected.
+func TestElectionWatchRacesProclaim(t *testing.T) {
+	raw, err := os.ReadFile(raceTraceFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValidUnlessCorrupted(t, string(raw), "Election", []corruption{
+		{"the watch read ends before the proclaim starts",
+			`"target":"_c_u1-lock-0000000000","start":161,"end":185`, `"target":"_c_u1-lock-0000000000","start":161,"end":165`,
+			"c2", traceevent.GrantOnHeadGone, "no notification"},
+	})
+}
+
+// TestElectionProclaimLost: a Proclaim whose reply the leader never read
+// ("lost", no end) was applied or not; the observer's read of version 1
+// says it was, and the trace is valid. The control: without the event, the
+// observer's watch fires with nothing written.
+func TestElectionProclaimLost(t *testing.T) {
+	lost := strings.Replace(elecTrace,
+		`"result":"ok","node":"_c_u1-lock-0000000000","version":1,"start":180,"end":190,"zxid":12}`,
+		`"result":"lost","node":"_c_u1-lock-0000000000","start":180,"zxid_low":11}`, 1)
+	if lost == elecTrace {
+		t.Fatal("the trace has no such Proclaim")
+	}
+	wantValidUnlessCorrupted(t, lost, "Election", []corruption{
+		{"the lost Proclaim dropped: the observer is woken with nothing written",
+			`{"client":"c1","lock":"/e","action":"Proclaim","request":"u1","kind":"exclusive","result":"lost","node":"_c_u1-lock-0000000000","start":180,"zxid_low":11}`,
+			``,
+			"o1", traceevent.ObserveNotified, "Fired(o) is false"},
 	})
 }

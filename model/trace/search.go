@@ -22,11 +22,17 @@ type searchNode[S any] struct {
 }
 
 // succ is one way an event (or an environment step) can be matched.
+// guess marks a match that leaves the model as it is because the model's
+// watch has not fired (an observer's notification taken for the impl's
+// watch on the path, or its listing of what it already knows): the watch
+// may yet fire, by a step not matched yet, and the event be its own, so
+// such a match is never taken eagerly.
 type succ[S any] struct {
 	state   S
 	maxSeq  int64
 	desc    string
 	consume bool
+	guess   bool
 }
 
 // failure is an event that could not be matched in a state.
@@ -168,7 +174,8 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // listing reads the nodes, and any later point where it matches has the
 // same nodes, so matching it now loses no order), or add a watch whose
 // outcome would be the same later (WatchPredecessor: a node never comes
-// back). Such an event commutes with the steps of other clients, so a
+// back; but in an election a Proclaim on the node fires the watch, so a
+// read that may race a Proclaim is not eager: proclaimMayPrecede). Such an event commutes with the steps of other clients, so a
 // ready one is matched at once, without branching. Creates and deletes
 // (CreateOk, CreateReplyLost, Release, Cancel, Downgrade) are not: the
 // search tries them in every order the times allow. Of the semaphore's,
@@ -185,6 +192,42 @@ var eager = map[traceevent.Action]bool{
 	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
 	traceevent.FindOwnLease: true, traceevent.ListLeases: true, traceevent.LeasesChanged: true, traceevent.ReleaseInternal: true,
 	traceevent.ObserveList: true, traceevent.ObserveWatch: true, traceevent.ObserveNotified: true,
+}
+
+// proclaimMayPrecede reports whether ev, a read that arms a data watch
+// (a candidate's WatchPredecessor or WatchSecond, or an observer's
+// ObserveWatch whose event carries no version), reads a node whose owner
+// has a Proclaim not yet matched that the times and zxids do not place
+// after ev. Such a read is not eager: a Proclaim fires every data watch on
+// its node, so a watch armed before it is gone (its NodeDataChanged event
+// delivered) and one armed after it waits for the deletion. The two orders
+// are different runs, and only the search over both finds the one the
+// client's later events (a hand-off on NodeDeleted, say) agree with. (An
+// observer's read with a version is told apart by it: matched in the wrong
+// order, it fails, and eagerness never commits to it.)
+func (se *searcher[S]) proclaimMayPrecede(nd *searchNode[S], c int, ev *Event) bool {
+	switch {
+	case ev.Action == traceevent.WatchPredecessor, ev.Action == traceevent.WatchSecond:
+	case ev.Action == traceevent.ObserveWatch && ev.Version == nil:
+	default:
+		return false
+	}
+	n, ok, err := parseNode(ev.Target)
+	if !ok || err != nil {
+		return false
+	}
+	o, ok := se.lt.owner[n.uuid]
+	if !ok || o == c {
+		return false
+	}
+	i := nd.pos[c]
+	for k := int(nd.pos[o]); k < len(se.lt.events[o]); k++ {
+		if se.lt.events[o][k].Action == traceevent.Proclaim {
+			// Later Proclaims of o start later still: the first decides.
+			return se.lt.need[o][k][c] <= i
+		}
+	}
+	return false
 }
 
 // endsWithoutDelete reports whether ev is a Release or Cancel whose
@@ -216,10 +259,10 @@ func (se *searcher[S]) expand(nd *searchNode[S]) []*searchNode[S] {
 	})
 	for _, c := range readyClients {
 		ev := se.lt.events[c][nd.pos[c]]
-		if !eager[ev.Action] && !endsWithoutDelete(ev) {
+		if !eager[ev.Action] && !endsWithoutDelete(ev) || se.proclaimMayPrecede(nd, c, ev) {
 			continue
 		}
-		if succs, _ := se.match(nd, c, ev); len(succs) == 1 {
+		if succs, _ := se.match(nd, c, ev); len(succs) == 1 && !succs[0].guess {
 			return []*searchNode[S]{se.child(nd, c, succs[0])}
 		}
 	}

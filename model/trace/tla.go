@@ -232,15 +232,16 @@ func (lt *lockTrace) tlaEvent(c, i int) string {
 
 // tlaElection renders the fields ElectionTrace adds to client c's i-th
 // event: the data version it wrote or read (-1: none), and, for an
-// observer, whether it holds a watch on the path the spec's observer does
-// not (see pathWatchArmed).
+// observer's notification from the kept watch on the path (ResultPath),
+// whether it holds one (see keptPathWatch).
 func (lt *lockTrace) tlaElection(c, i int) string {
 	e := lt.events[c][i]
 	version := int64(-1)
 	if e.Version != nil {
 		version = int64(*e.Version)
 	}
-	path := c >= lt.candidates && e.Action == traceevent.ObserveNotified && pathWatchArmed(lt.events[c][:i])
+	path := c >= lt.candidates && e.Action == traceevent.ObserveNotified && e.Result == traceevent.ResultPath &&
+		keptPathWatch(lt.events[c][:i])
 	return fmt.Sprintf(", version |-> %d, pathWatch |-> %s", version, strings.ToUpper(strconv.FormatBool(path)))
 }
 

@@ -132,14 +132,12 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 		return err
 	}
 	c.history, err = os.Create(c.Out.File("history.jsonl"))
-	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore {
-		// zk.Lock has no tracer; a semaphore's steps (its internal mutex,
-		// leases granted by count) are not the lock specs'.
+	if err != nil || c.Cfg.Lock == workload.LockZk {
+		// zk.Lock has no tracer.
 		return err
 	}
 	c.Traces, err = validate.NewTraceFile(c.Out.File("trace.jsonl"))
 	if c.Traces != nil {
-		c.Traces.Latch = c.Cfg.Lock == workload.LockElection
 		c.w.Tracer = c.Traces.Tracer
 	}
 	return err

@@ -3,14 +3,11 @@ package validate
 import (
 	"bufio"
 	"os"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/zklock/zklock/impl/zklock"
 	"github.com/zklock/zklock/model/trace"
-	"github.com/zklock/zklock/traceevent"
 )
 
 // TraceFile records the protocol steps of every zklock session of the
@@ -18,13 +15,6 @@ import (
 // end the whole trace is replayed in the model of the specs, so a campaign
 // checks the steps the clients took as well as what their histories show.
 type TraceFile struct {
-	// Latch: the campaign runs elections. A candidate takes exactly a Mutex
-	// waiter's steps, so its steps are replayed as a lock's, its nodes
-	// renamed as lock nodes (the model's trace format knows no other); the
-	// election's own steps (Proclaim, an observer's), which the lock specs
-	// do not define, are left out.
-	Latch bool
-
 	mu     sync.Mutex
 	f      *os.File
 	w      *bufio.Writer
@@ -49,13 +39,7 @@ func (t *TraceFile) Tracer(client string) zklock.Tracer {
 		return nil
 	}
 	return func(ev zklock.TraceEvent) {
-		if t.Latch && slices.Contains(traceevent.ElectionActions(), ev.Action) {
-			return
-		}
 		e := ev.Record(client)
-		if t.Latch {
-			latchAsLock(&e)
-		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if t.f != nil && t.err == nil {
@@ -151,15 +135,4 @@ func ValidateTrace(c TraceCheck) *TraceSummary {
 		}
 	}
 	return s
-}
-
-var latchRenamer = strings.NewReplacer("-latch-", "-lock-")
-
-// latchAsLock renames a candidate's nodes in e as a Mutex's.
-func latchAsLock(e *trace.Event) {
-	e.Node, e.Target = latchRenamer.Replace(e.Node), latchRenamer.Replace(e.Target)
-	e.Children = slices.Clone(e.Children) // the event's own slice may be the session's
-	for i, c := range e.Children {
-		e.Children[i] = latchRenamer.Replace(c)
-	}
 }
