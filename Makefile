@@ -278,8 +278,8 @@ FOLLOWER_LAG := --pin --idle-hold 60s --sync-limit 10 --session-timeout 10s \
 # only the trace check sees; zklock's leader election must pass, and with
 # the observer-reports-stale mutant (an observer without its monotonic
 # filter reports a re-proclaimed value twice) be flagged by the
-# observed-order check (its trace replays valid: the trace has the
-# observer's reads, which are the code's, not its reports); zklock's
+# observed-order check (its trace replays valid: its extra sends are of
+# newer versions with the same bytes, and a trace has no values); zklock's
 # semaphore (max 2) must pass, and judged
 # against max 1 (--judge-max, a checker-level control: the same leases,
 # one fewer allowed) be flagged by the semaphore-overlap check; and

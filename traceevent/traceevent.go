@@ -153,6 +153,11 @@ type Event struct {
 	// head (Election.tla's value, which a validator cannot infer from the
 	// events when reads and writes overlap). nil: not recorded.
 	Version *int32 `json:"version,omitempty"`
+	// Reported, on an ObserveWatch "exists", says the observer sent what
+	// it read to its caller: only a head newer than the last one it sent
+	// may be (Election.tla's ObservedEpochsIncrease), which a validator
+	// checks against the model's last report.
+	Reported bool `json:"reported,omitempty"`
 	// Start is when the client sent the step's request, in nanoseconds
 	// since the epoch.
 	Start int64 `json:"start"`

@@ -558,8 +558,8 @@ var mutants = []mutant{
 		Name:    "observer-reports-stale",
 		Why:     "an election observer sends every read of the leader, without its monotonic filter: a leader's value proclaimed again, or any wake-up that changed nothing, is reported twice, and a stale read would be reported backwards",
 		File:    "impl/zklock/observe.go",
-		Find:    `		if w.fresh(info) {`,
-		Replace: `		if _ = w.fresh; true {`,
+		Find:    `		send := w.fresh(info)`,
+		Replace: `		send := w.fresh(info) || true`,
 		Killers: []string{"TestElectionProclaim"},
 	},
 	{

@@ -105,14 +105,21 @@ func (w *watcher) loop(ctx, life context.Context) error {
 		return w.ended(ctx, err)
 	}
 	for {
-		info, fired, err := w.look(ctx)
+		info, fired, read, err := w.look(ctx)
 		if err != nil {
 			return w.ended(ctx, err)
 		}
 		if fired == nil {
 			continue // the head left between the listing and its read
 		}
-		if w.fresh(info) {
+		send := w.fresh(info)
+		if read != nil {
+			// The read's event says whether it was sent: the trace check
+			// holds the filter to the spec (only a newer head is).
+			read.Reported = send
+			s.trace(*read)
+		}
+		if send {
 			select {
 			case w.o.ch <- info:
 				w.markSent(info)
@@ -189,22 +196,24 @@ func (w *watcher) event(a traceevent.Action, r traceevent.Result, target string)
 }
 
 // look lists the election and arms the observer's one watch: on the head
-// (a data watch, read with its value) or, when nobody leads, on the path.
-// A nil fired with no error means: look again.
-func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, error) {
+// (a data watch, read with its value, whose trace event it returns for the
+// caller to record once it knows whether it sends the value) or, when
+// nobody leads, on the path. A nil fired with no error means: look again.
+func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *TraceEvent, error) {
 	s, l := w.e.core.s, w.e.core
 	w.absent = false
 	sent := s.now()
 	names, pzxid, err := l.children(ctx, joining)
 	if err != nil {
-		return LeaderInfo{}, nil, err
+		return LeaderInfo{}, nil, nil, err
 	}
 	q := l.queue(names)
 	ev := w.event(traceevent.ObserveList, traceevent.ResultVacant, "")
 	ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
 	if len(q) == 0 {
 		s.trace(ev)
-		return w.watchPath(ctx)
+		info, ch, err := w.watchPath(ctx)
+		return info, ch, nil, err
 	}
 	head := q[0].name
 	ev.Result, ev.Target = traceevent.ResultFound, head
@@ -224,16 +233,15 @@ func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, error)
 	case errors.Is(err, zk.ErrNoNode):
 		wev.Result = traceevent.ResultGone
 		s.trace(wev)
-		return LeaderInfo{}, nil, nil
+		return LeaderInfo{}, nil, nil, nil
 	case transient(err):
 		var b backoff
-		return LeaderInfo{}, nil, b.wait(ctx, s)
+		return LeaderInfo{}, nil, nil, b.wait(ctx, s)
 	case err != nil:
-		return LeaderInfo{}, nil, err
+		return LeaderInfo{}, nil, nil, err
 	}
 	wev.Version = &r.st.Version
-	s.trace(wev)
-	return leaderInfo(path.Join(l.name, head), r.data, r.st), r.ch, nil
+	return leaderInfo(path.Join(l.name, head), r.data, r.st), r.ch, &wev, nil
 }
 
 // watchPath arms the children watch of a vacancy: its reply is the

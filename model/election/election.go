@@ -76,6 +76,10 @@ func newer(a, b Report) bool {
 
 func reportLess(a, b Report) bool { return newer(b, a) }
 
+// NewerThan is Newer(r, b): r's epoch is newer than b's, or the same with
+// a newer version.
+func (r Report) NewerThan(b Report) bool { return newer(r, b) }
+
 // Event is a fired data watch [node, req] (spec: an element of dataEvents).
 type Event = zk.Watch[zk.NoKind]
 

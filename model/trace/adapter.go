@@ -109,6 +109,10 @@ type adapter[S any] interface {
 	// wrote or read: an election candidate's own node, an observer's
 	// watched head (the locks' and the semaphore's nodes have no data).
 	dataVersion(s *S, c int) (int, bool)
+	// reportsNewer says whether observer c's step from s to t made it
+	// know a newer head than before (Election's known: what an observer
+	// may send); false for a model without observers.
+	reportsNewer(s, t *S, c int) bool
 }
 
 // predAdapter adapts model/predlock.
@@ -192,8 +196,9 @@ func (a predAdapter) sessions(s *predlock.State) []liveSession {
 	return serverSessions(&s.Server, s.SessOf)
 }
 
-func (a predAdapter) mutexHolder(*predlock.State) (int, int, bool) { return 0, 0, false }
-func (a predAdapter) dataVersion(*predlock.State, int) (int, bool) { return 0, false }
+func (a predAdapter) mutexHolder(*predlock.State) (int, int, bool)  { return 0, 0, false }
+func (a predAdapter) dataVersion(*predlock.State, int) (int, bool)  { return 0, false }
+func (a predAdapter) reportsNewer(_, _ *predlock.State, _ int) bool { return false }
 
 func (a predAdapter) pendingDelete(s *predlock.State, c, r int) bool {
 	_, ok := s.PendingOf(predlock.Uuid{C: c, R: r})
@@ -254,8 +259,9 @@ func (a sharedAdapter) sessions(s *sharedlock.State) []liveSession {
 	return serverSessions(&s.Server, s.SessOf)
 }
 
-func (a sharedAdapter) mutexHolder(*sharedlock.State) (int, int, bool) { return 0, 0, false }
-func (a sharedAdapter) dataVersion(*sharedlock.State, int) (int, bool) { return 0, false }
+func (a sharedAdapter) mutexHolder(*sharedlock.State) (int, int, bool)  { return 0, 0, false }
+func (a sharedAdapter) dataVersion(*sharedlock.State, int) (int, bool)  { return 0, false }
+func (a sharedAdapter) reportsNewer(_, _ *sharedlock.State, _ int) bool { return false }
 
 func (a sharedAdapter) pendingDelete(s *sharedlock.State, c, r int) bool {
 	_, ok := s.PendingOf(sharedlock.Uuid{C: c, R: r})

@@ -129,6 +129,13 @@ func (a elecAdapter) pendingDelete(s *election.State, c, r int) bool {
 }
 func (a elecAdapter) mutexHolder(*election.State) (int, int, bool) { return 0, 0, false }
 
+// reportsNewer: observer c's last head reported (known) is newer in t
+// than in s.
+func (a elecAdapter) reportsNewer(s, t *election.State, c int) bool {
+	o, ok := a.observer(c)
+	return ok && t.Known[o].NewerThan(s.Known[o])
+}
+
 // dataVersion: a candidate's own node's value, an observer's omark while
 // it watches (the version it read).
 func (a elecAdapter) dataVersion(s *election.State, c int) (int, bool) {

@@ -70,7 +70,8 @@ func (a semAdapter) sessions(s *semaphore.State) []liveSession {
 // pendingDelete: Semaphore's deletes land in the step that sends them.
 func (a semAdapter) pendingDelete(*semaphore.State, int, int) bool { return false }
 
-func (a semAdapter) dataVersion(*semaphore.State, int) (int, bool) { return 0, false }
+func (a semAdapter) dataVersion(*semaphore.State, int) (int, bool)  { return 0, false }
+func (a semAdapter) reportsNewer(_, _ *semaphore.State, _ int) bool { return false }
 
 func (a semAdapter) mutexHolder(s *semaphore.State) (int, int, bool) {
 	return s.Mutex.C, s.Mutex.K, s.Mutex != semaphore.NoSession

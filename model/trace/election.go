@@ -186,6 +186,9 @@ func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
 		if why := m.sameVersion(m.s, "the observer read"); why != "" {
 			return nil, why
 		}
+		if m.ev.Reported {
+			return nil, "the observer sent a head it had sent already (it reads the head it watches again)"
+		}
 		return m.one(*m.s, m.nd.maxSeq, "(the observer reads the head it watches again)")
 	}
 	t, why := m.do(m.ev.Action, 0)
@@ -202,6 +205,9 @@ func (m *eventMatch[S]) ObserveWatch() ([]succ[S], string) {
 	if want == election.OWatching {
 		if why := m.sameVersion(&t, "the observer read"); why != "" {
 			return nil, why
+		}
+		if m.ev.Reported && !m.se.a.reportsNewer(m.s, &t, m.c) {
+			return nil, "the observer sent a head no newer than the last it read (ObservedEpochsIncrease)"
 		}
 	}
 	return m.one(t, m.nd.maxSeq, m.label)

@@ -135,3 +135,29 @@ func TestElectionProclaimLost(t *testing.T) {
 			"o1", traceevent.ObserveNotified, "Fired(o) is false"},
 	})
 }
+
+// reportTraceFile: o1 finds the path empty, keeps the child watch whose reply
+// showed c1's node, reads and sends c1 (version 0); the kept watch fires
+// at c2's create (result path), and o1 lists and reads c1 again, the same
+// version, which it does not send (its monotonic filter).
+const reportTraceFile = "testdata/election_observer_sends.jsonl"
+
+// TestElectionObserverSends: an observer's read says whether it sent what
+// it read, and only a head newer than the last it read may be sent (the
+// spec's ObservedEpochsIncrease: the observer-reports-stale mutant sends
+// every read). The controls: the re-read of the same version sent; the
+// path's notification taken for the head's (no result).
+func TestElectionObserverSends(t *testing.T) {
+	raw, err := os.ReadFile(reportTraceFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValidUnlessCorrupted(t, string(raw), "Election", []corruption{
+		{"the same version sent twice",
+			`"version":0,"start":154`, `"version":0,"reported":true,"start":154`,
+			"o1", traceevent.ObserveWatch, "sent a head it had sent already"},
+		{"the kept path watch's event reported as the head's",
+			`"action":"ObserveNotified","request":"ob","result":"path"`, `"action":"ObserveNotified","request":"ob"`,
+			"o1", traceevent.ObserveNotified, "Fired(o) is false"},
+	})
+}

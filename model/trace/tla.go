@@ -233,7 +233,8 @@ func (lt *lockTrace) tlaEvent(c, i int) string {
 // tlaElection renders the fields ElectionTrace adds to client c's i-th
 // event: the data version it wrote or read (-1: none), and, for an
 // observer's notification from the kept watch on the path (ResultPath),
-// whether it holds one (see keptPathWatch).
+// whether it holds one (see keptPathWatch), and whether an observer's read
+// was sent (Reported).
 func (lt *lockTrace) tlaElection(c, i int) string {
 	e := lt.events[c][i]
 	version := int64(-1)
@@ -242,7 +243,8 @@ func (lt *lockTrace) tlaElection(c, i int) string {
 	}
 	path := c >= lt.candidates && e.Action == traceevent.ObserveNotified && e.Result == traceevent.ResultPath &&
 		keptPathWatch(lt.events[c][:i])
-	return fmt.Sprintf(", version |-> %d, pathWatch |-> %s", version, strings.ToUpper(strconv.FormatBool(path)))
+	return fmt.Sprintf(", version |-> %d, pathWatch |-> %s, reported |-> %s", version,
+		strings.ToUpper(strconv.FormatBool(path)), strings.ToUpper(strconv.FormatBool(e.Reported)))
 }
 
 // tlaNode renders a node name as the trace module names nodes (tlaNamed),

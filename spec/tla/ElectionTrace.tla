@@ -53,6 +53,9 @@ CONSTANTS
 (*   pathWatch  ObserveNotified "path": the observer holds a watch on the  *)
 (*              election's path the spec's observer does not, whose event *)
 (*              it has not taken yet (see MatchObserveNotified)            *)
+(*   reported   ObserveWatch "exists": the observer sent what it read; it  *)
+(*              may only if the head is newer than the last it read        *)
+(*              (Election's known; ObservedEpochsIncrease)                 *)
 (* An observer's req is 0 (an observation is no request of the lock), and *)
 (* its target is the request of the candidate node it names.              *)
 (***************************************************************************)
@@ -177,19 +180,21 @@ MatchObserveList(o, e) ==
        ELSE Elect!ObserveList(o)
 
 (* getData of the head with a watch: "exists", the watch armed and the     *)
-(* version read; "gone", list again (Election's ObserveWatch); or, while   *)
-(* the observer still watches that head, the same read again.  Without a   *)
+(* version read, sent only if newer than the last head read; "gone", list *)
+(* again (Election's ObserveWatch); or, while the observer still watches  *)
+(* that head, the same read again, not sent.  Without a                   *)
 (* target, the child watch on the path after a vacancy, which Election's   *)
 (* ObserveList armed: an observation.                                      *)
 MatchObserveWatch(o, e) ==
     CASE e.target = <<>> ->
            opc[o] = "vacant" /\ Nothing
       [] e.result = "exists" /\ WatchesHead(o, e.target) ->
-           VersionIs(e, omark[o]) /\ Nothing
+           VersionIs(e, omark[o]) /\ ~e.reported /\ Nothing
       [] e.result = "exists" ->
            /\ Elect!ObserveWatch(o) /\ opc'[o] = "watching"
            /\ Elect!PL!ZK!NodeAt(ohead[o]).uuid = e.target
            /\ VersionIs(e, omark'[o])
+           /\ e.reported => Elect!Newer(known'[o], known[o])
       [] e.result = "gone" ->
            Elect!ObserveWatch(o) /\ opc'[o] = "list"
       [] OTHER -> FALSE
