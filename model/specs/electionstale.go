@@ -67,4 +67,3 @@ func electionStaleSpec(sp *electionstale.Spec, invariants, properties []string) 
 	}
 	return es, nil
 }
-
