@@ -24,6 +24,10 @@ import (
 // mntrCounters are one server's cumulative counters.
 type mntrCounters struct {
 	packets, updCnt, updSum, readCnt, readSum float64
+	// bytesOut is what the server sent its clients: replies
+	// (zk_response_bytes) and watch events (zk_watch_bytes), ZooKeeper
+	// 3.6's metrics; NaN on a server without them.
+	bytesOut float64
 }
 
 // parseMntr reads the counters from mntr's "key<TAB>value" lines; ok is
@@ -32,11 +36,16 @@ func parseMntr(out string) (mntrCounters, bool) {
 	var m mntrCounters
 	want := map[string]*float64{"zk_packets_received": &m.packets, "zk_cnt_updatelatency": &m.updCnt,
 		"zk_sum_updatelatency": &m.updSum, "zk_cnt_readlatency": &m.readCnt, "zk_sum_readlatency": &m.readSum}
-	seen := 0
+	var resp, watch float64
+	optional := map[string]*float64{"zk_response_bytes": &resp, "zk_watch_bytes": &watch}
+	seen, seenOpt := 0, 0
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), "\t")
-		p := want[k]
+		p, opt := want[k], false
+		if p == nil {
+			p, opt = optional[k], true
+		}
 		if !ok || p == nil {
 			continue
 		}
@@ -45,7 +54,15 @@ func parseMntr(out string) (mntrCounters, bool) {
 			return m, false
 		}
 		*p = f
-		seen++
+		if opt {
+			seenOpt++
+		} else {
+			seen++
+		}
+	}
+	m.bytesOut = math.NaN()
+	if seenOpt == len(optional) {
+		m.bytesOut = resp + watch
 	}
 	return m, seen == len(want)
 }
@@ -78,6 +95,7 @@ func mntrSnapshot(ctx context.Context, servers []string) (mntrCounters, bool) {
 			sum.updSum += m.updSum
 			sum.readCnt += m.readCnt
 			sum.readSum += m.readSum
+			sum.bytesOut += m.bytesOut // NaN if any server lacks it
 		}()
 	}
 	wg.Wait()
@@ -87,12 +105,13 @@ func mntrSnapshot(ctx context.Context, servers []string) (mntrCounters, bool) {
 // serverLoad is what the servers did during one measured window.
 type serverLoad struct {
 	Requests float64 // requests received (every session's, pings and syncs included)
+	Bytes    float64 // bytes sent to clients, replies and watch events (NaN: not reported)
 	UpdateMs float64 // mean write latency, milliseconds
 	ReadMs   float64 // mean read latency, milliseconds
 }
 
 func loadBetween(a, b mntrCounters) *serverLoad {
-	l := &serverLoad{Requests: b.packets - a.packets}
+	l := &serverLoad{Requests: b.packets - a.packets, Bytes: b.bytesOut - a.bytesOut}
 	if n := b.updCnt - a.updCnt; n > 0 {
 		l.UpdateMs = (b.updSum - a.updSum) / n
 	}
@@ -134,6 +153,13 @@ func reqPerAcq(r run) float64 {
 	return r.Server.Requests / float64(r.Ops)
 }
 
+func bytesPerAcq(r run) float64 {
+	if r.Server == nil || r.Ops == 0 {
+		return math.NaN()
+	}
+	return r.Server.Bytes / float64(r.Ops)
+}
+
 func serverUpdate(r run) float64 {
 	if r.Server == nil {
 		return math.NaN()
@@ -161,7 +187,8 @@ func (rw *reportWriter) servers() {
 			if !rw.has(r.impl) || !reqs.ok() {
 				continue
 			}
-			rows = append(rows, fmt.Sprintf("| %d | %s | %s | %s | %s |\n", n, r.name, reqs.plain(),
+			rows = append(rows, fmt.Sprintf("| %d | %s | %s | %s | %s | %s |\n", n, r.name, reqs.plain(),
+				over(t.per(r.impl, r.kind, n, bytesPerAcq)).plain(),
 				over(t.per(r.impl, r.kind, n, serverUpdate)).ms(), over(t.per(r.impl, r.kind, n, serverRead)).ms()))
 		}
 	}
@@ -170,11 +197,12 @@ func (rw *reportWriter) servers() {
 	}
 	rw.w("### What the servers saw (mntr)\n\n")
 	rw.w("Requests the three servers received per acquisition (each session's pings and zklock's heartbeat syncs " +
-		"included) and their mean write and read latency, from the difference of two `mntr` snapshots taken " +
+		"included), the bytes they sent per acquisition (replies and watch events, `zk_response_bytes` + " +
+		"`zk_watch_bytes`), and their mean write and read latency, from the difference of two `mntr` snapshots taken " +
 		"when the window opened and closed. The servers record latencies in whole milliseconds, so these " +
 		"means read low by up to 1 ms: compare them across rows, not with the client-side timings. " +
 		"The write ceiling's row is the servers flat out on create+delete pairs (two writes per pair).\n\n")
-	rw.w("| N | implementation | requests per acquisition | write latency | read latency |\n|---|---|---|---|---|\n")
+	rw.w("| N | implementation | requests per acquisition | bytes sent per acquisition | write latency | read latency |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		rw.w("%s", r)
 	}

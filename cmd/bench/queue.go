@@ -258,6 +258,15 @@ func queueReqPerAcq(r run) float64 {
 	return (r.JoinLoad.Requests + r.Server.Requests) / float64(r.Ops)
 }
 
+// queueBytesPerAcq is every byte the servers sent during the run (join and
+// drain, the polls' few included) per acquisition.
+func queueBytesPerAcq(r run) float64 {
+	if r.JoinLoad == nil || r.Server == nil || r.Ops == 0 {
+		return math.NaN()
+	}
+	return (r.JoinLoad.Bytes + r.Server.Bytes) / float64(r.Ops)
+}
+
 // queue: join and drain of every waiter count, with the goals' ratios.
 func (rw *reportWriter) queue() {
 	t, w := rw.t, rw.w
@@ -278,19 +287,19 @@ func (rw *reportWriter) queue() {
 		"granted, so the drain is N hand-offs in a row. Requests are what the three servers received (`mntr`): "+
 		"during the join per waiter, during the drain per acquisition (its release included), and both "+
 		"together per acquisition (a waiter whose node stands may still be listing when the join ends, so the "+
-		"sum says more than the split). Medians over "+
+		"sum says more than the split); bytes are what they sent (replies and watch events, join and drain). Medians over "+
 		"repetitions (range); ratios are taken within a repetition.\n\n", rw.cfg.queueSessions, queuePoll)
-	w("| implementation | N | join | join requests per waiter | drain hand-offs/s | ÷ own N=%d | ÷ zk.Lock | hand-off p50 | drain requests per acquisition | requests per acquisition |\n", rw.cfg.queue[0])
-	w("|---|---|---|---|---|---|---|---|---|---|\n")
+	w("| implementation | N | join | join requests per waiter | drain hand-offs/s | ÷ own N=%d | ÷ zk.Lock | hand-off p50 | drain requests per acquisition | requests per acquisition | bytes sent per acquisition |\n", rw.cfg.queue[0])
+	w("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, impl := range impls {
 		for _, n := range rw.cfg.queue {
 			rate := t.per(impl, kindQueue, n, opsRate)
-			w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", label[impl], n,
+			w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label[impl], n,
 				over(t.per(impl, kindQueue, n, joinSeconds)).ms(), over(t.per(impl, kindQueue, n, joinReqPerWaiter)).plain(),
 				over(rate).rate(), over(ratio(rate, t.per(impl, kindQueue, rw.cfg.queue[0], opsRate))).ratio(),
 				dashIf(impl == implZkLock, over(ratio(rate, t.per(implZkLock, kindQueue, n, opsRate))).ratio()),
 				over(t.per(impl, kindQueue, n, hand50)).ms(), over(t.per(impl, kindQueue, n, reqPerAcq)).plain(),
-				over(t.per(impl, kindQueue, n, queueReqPerAcq)).plain())
+				over(t.per(impl, kindQueue, n, queueReqPerAcq)).plain(), over(t.per(impl, kindQueue, n, queueBytesPerAcq)).plain())
 		}
 	}
 	w("\n")
