@@ -259,8 +259,12 @@ soak: setup
 	$(GO) run ./cmd/chaos --duration $(SOAK) --out out/soak-$${ZKLOCK_ZK:-3.8}-$$(date +%Y%m%d-%H%M%S)
 	@$(MAKE) --no-print-directory soak-load
 
+# LOAD_RECIPE=election or semaphore (MAX leases) queues that recipe's
+# waiters instead of a Mutex's.
+LOAD_RECIPE ?= lock
 soak-load: setup
-	$(GO) run ./cmd/chaos --load --duration $(SOAK) --sample-every 1m --out out/soak-load-$${ZKLOCK_ZK:-3.8}-$$(date +%Y%m%d-%H%M%S)
+	$(GO) run ./cmd/chaos --load --load-recipe $(LOAD_RECIPE) --max $(MAX) --duration $(SOAK) --sample-every 1m \
+	  --out out/soak-load-$(LOAD_RECIPE)-$${ZKLOCK_ZK:-3.8}-$$(date +%Y%m%d-%H%M%S)
 
 CHAOS        := .cache/bin/chaos
 CHAOS_MUTANT := .cache/bin/chaos-watch-the-holder

@@ -26,6 +26,7 @@ func loadFlags(fs *flag.FlagSet) *loadConfig {
 	fs.IntVar(&c.GuardEvery, "load-guard-every", 16, "with --load: one request in this many is a Guard write under a held lease, the rest reads (0: reads only)")
 	fs.IntVar(&c.LocksPerS, "load-locks", 4, "with --load: leases each busy session holds at once")
 	fs.DurationVar(&c.Churn, "load-churn", 2*time.Second, "with --load: each lease is released and taken again this often, to time acquisitions under load (0: held throughout)")
+	fs.StringVar(&c.Recipe, "load-recipe", load.RecipeLock, "with --load: what the queue's waiters take: lock (a Mutex), election (they campaign, proclaim once and resign, observed from every waiter session) or semaphore (a lease of --max)")
 	fs.IntVar(&c.Waiters, "waiters", 2000, "with --load: waiters queued on one path behind a holder, then drained, round after round")
 	fs.IntVar(&c.WaiterSessions, "waiter-sessions", 4, "with --load: sessions the waiters are spread over")
 	fs.DurationVar(&c.AcquireBound, "acquire-bound", 5*time.Second, "with --load: an acquisition, or a wait between two grants of the queue, slower than this is a finding")
@@ -53,6 +54,7 @@ func (l *loadConfig) finish(c *campaign.Config, set map[string]bool) error {
 	}
 	l.cfg.Duration, l.cfg.SessionTimeout = c.Duration, c.SessionTimeout
 	l.cfg.TickTime, l.cfg.SyncLimit = c.TickTime, c.SyncLimit
+	l.cfg.Max = c.Max // --max: a semaphore's leases (ignored by the other recipes)
 	c.Faults = nil
 	c.Load = &l.cfg
 	return l.cfg.Validate()

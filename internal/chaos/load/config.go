@@ -25,6 +25,8 @@ type Config struct {
 	GuardEvery     int           // one request in GuardEvery is a Guard write (0: reads only)
 	LocksPerS      int           // leases each busy session holds at once
 	Churn          time.Duration // a lease is released and taken again about this often (0: held throughout)
+	Recipe         string        // what the waiters take: RecipeLock (also ""), RecipeElection or RecipeSemaphore
+	Max            int           // RecipeSemaphore: its leases
 	Waiters        int           // waiters queued on the one queue path per round
 	WaiterSessions int           // sessions the waiters are spread over
 	AcquireBound   time.Duration // an acquisition (or a hand-off in the queue) slower than this is a finding
@@ -36,6 +38,9 @@ type Config struct {
 
 // Validate rejects values out of range.
 func (c *Config) Validate() error {
+	if c.Recipe == "" {
+		c.Recipe = RecipeLock
+	}
 	switch {
 	case c.Sessions < 1 || c.Sessions > 64:
 		return fmt.Errorf("--load-sessions %d: between 1 and 64", c.Sessions)
@@ -49,6 +54,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--load-locks %d: between 1 and 64", c.LocksPerS)
 	case c.Churn < 0:
 		return fmt.Errorf("--load-churn %v: must not be negative", c.Churn)
+	case c.Recipe != RecipeLock && c.Recipe != RecipeElection && c.Recipe != RecipeSemaphore:
+		return fmt.Errorf("--load-recipe %q: lock, election or semaphore", c.Recipe)
+	case c.Recipe == RecipeSemaphore && (c.Max < 1 || c.Max > 64):
+		return fmt.Errorf("--max %d with --load-recipe semaphore: between 1 and 64", c.Max)
 	case c.Waiters < 0 || c.Waiters > 100_000:
 		return fmt.Errorf("--waiters %d: between 0 and 100000", c.Waiters)
 	case c.Waiters > 0 && (c.WaiterSessions < 1 || c.WaiterSessions > 64):

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/zklock/zklock/impl/zklock"
 )
 
 // queueBound bounds the queueing of one round's waiters: beyond it the
@@ -15,19 +13,35 @@ import (
 // set-up, not an acquisition).
 const queueBound = 5 * time.Minute
 
-// round queues n waiters, spread over sessions, behind a lease that
-// sessions[0] holds on path, then releases it and lets every waiter be
-// granted and release at once; it measures the queueing and the drain.
+// round queues n waiters, spread over sessions, behind the grants that
+// sessions[0] holds on path (the recipe's: a Mutex's lease, an Election's
+// leadership, every lease of a Semaphore), then gives them back and lets
+// every waiter be granted and give its grant back at once; it measures the
+// queueing and the drain. An election's round is watched by one observer
+// on each waiter session, which must still be observing at the end.
 func (r *runner) round(ctx context.Context, path string, sessions []*busy, n int) (Round, error) {
 	q := Round{Path: path, Waiters: n}
-	holderM, err := zklock.NewMutex(sessions[0].s, path)
-	if err != nil {
-		return q, err
-	}
 	t0 := time.Now()
-	holder, err := holderM.Lock(ctx)
-	if err != nil {
-		return q, fmt.Errorf("the queue's holder: %w", err)
+	var held []func(context.Context) error
+	giveBack := func() error {
+		var errs []error
+		for _, release := range held {
+			uctx, ucancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.SessionTimeout)
+			errs = append(errs, release(uctx))
+			ucancel()
+		}
+		return errors.Join(errs...)
+	}
+	for range r.holds() {
+		hold, err := r.newAcquirer(sessions[0].s, path)
+		if err == nil {
+			var release func(context.Context) error
+			if release, err = hold(ctx); err == nil {
+				held = append(held, release)
+				continue
+			}
+		}
+		return q, errors.Join(fmt.Errorf("the queue's holder: %w", err), giveBack())
 	}
 	r.acquired("queue-holder", path, time.Since(t0))
 
@@ -39,22 +53,24 @@ func (r *runner) round(ctx context.Context, path string, sessions []*busy, n int
 		grants []time.Time
 		errs   []error
 	)
-	// Every waiter's Mutex is made before any goroutine starts, so that a
-	// failure leaves nothing running.
-	ms := make([]*zklock.Mutex, n)
-	for k := range ms {
-		if ms[k], err = zklock.NewMutex(sessions[k%len(sessions)].s, path); err != nil {
-			uctx, ucancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.SessionTimeout)
-			holder.Unlock(uctx)
-			ucancel()
-			return q, err
+	// Every waiter's acquirer is made before any goroutine starts, so that
+	// a failure leaves nothing running.
+	as := make([]acquirer, n)
+	for k := range as {
+		var err error
+		if as[k], err = r.newAcquirer(sessions[k%len(sessions)].s, path); err != nil {
+			return q, errors.Join(err, giveBack())
 		}
 	}
-	for _, m := range ms {
+	obs, err := r.observe(wctx, path, sessions)
+	if err != nil {
+		return q, errors.Join(err, giveBack())
+	}
+	for _, acquire := range as {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lease, err := m.Lock(wctx)
+			release, err := acquire(wctx)
 			if err != nil {
 				if wctx.Err() == nil {
 					mu.Lock()
@@ -65,7 +81,7 @@ func (r *runner) round(ctx context.Context, path string, sessions []*busy, n int
 			}
 			at := time.Now()
 			uctx, ucancel := context.WithTimeout(wctx, r.cfg.SessionTimeout)
-			lease.Unlock(uctx)
+			release(uctx)
 			ucancel()
 			mu.Lock()
 			grants = append(grants, at)
@@ -74,53 +90,52 @@ func (r *runner) round(ctx context.Context, path string, sessions []*busy, n int
 	}
 	// The queue is watched from the admin session, so that the listings of
 	// up to n+1 names do not queue in front of a waiter session's syncs.
-	watcher, err := zklock.NewMutex(r.admin, path)
-	if err == nil {
-		q.Queued, err = r.waitQueued(ctx, watcher, n+1)
-	}
+	q.Queued, err = r.waitQueued(ctx, path)
 	q.Queue = time.Since(t0)
 	release := time.Now()
-	uctx, ucancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.SessionTimeout)
-	uerr := holder.Unlock(uctx)
-	ucancel()
+	uerr := giveBack()
 	if err != nil || uerr != nil {
 		q.Cut = true
 		cancel()
 		wg.Wait()
+		obs.stop()
 		return q, errors.Join(err, uerr)
 	}
-	q.Queued-- // the holder
+	if r.cfg.Recipe != RecipeSemaphore {
+		q.Queued-- // the holder's node
+	}
 	wg.Wait()
 	q.Granted = len(grants)
 	q.Drain, q.Slowest = drainStats(release, grants)
+	q.Reports, err = obs.stop()
 	if len(errs) > 0 {
 		// Thousands of waiters of a lost session fail alike: one says it.
-		return q, fmt.Errorf("%d waiters failed, the first: %w", len(errs), errs[0])
+		err = errors.Join(err, fmt.Errorf("%d waiters failed, the first: %w", len(errs), errs[0]))
 	}
-	return q, nil
+	return q, err
 }
 
-// waitQueued polls the queue until want contenders are in it, ctx ends, or
+// waitQueued polls the queue until every waiter is in it, ctx ends, or
 // queueBound passes; it returns how many there were.
-func (r *runner) waitQueued(ctx context.Context, m *zklock.Mutex, want int) (int, error) {
+func (r *runner) waitQueued(ctx context.Context, path string) (int, error) {
 	deadline := time.Now().Add(queueBound)
 	for {
-		c, err := m.Contenders(ctx)
+		n, want, err := r.queued(ctx, path)
 		if err != nil {
-			return len(c), fmt.Errorf("listing the queue: %w", err)
+			return n, fmt.Errorf("listing the queue: %w", err)
 		}
-		if len(c) >= want {
-			return len(c), nil
+		if n >= want {
+			return n, nil
 		}
 		if time.Now().After(deadline) {
-			return len(c), fmt.Errorf("only %d of %d waiters queued within %v", len(c)-1, want-1, queueBound)
+			return n, fmt.Errorf("only %d of %d in the queue within %v", n, want, queueBound)
 		}
 		t := time.NewTimer(250 * time.Millisecond)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return len(c), ctx.Err()
+			return n, ctx.Err()
 		}
 	}
 }

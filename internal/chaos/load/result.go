@@ -56,6 +56,7 @@ type Round struct {
 	Drain   time.Duration `json:"-"`       // from the holder's release to the last grant
 	Slowest time.Duration `json:"-"`       // the longest wait between two grants (the first from the release)
 	Cut     bool          `json:"cut_short,omitempty"`
+	Reports int           `json:"observer_reports,omitempty"` // an election's: what its observers reported
 }
 
 // Acquires are the busy sessions' own acquisitions (each lease taken again

@@ -142,6 +142,8 @@ func TestValidate(t *testing.T) {
 		"--waiter-sessions":  func(c *Config) { c.WaiterSessions = 0 },
 		"--acquire-bound":    func(c *Config) { c.AcquireBound = 0 },
 		"--sample-every":     func(c *Config) { c.SampleEvery = time.Millisecond },
+		"--load-recipe":      func(c *Config) { c.Recipe = "barrier" },
+		"--max":              func(c *Config) { c.Recipe, c.Max = RecipeSemaphore, 0 },
 	} {
 		c := good
 		spoil(&c)

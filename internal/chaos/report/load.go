@@ -40,6 +40,8 @@ type LoadConfig struct {
 	Rate           int    `json:"rate"`        // per session; 0: flat out
 	Locks          int    `json:"locks_per_session"`
 	Churn          string `json:"churn"`
+	Recipe         string `json:"recipe"`        // what the waiters take: lock, election or semaphore
+	Max            int    `json:"max,omitempty"` // a semaphore's leases
 	Waiters        int    `json:"waiters"`
 	WaiterSessions int    `json:"waiter_sessions"`
 	AcquireBound   string `json:"acquire_bound"`
@@ -87,7 +89,8 @@ func NewLoadReport(cfg load.Config, res *load.Result, findings []load.Finding, s
 	r := &LoadReport{Started: started, Elapsed: dur(res.Elapsed), Target: target, Root: root,
 		Findings: append([]load.Finding{}, findings...), Errors: res.Errors, Files: map[string]string{"json_report": "report.json"},
 		Config: LoadConfig{Duration: cfg.Duration.String(), Sessions: cfg.Sessions, Workers: cfg.Workers, GuardEvery: cfg.GuardEvery, Rate: cfg.Rate,
-			Locks: cfg.LocksPerS, Churn: cfg.Churn.String(), Waiters: cfg.Waiters, WaiterSessions: cfg.WaiterSessions,
+			Locks: cfg.LocksPerS, Churn: cfg.Churn.String(), Recipe: cfg.Recipe, Max: semMax(cfg),
+			Waiters: cfg.Waiters, WaiterSessions: cfg.WaiterSessions,
 			AcquireBound: cfg.AcquireBound.String(), SampleEvery: cfg.SampleEvery.String(),
 			SessionTimeout: cfg.SessionTimeout.String(), TickTime: cfg.TickTime.String(), SyncLimit: cfg.SyncLimit},
 		Acquires: LoadAcquires{Acquires: res.Acquires, Slowest: dur(res.Acquires.Slowest)}}
@@ -120,6 +123,25 @@ func NewLoadReport(cfg load.Config, res *load.Result, findings []load.Finding, s
 	return r
 }
 
+// semMax is a semaphore campaign's max, 0 (left out) for the others.
+func semMax(cfg load.Config) int {
+	if cfg.Recipe == load.RecipeSemaphore {
+		return cfg.Max
+	}
+	return 0
+}
+
+// waitersText says what the queue's waiters take.
+func waitersText(c LoadConfig) string {
+	switch c.Recipe {
+	case load.RecipeElection:
+		return "candidates of an election (each proclaims once, then resigns; observed from every waiter session)"
+	case load.RecipeSemaphore:
+		return fmt.Sprintf("acquirers of a semaphore of %d leases", c.Max)
+	}
+	return "waiters"
+}
+
 func loadSession(s load.SessionStats) LoadSession {
 	ls := LoadSession{SessionStats: s, Rate: float64(int64(s.Rate()*10)) / 10, Held: dur(s.Held)}
 	if s.SessionLost != "" {
@@ -135,8 +157,8 @@ func loadSession(s load.SessionStats) LoadSession {
 // samples, findings and verdict.
 func WriteLoadTable(w io.Writer, r *LoadReport, outDir string) {
 	c := r.Config
-	fmt.Fprintf(w, "\nchaos load campaign: no faults; %s; %d busy sessions x %d workers (rate %s), %d leases each; %d waiters over %d sessions; acquire bound %s\n",
-		r.Elapsed, c.Sessions, c.Workers, rateText(c.Rate), c.Locks, c.Waiters, c.WaiterSessions, c.AcquireBound)
+	fmt.Fprintf(w, "\nchaos load campaign: no faults; %s; %d busy sessions x %d workers (rate %s), %d leases each; %d %s over %d sessions; acquire bound %s\n",
+		r.Elapsed, c.Sessions, c.Workers, rateText(c.Rate), c.Locks, c.Waiters, waitersText(c), c.WaiterSessions, c.AcquireBound)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "session\treplies\tguards\treplies/s\theld\tleases lost\tsession lost\t")
 	for _, s := range append(append([]LoadSession{}, r.Sessions...), r.Waiters...) {
@@ -147,9 +169,13 @@ func WriteLoadTable(w io.Writer, r *LoadReport, outDir string) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%s\t%d\t%s\t\n", s.Name, s.Replies, s.Guards, s.Rate, s.Held, len(s.Lost), lost)
 	}
 	fmt.Fprintln(tw, "\t\t\t\t\t\t\t")
-	fmt.Fprintln(tw, "queue round\twaiters\tqueued\tgranted\tqueue time\tdrain time\tslowest hand-off\t")
+	fmt.Fprintln(tw, "queue round\twaiters\tqueued\tgranted\tqueue time\tdrain time\tslowest hand-off\treports\t")
 	for i, q := range r.Rounds {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\t%s\t%s\t\n", i+1, q.Waiters, q.Queued, q.Granted, q.Queue, q.Drain, q.Slowest)
+		reports := "-"
+		if c.Recipe == load.RecipeElection {
+			reports = fmt.Sprint(q.Reports)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", i+1, q.Waiters, q.Queued, q.Granted, q.Queue, q.Drain, q.Slowest, reports)
 	}
 	fmt.Fprintln(tw, "\t\t\t\t\t\t\t")
 	fmt.Fprintln(tw, "sample\tat\theap MiB\tgoroutines\twatches\t\t\t")
