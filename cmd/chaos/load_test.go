@@ -27,6 +27,8 @@ func TestLoadBadInput(t *testing.T) {
 		{[]string{"--load", "--load-workers", "0"}, "--load-workers"},
 		{[]string{"--load", "--acquire-bound", "0s"}, "--acquire-bound"},
 		{[]string{"--load", "--duration", "1s"}, "--duration"},
+		{[]string{"--load", "--load-recipe", "barrier"}, "--load-recipe"},
+		{[]string{"--load", "--load-recipe", "semaphore", "--max", "0"}, "--max"},
 	} {
 		var stdout, stderr bytes.Buffer
 		out := filepath.Join(t.TempDir(), "out")
@@ -88,5 +90,53 @@ func TestLoadCampaignPasses(t *testing.T) {
 	}
 	if first, last := r.Samples[0], r.Samples[len(r.Samples)-1]; first.Label != "start" || last.Label != "closed" || len(last.Watches) != 3 {
 		t.Errorf("samples from %q to %q (watches %v); want start to closed, one count per server", first.Label, last.Label, last.Watches)
+	}
+}
+
+// The load campaign's other recipes, short, on the test ensemble: an
+// election's candidates (each proclaims once, observed from the waiter
+// sessions) and a semaphore's acquirers queue and drain beside a busy
+// session, every one granted, nothing lost, and the election's observers
+// report throughout.
+func TestLoadRecipesPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two 8-second load campaigns against the ensemble; run without -short")
+	}
+	e := ensembletest.RequireLocal(t)
+	for _, recipe := range []string{"election", "semaphore"} {
+		t.Run(recipe, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			var stdout, stderr bytes.Buffer
+			args := []string{"--load", "--load-recipe", recipe, "--max", "2", "--quiet", "--out", out, "--duration", "8s",
+				"--load-sessions", "1", "--load-workers", "4", "--waiters", "100", "--waiter-sessions", "2",
+				"--sample-every", "2s", "--acquire-bound", "30s"}
+			code := run(context.Background(), args, &stdout, &stderr, options{ensemble: e})
+			t.Logf("chaos %v: exit %d\n%s%s", args, code, stderr.String(), stdout.String())
+			b, err := os.ReadFile(filepath.Join(out, "report.json"))
+			if err != nil {
+				t.Fatalf("no report: %v", err)
+			}
+			var r report.LoadReport
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatalf("report.json: %v", err)
+			}
+			if code != exitPass || r.Verdict != "pass" || r.Config.Recipe != recipe {
+				t.Fatalf("%s load campaign: exit %d, report %s for %q, findings %v, errors %v", recipe, code, r.Verdict, r.Config.Recipe, r.Findings, r.Errors)
+			}
+			if len(r.Rounds) == 0 {
+				t.Fatal("no queue round")
+			}
+			for i, q := range r.Rounds {
+				if q.Queued != 100 || q.Granted != 100 {
+					t.Errorf("round %d: %d queued, %d granted; want 100 and 100", i+1, q.Queued, q.Granted)
+				}
+				if recipe == "election" && q.Reports == 0 {
+					t.Errorf("round %d: no observer report of 100 leaderships", i+1)
+				}
+			}
+			if last := r.Samples[len(r.Samples)-1]; last.Label != "closed" || last.TotalWatches() != 0 {
+				t.Errorf("last sample %q with %d watches; want closed with none", last.Label, last.TotalWatches())
+			}
+		})
 	}
 }
