@@ -31,8 +31,7 @@ type Spec struct {
 	TL *timedlock.Spec
 }
 
-// New checks the constants (TimedLock's ASSUMEs; the proclaim needs a
-// request of its own) and returns the spec.
+// New checks the constants (TimedLock's ASSUMEs) and returns the spec.
 func New(k Constants) (*Spec, error) {
 	tl, err := timedlock.New(k)
 	if err != nil {
