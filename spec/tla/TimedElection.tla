@@ -1,6 +1,6 @@
 ---------------------------- MODULE TimedElection ----------------------------
 (***************************************************************************)
-(* The election's leader question with time: TimedLock's two clients are  *)
+(* The election's leader question with time: TimedLock's two clients are   *)
 (* two candidates, and the one that holds the lock leads (as in Election,  *)
 (* where the candidates are the lock's clients).  Nothing is assumed about *)
 (* what H believes when the leader expires its session: the leader expires *)
@@ -8,7 +8,7 @@
 (* ends only when its loss rule fires.                                     *)
 (*                                                                         *)
 (* Every step is TimedLock's step of the same name (TL below, an INSTANCE  *)
-(* on this module's constants and variables) with what the election adds: *)
+(* on this module's constants and variables) with what the election adds:  *)
 (*   - a leader PROCLAIMS: it writes a new value to its own node, setData  *)
 (*     in one multi with check(own node) (Election's Proclaim).  H's       *)
 (*     proclaim is a request like its create: a write F forwards on its    *)
@@ -16,20 +16,22 @@
 (*     H's node still exists at the leader when the leader takes it (the   *)
 (*     multi's check); C's proclaim is one step on the leader.  At most    *)
 (*     one proclaim per leader (the bound that keeps the state space       *)
-(*     small: each leader leads once here);                                *)
-(*   - a history of the proclaims that landed, each with the proclaimer's *)
+(*     small: each leader leads once here), and H's last request is its    *)
+(*     proclaim's (LockBudget: its heartbeats and lock calls have the      *)
+(*     others);                                                            *)
+(*   - a history of the proclaims that landed, each with the proclaimer's  *)
 (*     epoch (its node's czxid, Election's token) and the epoch of the     *)
 (*     node at the head at the leader when it landed;                      *)
 (*   - hepoch: H's epoch, the czxid of H's node, recorded when its create  *)
-(*     lands (H's node may be gone when its proclaim lands; its epoch is  *)
+(*     lands (H's node may be gone when its proclaim lands; its epoch is   *)
 (*     not).                                                               *)
 (*                                                                         *)
 (* Abstracted: the value written (one proclaim per leader: the epoch names *)
 (* it), the setData's zxid (only czxids are read here, and a proclaim does *)
-(* not change their order), the data watches a proclaim fires (no one     *)
+(* not change their order), the data watches a proclaim fires (no one      *)
 (* watches here: C polls, as in TimedLock), and the multi's answer: a      *)
 (* failed check would tell H its node is gone, but H does not act on it,   *)
-(* which only lets H believe longer, the worst case for AtMostOneLeader.  *)
+(* which only lets H believe longer, the worst case for AtMostOneLeader.   *)
 (* H's proclaim's acknowledgement counts for the loss rule as a read's     *)
 (* (as a create's: only a sync's counts as proof that the leader heard).   *)
 (*                                                                         *)
@@ -88,8 +90,9 @@ Init ==
 Keep == UNCHANGED ownVars
 
 (* H's last request is its proclaim's: its heartbeats and lock calls take  *)
-(* the others (MaxRequests - 1 of them, TimedLock's budget in its configs), *)
-(* so that the proclaim adds no heartbeat interleavings of its own.        *)
+(* the others (MaxRequests - 1 of them, TimedLock's budget in its          *)
+(* configs), so that the proclaim adds no heartbeat interleavings of its   *)
+(* own.                                                                    *)
 LockBudget == Len(reqs) < MaxRequests - 1
 
 Tick              == TL!Tick /\ Keep              \* the clock; the leader pings F
@@ -140,7 +143,7 @@ HProclaim ==
     /\ UNCHANGED <<zkVars, hVars, cpc, ownVars>>
 
 (* C, leading, proclaims once: the multi is one step on the leader, where  *)
-(* C's node exists (its session never expires), so the check passes and   *)
+(* C's node exists (its session never expires), so the check passes and    *)
 (* the setData lands.                                                      *)
 CProclaim ==
     /\ cpc = "held"
