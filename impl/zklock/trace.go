@@ -59,7 +59,7 @@ func (e TraceEvent) Record(client string) traceevent.Event {
 		Action: e.Action, Request: e.Request, Kind: e.Kind, Node: e.Node, Target: e.Target,
 		Result: e.Result, Children: e.Children, Token: e.Token, Max: e.Max, Version: e.Version, Reported: e.Reported,
 		Start: e.Start.UnixNano(),
-		Zxid: e.Zxid, ZxidLow: e.ZxidLow, ZxidHigh: e.ZxidHigh,
+		Zxid:  e.Zxid, ZxidLow: e.ZxidLow, ZxidHigh: e.ZxidHigh,
 	}
 	if !e.Pending {
 		end := e.Time.UnixNano()
