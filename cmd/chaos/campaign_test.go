@@ -105,16 +105,8 @@ func TestCampaignSemaphorePasses(t *testing.T) {
 	if s == nil || s.Leases < 20 || s.Max != 2 || s.MostHeld < 2 {
 		t.Errorf("too little semaphore was checked: %+v", s)
 	}
-	// Each path's leases in the semaphore's model, its internal lock in
-	// the lock's: two paths, four replays.
-	specs := map[string]int{}
 	if r.Trace != nil {
-		for _, l := range r.Trace.Locks {
-			specs[l.Spec]++
-		}
-	}
-	if r.Trace == nil || r.Trace.Verdict != "valid" || specs["Semaphore"] != 2 || specs["PredecessorLock"] != 2 {
-		t.Errorf("the semaphore's trace was not replayed valid, leases and internal locks: %+v", r.Trace)
+		t.Errorf("the semaphore's trace was replayed: %+v", r.Trace)
 	}
 }
 
