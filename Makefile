@@ -322,14 +322,15 @@ chaos-campaigns:
 
 # The follower-lag control needs the holder on a follower when the fault
 # cuts it off, and the random schedule does not always put it there (seen:
-# 2 of 24 faults injected, the rest skipped, not flagged): a second
-# campaign, with another seed, gets a second chance; two misses fail.
+# 2 of 24 faults injected, the rest skipped, not flagged; a clean-clone
+# run of 2026-11-27 missed twice in a row): up to three campaigns, each
+# with another seed; three misses fail.
 # The browser test renders the reports chaos-campaigns wrote.
 chaos-lag:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/control-follower-lag
 	$(GO) build -o $(CHAOS_TFP) -overlay $$($(GO) run ./cmd/mutants -only trust-follower-pings -overlay .cache/mutants/trust-follower-pings) ./cmd/chaos
-	@for try in 1 2; do \
-	  echo "control follower-lag (campaign $$try of at most 2): must be flagged, with two holders at once"; \
+	@for try in 1 2 3; do \
+	  echo "control follower-lag (campaign $$try of at most 3): must be flagged, with two holders at once"; \
 	  rm -rf out/verify/control-follower-lag; \
 	  $(CHAOS_TFP) $(FOLLOWER_LAG) --duration 45s --quiet --out out/verify/control-follower-lag \
 	    --control "the trust-follower-pings mutant: a holder on a cut-off server believes past its expiry"; rc=$$?; \
