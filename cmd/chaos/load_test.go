@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/internal/chaos/report"
 )
@@ -58,20 +59,10 @@ func TestLoadCampaignPasses(t *testing.T) {
 	}
 	e := ensembletest.RequireLocal(t)
 	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
 	// A generous bound: this test is about losses, and the test ensemble
 	// shares the machine with the other tests.
 	args := []string{"--load", "--quiet", "--out", out, "--duration", "20s", "--load-sessions", "1", "--load-workers", "16", "--waiters", "200", "--sample-every", "5s", "--acquire-bound", "30s"}
-	code := run(context.Background(), args, &stdout, &stderr, options{ensemble: e})
-	t.Logf("chaos %v: exit %d\n%s%s", args, code, stderr.String(), stdout.String())
-	b, err := os.ReadFile(filepath.Join(out, "report.json"))
-	if err != nil {
-		t.Fatalf("no report: %v", err)
-	}
-	var r report.LoadReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("report.json: %v", err)
-	}
+	code, r := loadCampaign(t, e, out, args)
 	if code != exitPass || r.Verdict != "pass" || r.ExitCode != code {
 		t.Fatalf("load campaign: exit %d, report %s (exit %d), findings %v, errors %v", code, r.Verdict, r.ExitCode, r.Findings, r.Errors)
 	}
@@ -106,20 +97,10 @@ func TestLoadRecipesPass(t *testing.T) {
 	for _, recipe := range []string{"election", "semaphore"} {
 		t.Run(recipe, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			var stdout, stderr bytes.Buffer
 			args := []string{"--load", "--load-recipe", recipe, "--max", "2", "--quiet", "--out", out, "--duration", "8s",
 				"--load-sessions", "1", "--load-workers", "4", "--waiters", "100", "--waiter-sessions", "2",
 				"--sample-every", "2s", "--acquire-bound", "30s"}
-			code := run(context.Background(), args, &stdout, &stderr, options{ensemble: e})
-			t.Logf("chaos %v: exit %d\n%s%s", args, code, stderr.String(), stdout.String())
-			b, err := os.ReadFile(filepath.Join(out, "report.json"))
-			if err != nil {
-				t.Fatalf("no report: %v", err)
-			}
-			var r report.LoadReport
-			if err := json.Unmarshal(b, &r); err != nil {
-				t.Fatalf("report.json: %v", err)
-			}
+			code, r := loadCampaign(t, e, out, args)
 			if code != exitPass || r.Verdict != "pass" || r.Config.Recipe != recipe {
 				t.Fatalf("%s load campaign: exit %d, report %s for %q, findings %v, errors %v", recipe, code, r.Verdict, r.Config.Recipe, r.Findings, r.Errors)
 			}
@@ -139,4 +120,22 @@ func TestLoadRecipesPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadCampaign runs a load campaign writing to out on ensemble e and returns its
+// exit code and report.json.
+func loadCampaign(t *testing.T, e *ensemble.Ensemble, out string, args []string) (int, report.LoadReport) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr, options{ensemble: e})
+	t.Logf("chaos %v: exit %d\n%s%s", args, code, stderr.String(), stdout.String())
+	var r report.LoadReport
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("report.json: %v", err)
+	}
+	return code, r
 }
