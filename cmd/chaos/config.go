@@ -85,6 +85,7 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.BoolVar(&c.NoACL, "no-acl", false, "lock nodes without ACLs and clients without credentials: the intruder fault takes the lock (a control)")
 	fs.StringVar(&c.Control, "control", "", "this campaign is a control that must be flagged: what it controls, for the report")
 	fs.BoolVar(&c.Pin, "pin", false, "each client talks to one server only (client i to server i mod N), as behind a fixed address: on a partition it stays on its side")
+	fs.BoolVar(&c.PinFollowers, "pin-followers", false, "with --pin: pin clients only to the servers that are followers when the campaign starts (client i to follower i mod their number); isolate-holder then always cuts off a holder's follower, which goes on answering its pings while the leader expires it")
 	fs.DurationVar(&c.IdleHold, "idle-hold", 0, "end every critical section with an idle hold of up to this long, only watching for the lease's loss (an idle holder sends nothing but pings)")
 	fs.StringVar(&c.Out, "out", "", "output folder, created; must be empty if it exists (default ./out/chaos-<timestamp>)")
 	servers := fs.String("servers", "", "comma list host:port of an existing ensemble (default: start a local 3-node ensemble)")
@@ -160,6 +161,8 @@ func validateConfig(c *campaign.Config) error {
 		return timingErr(c.SessionTimeout, c.SyncLimit, c.TickTime)
 	case c.IdleHold < 0:
 		return fmt.Errorf("--idle-hold %v: must not be negative", c.IdleHold)
+	case c.PinFollowers && !c.Pin:
+		return fmt.Errorf("--pin-followers needs --pin")
 	case c.CheckTimeout <= 0:
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:

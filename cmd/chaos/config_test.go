@@ -52,6 +52,7 @@ func TestBadInputExits2WithOneLine(t *testing.T) {
 		{"a semaphore nobody waits for", []string{"--lock", "semaphore", "--max", "5"}, "nobody ever waits"},
 		{"negative judge-max", []string{"--lock", "semaphore", "--judge-max", "-1"}, "--judge-max"},
 		{"tiny fault interval", []string{"--fault-interval", "1ms"}, "--fault-interval"},
+		{"followers without pin", []string{"--pin-followers"}, "--pin-followers needs --pin"},
 		{"session timeout too short", []string{"--session-timeout", "100ms"}, "--session-timeout"},
 		{"check timeout zero", []string{"--check-timeout", "0s"}, "--check-timeout"},
 		{"kill-cmd without servers", []string{"--kill-cmd", "kill -9 {port}"}, "--kill-cmd needs --servers"},

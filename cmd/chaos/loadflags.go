@@ -38,7 +38,7 @@ func loadFlags(fs *flag.FlagSet) *loadConfig {
 // c.Load. The campaign flags that would inject faults are refused: a load
 // campaign judges a healthy ensemble.
 func (l *loadConfig) finish(c *campaign.Config, set map[string]bool) error {
-	for _, f := range []string{"faults", "fault-interval", "lock", "no-fence", "no-acl", "pin", "idle-hold", "tls", "clients", "locks", "rw-ratio", "kill-cmd"} {
+	for _, f := range []string{"faults", "fault-interval", "lock", "no-fence", "no-acl", "pin", "pin-followers", "idle-hold", "tls", "clients", "locks", "rw-ratio", "kill-cmd"} {
 		if set[f] {
 			return fmt.Errorf("--%s with --load: a load campaign injects no faults and runs zklock's own sessions (see --load-*)", f)
 		}

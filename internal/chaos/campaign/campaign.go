@@ -128,6 +128,11 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	if err := c.makePaths(); err != nil {
 		return err
 	}
+	if c.Cfg.PinFollowers {
+		if c.w.Cfg.PinTo, err = c.followers(ctx); err != nil {
+			return err
+		}
+	}
 	if err := c.makeClients(ctx, addrs); err != nil {
 		return err
 	}
@@ -199,6 +204,20 @@ func (c *Campaign) makePaths() error {
 		}
 	}
 	return nil
+}
+
+// followers are the servers that follow the leader now (--pin-followers).
+func (c *Campaign) followers(ctx context.Context) ([]int, error) {
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, followers, err := c.Clu.Roles(rctx)
+	if err == nil && len(followers) == 0 {
+		err = errors.New("no follower")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--pin-followers: finding the followers: %w", err)
+	}
+	return followers, nil
 }
 
 // makeClients makes every client, with its proxies and its worker.

@@ -26,6 +26,7 @@ type Config struct {
 	NoACL          bool            `json:"no_acl,omitempty"`    // lock nodes open to the world (a control): no credentials, no ACLs
 	Control        string          `json:"control,omitempty"`
 	Pin            bool            `json:"pin,omitempty"`
+	PinFollowers   bool            `json:"pin_followers,omitempty"` // with Pin: only to the servers that follow when the campaign starts
 	TickTime       time.Duration   `json:"-"`
 	SyncLimit      int             `json:"sync_limit,omitempty"`
 	IdleHold       time.Duration   `json:"-"`

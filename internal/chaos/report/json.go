@@ -200,6 +200,9 @@ func ReplayCommand(c *camp.Config) string {
 	if c.Pin {
 		args = append(args, "--pin")
 	}
+	if c.PinFollowers {
+		args = append(args, "--pin-followers")
+	}
 	if c.TLS {
 		args = append(args, "--tls")
 	}

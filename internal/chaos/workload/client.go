@@ -168,13 +168,18 @@ func (c *Client) critical(ctx context.Context, t *tenure) {
 }
 
 // addrs are the servers the client's sessions may use: all of them, or with
-// --pin the one it is pinned to (client i to server i mod N).
+// --pin the one it is pinned to (client i to server i mod N, or to the
+// i-th of PinTo).
 func (c *Client) addrs() []string {
 	all := c.set.Addrs()
 	if !c.w.Cfg.Pin || len(all) == 0 {
 		return all
 	}
-	return all[c.index%len(all) : c.index%len(all)+1]
+	s := c.index % len(all)
+	if to := c.w.Cfg.PinTo; len(to) > 0 {
+		s = to[c.index%len(to)]
+	}
+	return all[s : s+1]
 }
 
 // write writes a fresh value to both registers of the lease's lock. It
