@@ -31,12 +31,12 @@ const (
 
 // Config is what the clients take from the campaign's command line.
 type Config struct {
-	Seed           int64         // seeds every client's choices
-	RWRatio        float64       // share of operations on read/write lock paths
-	Pin            bool          // client i talks to server i mod N only
+	Seed    int64   // seeds every client's choices
+	RWRatio float64 // share of operations on read/write lock paths
+	Pin     bool    // client i talks to server i mod N only
 	// PinTo, with Pin, narrows the servers clients are pinned to (indexes
 	// into the server list): client i talks to PinTo[i mod len(PinTo)].
-	PinTo []int
+	PinTo          []int
 	IdleHold       time.Duration // end critical sections idle for up to this long; 0 for none
 	SessionTimeout time.Duration // asked for every session
 	NoFence        bool          // write to ZooKeeper without Lease.Guard (a control)
