@@ -75,6 +75,9 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 			if l.Verdict != trace.Valid {
 				fmt.Fprintf(w, "  %s (%s, %d steps): %s after %d search states; see %s\n",
 					strings.ReplaceAll(l.Lock, r.Root, ""), l.Spec, l.Events, l.Verdict, l.Explored, t.Report)
+				if l.Diverging != "" {
+					fmt.Fprintf(w, "    diverging event %s\n    why: %s\n", l.Diverging, l.Why)
+				}
 			}
 		}
 	}

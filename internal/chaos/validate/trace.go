@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"sync"
 	"time"
@@ -84,6 +85,13 @@ type TraceLock struct {
 	Verdict  trace.Verdict `json:"verdict"`
 	Explored int           `json:"explored"`
 	Faults   int           `json:"fault_steps"` // unobservable fault steps the order found needed
+	// Diverging and Why are, for an invalid trace, the first event no model
+	// state accepts and why the first candidate rejects it (for an
+	// inconclusive one, the deepest point reached): the same lines as
+	// trace-check.txt's, so that a log without the output folder (CI's)
+	// still says where the trace and the model parted.
+	Diverging string `json:"diverging,omitempty"`
+	Why       string `json:"why,omitempty"`
 }
 
 // TraceCheck is where ValidateTrace finds the trace and writes its report,
@@ -124,8 +132,13 @@ func ValidateTrace(c TraceCheck) *TraceSummary {
 	s := &TraceSummary{Verdict: rep.Verdict, Events: len(evs), Sessions: len(sessions),
 		Elapsed: time.Since(start).Round(time.Millisecond).String()}
 	for _, l := range rep.Locks {
-		s.Locks = append(s.Locks, TraceLock{Lock: l.Lock, Spec: l.Spec, Events: l.Events, Verdict: l.Verdict,
-			Explored: l.Explored, Faults: len(l.Faults)})
+		tl := TraceLock{Lock: l.Lock, Spec: l.Spec, Events: l.Events, Verdict: l.Verdict,
+			Explored: l.Explored, Faults: len(l.Faults)}
+		if d := l.Divergence; d != nil {
+			tl.Diverging = fmt.Sprintf("after %d events matched: %s", d.Matched, d.Event.String())
+			tl.Why = d.Reason
+		}
+		s.Locks = append(s.Locks, tl)
 	}
 	if rep.Verdict != trace.Valid {
 		if err := os.WriteFile(c.File("trace-check.txt"), []byte(rep.String()), 0o644); err != nil {
