@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -30,7 +31,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  *
  * <pre>
  * bench --servers H:P,... --run KIND:CLIENTS:PATH ... [--iterations N --warmup N --jit-warmup N
- *       --duration-ms D --warm-ms W --write-every K --session-timeout-ms T
+ *       --duration-ms D --warm-ms W --write-every K --hold-us H --session-timeout-ms T
  *       --failover-rounds N --failover-warmup N]
  *     KIND is uncontended, contended, readmostly, semaphore-N (CLIENTS loop on one
  *     InterProcessSemaphoreV2 of N leases), failover-resign or failover-close
@@ -333,6 +334,7 @@ public final class ZkLockBench {
         long warmNs = TimeUnit.MILLISECONDS.toNanos(f.num("warm-ms", 500));
         long runNs = TimeUnit.MILLISECONDS.toNanos(f.num("duration-ms", 3000));
         long writeEvery = f.num("write-every", 10);
+        long holdNs = TimeUnit.MICROSECONDS.toNanos(f.num("hold-us", 0));
         List<CuratorFramework> cs = new ArrayList<>();
         try {
             for (int i = 0; i < clients; i++) {
@@ -375,6 +377,9 @@ public final class ZkLockBench {
                                 if (prev != 0 && exclusive) {
                                     hand.add(granted - prev);
                                 }
+                            }
+                            if (holdNs > 0 && !kind.startsWith("semaphore")) {
+                                LockSupport.parkNanos(holdNs); // the holder's critical section
                             }
                             lastRelease.set(System.nanoTime());
                             g.release();

@@ -66,7 +66,7 @@ func TestParseFlags(t *testing.T) {
 	if fmt.Sprint(cfg.impls) != "[zklock floor]" {
 		t.Errorf("impls %v", cfg.impls)
 	}
-	for _, bad := range [][]string{{"--impl", "etcd"}, {"--clients", "0"}, {"--reps", "0"}, {"extra"}} {
+	for _, bad := range [][]string{{"--impl", "etcd"}, {"--clients", "0"}, {"--reps", "0"}, {"--hold", "-1ms"}, {"extra"}} {
 		if _, err := parseFlags(bad, &strings.Builder{}); err == nil {
 			t.Errorf("parseFlags(%q) accepted it", bad)
 		}

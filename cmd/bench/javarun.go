@@ -38,6 +38,7 @@ func runCurator(ctx context.Context, cfg config, h *curator.Harness, specs []cur
 		"--duration-ms", fmt.Sprint(cfg.duration.Milliseconds()),
 		"--warm-ms", fmt.Sprint(cfg.warm.Milliseconds()),
 		"--write-every", fmt.Sprint(cfg.writeEvery),
+		"--hold-us", fmt.Sprint(cfg.hold.Microseconds()),
 		"--failover-rounds", fmt.Sprint(cfg.failoverRounds),
 		// LeaderLatch's first rounds run interpreted: as many again,
 		// unmeasured, as the Go side's 3 warm-up rounds and then some.

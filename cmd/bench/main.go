@@ -58,6 +58,7 @@ type config struct {
 	warm           time.Duration
 	reps           int
 	writeEvery     int
+	hold           time.Duration // contended and read-mostly runs: how long a holder keeps the lock
 	readMostly     bool
 	locks          bool  // the uncontended and contended lock runs (and the floor's)
 	semaphores     []int // the semaphore runs' maxes (leases held at once)
@@ -103,6 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.warm, "warm", 500*time.Millisecond, "unmeasured window before it")
 	fs.IntVar(&cfg.reps, "reps", 5, "repetitions; medians and ranges are over these")
 	fs.IntVar(&cfg.writeEvery, "write-every", 10, "read-mostly runs: one acquisition in this many is a write")
+	fs.DurationVar(&cfg.hold, "hold", 0, "contended and read-mostly runs: each holder keeps the lock this long before it releases (0: at once); a hold of a few round trips lets a zklock waiter woken by the node two ahead be ready for its one-notification hand-off before its predecessor releases (the floor's write ceiling runs without it)")
 	fs.BoolVar(&cfg.readMostly, "rw", true, "also run read-mostly read/write-lock runs (zklock, curator)")
 	fs.BoolVar(&cfg.locks, "locks", true, "run the uncontended and contended lock runs and the floor's (false: only the other axes)")
 	semaphores := fs.String("semaphore", "1,3,8", "semaphore runs (zklock, curator): the semaphores' max leases, comma-separated; '' for none")
@@ -188,8 +190,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	switch {
 	case cfg.iterations < 1, cfg.warmup < 0, cfg.reps < 1, cfg.writeEvery < 1:
 		return config{}, errors.New("--iterations, --reps and --write-every must be positive, --warmup not negative")
-	case cfg.duration <= 0, cfg.warm < 0, cfg.sessionTimeout <= 0:
-		return config{}, errors.New("--duration and --session-timeout must be positive, --warm not negative")
+	case cfg.duration <= 0, cfg.warm < 0, cfg.sessionTimeout <= 0, cfg.hold < 0:
+		return config{}, errors.New("--duration and --session-timeout must be positive, --warm and --hold not negative")
 	case cfg.failoverRounds < 1, cfg.expireRounds < 1, cfg.observers < 1, cfg.expireTimeout <= 0:
 		return config{}, errors.New("--failover-rounds, --expire-rounds, --observers and --expire-timeout must be positive")
 	case cfg.queueSessions < 1:

@@ -123,6 +123,9 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 						hands[id] = append(hands[id], time.Duration(granted-prev))
 					}
 				}
+				if kind != kindWriteCeiling && cfg.hold > 0 {
+					hold(ctx, cfg.hold)
+				}
 				released := since()
 				lastRelease.Store(released)
 				st.set(phaseReleasing, released)
@@ -149,6 +152,17 @@ func contended(ctx context.Context, cfg config, name string, dial dialer, path s
 		r.Handoff = append(r.Handoff, hands[id]...)
 	}
 	return r, nil
+}
+
+// hold is a holder's critical section under --hold: d, or until ctx ends
+// (the release that follows then fails, or the loop's window is over).
+func hold(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // dialAll connects n clients to the lock at path; on an error it returns

@@ -280,8 +280,8 @@ func (rw *reportWriter) machine(f facts) {
 	w("| ZooKeeper server | %s, %s |\n| JVM (Curator harness) | %s |\n| Curator | %s |\n", f.ZooKeeper, f.Ensemble, f.JVM, f.Curator)
 	w("| zklock commit | %s |\n", f.Commit)
 	w("| parameters | %d reps; uncontended %d pairs after %d warm-up; contended windows %v after %v warm-up; "+
-		"read-mostly 1 write in %d; session timeout %v |\n", cfg.reps, cfg.iterations, cfg.warmup, cfg.duration, cfg.warm,
-		cfg.writeEvery, cfg.sessionTimeout)
+		"read-mostly 1 write in %d; holds %v; session timeout %v |\n", cfg.reps, cfg.iterations, cfg.warmup, cfg.duration, cfg.warm,
+		cfg.writeEvery, cfg.hold, cfg.sessionTimeout)
 	if len(cfg.semaphores) > 0 {
 		w("| semaphore | max %s leases; N clients as the contended runs |\n", joinInts(cfg.semaphores))
 	}
@@ -367,9 +367,13 @@ func (rw *reportWriter) contended() {
 	floorHand := t.per(implFloor, kindHandoff, 2, hand50)
 	floorHand99 := t.per(implFloor, kindHandoff, 2, hand99)
 	w("## Contended: N clients on one lock path\n\n")
-	w("Each client has its own session and loops acquire/release with nothing in between, for %v. "+
+	between := "with nothing in between"
+	if rw.cfg.hold > 0 {
+		between = fmt.Sprintf("holding each grant %v before the release (--hold; the floor's write ceiling holds nothing)", rw.cfg.hold)
+	}
+	w("Each client has its own session and loops acquire/release %s, for %v. "+
 		"Acquire latency includes queueing. A hand-off runs from a holder starting its release to the next grant "+
-		"returning (whoever gets it); with one client there is nobody to hand off to.\n\n", rw.cfg.duration)
+		"returning (whoever gets it); with one client there is nobody to hand off to.\n\n", between, rw.cfg.duration)
 	if rw.has(implFloor) {
 		w("Floor hand-off (delete → getData-watch notification, two raw sessions): p50 %s, p99 %s.\n\n",
 			over(floorHand).ms(), over(floorHand99).ms())
