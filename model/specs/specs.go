@@ -81,6 +81,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadStaleReads(module, m)
 	case module == "Election":
 		return loadElection(module, m)
+	case module == "ElectionStaleReads":
+		return loadElectionStale(module, m)
 	case isConnLoss(module):
 		return loadConnLoss(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
