@@ -118,7 +118,7 @@ func (sp *Spec) ReceiveRequest(s *State, i int, t *State) model.Guard {
 		return "Serving"
 	}
 	// As the spec: anything but a read is forwarded (a sync, or
-	// TimedLock's create).
+	// TimedLock's create, or TimedElection's proclaim).
 	r.State = Replied
 	if r.Kind != Read {
 		r.State = Forwarded

@@ -86,12 +86,16 @@ const (
 	// a read's (impl/zklock's clock counts only syncs as proof). Not in
 	// Kinds: only TimedLock, which INSTANCEs SessionTiming, sends it.
 	Create
+	// Proclaim is an election leader's setData in a multi with
+	// check(own node): forwarded and counted as a create is. Not in
+	// Kinds: only TimedElection sends it.
+	Proclaim
 )
 
 // Kinds are the kinds in the order TLC enumerates the set Kinds.
 var Kinds = []Kind{Read, Sync}
 
-func (k Kind) String() string { return [...]string{"read", "sync", "create"}[k] }
+func (k Kind) String() string { return [...]string{"read", "sync", "create", "proclaim"}[k] }
 
 // Req is one of the holder's requests.
 type Req struct {

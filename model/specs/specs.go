@@ -95,6 +95,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadSessionTimingLoad(module, m)
 	case module == "TimedLock":
 		return loadTimedLock(module, m)
+	case module == "TimedElection":
+		return loadTimedElection(module, m)
 	case module == "LockAll":
 		return loadLockAll(module, m)
 	case module == "Semaphore":

@@ -9,6 +9,7 @@ import (
 	"github.com/zklock/zklock/model/lossclock"
 	"github.com/zklock/zklock/model/sessiontiming"
 	"github.com/zklock/zklock/model/sessiontimingload"
+	"github.com/zklock/zklock/model/timedelection"
 	"github.com/zklock/zklock/model/timedlock"
 )
 
@@ -94,17 +95,45 @@ func TimedLockSpec(sp *timedlock.Spec, invariants, properties []string) (*explor
 	return timingSpec[timedlock.State]("TimedLock", sp, timedLockInvariants(sp), invariants, properties)
 }
 
-func loadTimedLock(module string, m tlccfg.Model) (Instance, error) {
-	r := newConstReader(m)
+// timedLockConstants reads TimedLock's constants (TimedElection's too: it
+// INSTANCEs TimedLock on its own declarations of them).
+func (r *constReader) timedLockConstants() timedlock.Constants {
 	k := timedlock.Constants{Constants: r.sessionTimingConstants(), GrantRule: timedlock.GrantRule(r.str("GrantRule"))}
 	// H and C are model values: the config assigns each its own name.
 	k.HName, _ = r.get("H")
 	k.CName, _ = r.get("C")
-	sp, err := build(r, k, timedlock.New)
+	return k
+}
+
+func loadTimedLock(module string, m tlccfg.Model) (Instance, error) {
+	r := newConstReader(m)
+	sp, err := build(r, r.timedLockConstants(), timedlock.New)
 	if err != nil {
 		return nil, err
 	}
 	return loadTiming[timedlock.State](module, m, sp, timedLockInvariants(sp))
+}
+
+func timedElectionInvariants(sp *timedelection.Spec) map[string]func(*timedelection.State) bool {
+	return map[string]func(*timedelection.State) bool{
+		"TypeOK": sp.TypeOK, "AtMostOneLeader": sp.AtMostOneLeader, "ProclaimedByLeader": sp.ProclaimedByLeader,
+		"NoGrantPastDeadline": sp.NoGrantPastDeadline, "LossBeforeExpiry": sp.LossBeforeExpiry, "StandIns": sp.StandIns,
+	}
+}
+
+// TimedElectionSpec returns the explorer's view of sp with the named
+// invariants; the module has no action or temporal properties.
+func TimedElectionSpec(sp *timedelection.Spec, invariants, properties []string) (*explore.Spec[timedelection.State], error) {
+	return timingSpec[timedelection.State]("TimedElection", sp, timedElectionInvariants(sp), invariants, properties)
+}
+
+func loadTimedElection(module string, m tlccfg.Model) (Instance, error) {
+	r := newConstReader(m)
+	sp, err := build(r, r.timedLockConstants(), timedelection.New)
+	if err != nil {
+		return nil, err
+	}
+	return loadTiming[timedelection.State](module, m, sp, timedElectionInvariants(sp))
 }
 
 func loadSessionTimingLoad(module string, m tlccfg.Model) (Instance, error) {

@@ -197,8 +197,12 @@ func (sp *Spec) StandIns(s *State) bool {
 
 // TypeOK is the module's TypeOK: SessionTiming's with H's creates, then
 // ZooKeeper's and the clients'.
-func (sp *Spec) TypeOK(s *State) bool {
-	if !sp.ST.TypeOKUpTo(&s.ST, sessiontiming.Create) ||
+func (sp *Spec) TypeOK(s *State) bool { return sp.TypeOKUpTo(s, sessiontiming.Create) }
+
+// TypeOKUpTo is TypeOKKinds with the request kinds up to last:
+// TimedElection's TypeOK is TimedLock's with its proclaims.
+func (sp *Spec) TypeOKUpTo(s *State, last sessiontiming.Kind) bool {
+	if !sp.ST.TypeOKUpTo(&s.ST, last) ||
 		!s.ZK.TypeOK(zk.Bounds{Clients: 2, MaxSeq: MaxSeq, MaxFaults: 0, MaxRequests: 1}) {
 		return false
 	}

@@ -1,5 +1,6 @@
 // Package timing is what the timing modules' mirrors share
-// (model/sessiontiming, model/sessiontimingload, model/timedlock): their
+// (model/sessiontiming, model/sessiontimingload, model/timedlock,
+// model/timedelection): their
 // actions take no client, at most one parameter, so each spec is a table
 // of actions in the order of its Next's disjuncts, and Step, Next and the
 // actions' names are the table's, written once here. A module that

@@ -90,13 +90,14 @@ Rec(x, s, z) == [seq |-> s, owner |-> <<x, 1>>, uuid |-> <<x, 1>>, czxid |-> z]
 MkH(s, z) == Rec(H, s, z)
 MkC(s, z) == Rec(C, s, z)
 
-TypeOK ==
+\* TypeOK with the request kinds in kinds (TimedElection adds its proclaim).
+TypeOKKinds(kinds) ==
     /\ now \in 0..MaxTime /\ heard \in 0..MaxTime /\ lastTouch \in 0..MaxTime
     /\ link \in BOOLEAN /\ touched \in BOOLEAN /\ faults \in 0..MaxFaults
     /\ expired \in BOOLEAN /\ granted \in BOOLEAN
     /\ Len(reqs) <= MaxRequests
     /\ \A i \in 1..Len(reqs) : /\ reqs[i].state \in ST!ReqStates
-                               /\ reqs[i].kind \in ST!Kinds \cup {"create"}
+                               /\ reqs[i].kind \in kinds
                                /\ reqs[i].sent \in 0..MaxTime
                                /\ reqs[i].acked \in 0..MaxTime
     /\ \A k \in 1..Len(stream) : stream[k] \in 0..Len(reqs)
@@ -107,6 +108,8 @@ TypeOK ==
     /\ hsaw \in {"none", "first", "behind", "gone"}
     /\ grantLate \in BOOLEAN
     /\ cpc \in {"idle", "wait", "held", "done"}
+
+TypeOK == TypeOKKinds(ST!Kinds \cup {"create"})
 
 Init ==
     /\ ST!Init
