@@ -571,6 +571,14 @@ var mutants = []mutant{
 		Killers: []string{"TestElectionObserve"},
 	},
 	{
+		Name:    "trace-stale-write-zxid",
+		Why:     "a traced write takes whatever zxid the wire last recorded for its path, even one older than the step: a Resign whose delete reply was lost and whose retry found the node gone is then traced at the zxid of the leader's last Proclaim (its multi checks the node), before steps that saw the node, and the model rejects the trace",
+		File:    "impl/zklock/session.go",
+		Find:    `	ours := wrote && (ev.ZxidLow == 0 || z > ev.ZxidLow)`,
+		Replace: `	ours := wrote`,
+		Killers: []string{"TestElectionResignReplyLost"},
+	},
+	{
 		Name: "proclaim-lost-untraced",
 		Why:  "a Proclaim whose reply is lost (applied or not, the leader cannot tell) is left out of the trace: an observer's report of the value it wrote is then of a write nobody made, and the model rejects the trace",
 		File: "impl/zklock/leadership.go",

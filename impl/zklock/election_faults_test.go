@@ -660,3 +660,46 @@ func TestElectionProclaimReplyLost(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A Resign whose delete reply is lost retries the delete, which finds the
+// node gone: its first delete landed. The trace's Release must not take
+// the zxid of the leader's last Proclaim for the delete's (the wire keeps
+// the zxid of the last write naming the node, and a Proclaim's multi
+// checks the node first): the delete would then precede b's join, whose
+// listing shows the node, and a chaos campaign's trace was judged INVALID
+// for it.
+func TestElectionResignReplyLost(t *testing.T) {
+	p := lockPath(t)
+	ctx := ctxFor(t, time.Minute)
+	a, b := newClient(t, "a"), newClient(t, "b")
+	ea, eb := election(t, a, p), election(t, b, p)
+	la := campaign(t, ctx, ea, "v1")
+	if err := la.Proclaim(ctx, []byte("v2")); err != nil {
+		t.Fatal(err)
+	}
+	proclaimed := a.trace.waitFor(t, "the Proclaim", 10*time.Second, action(traceevent.Proclaim)).Zxid
+	cb := queued(t, ctx, b, eb, "b")
+	cut := a.net.CutAfterRequest(faultinject.OpDelete)
+	rerr := la.Resign(ctx)
+	report, err := cut.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !report.ReplyDropped || report.Err != 0 {
+		t.Fatalf("the cut did not drop a successful delete reply: %+v", report)
+	}
+	if rerr != nil {
+		t.Fatalf("Resign with its delete reply lost: %v, want nil (the retry finds the node gone)", rerr)
+	}
+	lb, err := cb.wait(t, 30*time.Second)
+	if err != nil {
+		t.Fatalf("b's Campaign after a's Resign: %v", err)
+	}
+	rel := a.trace.waitFor(t, "the Release", 10*time.Second, action(traceevent.Release))
+	if rel.Zxid != 0 && rel.Zxid <= proclaimed {
+		t.Fatalf("Release traced at zxid %d, not after the Proclaim's %d; trace:\n%s", rel.Zxid, proclaimed, a.trace.dump())
+	}
+	if err := lb.Resign(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

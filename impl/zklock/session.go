@@ -492,10 +492,16 @@ func (s *Session) traceWrite(ev TraceEvent, path string) {
 	}
 	z, wrote := s.writes[path]
 	delete(s.writes, path)
+	// The wire keeps the zxid of the last write whose reply named path,
+	// which need not be this event's: a Proclaim's or a Guard's multi
+	// checks the lock node first, and a delete whose reply was lost, then
+	// retried into "no node", leaves that older zxid there. Ours is newer
+	// than anything the session had seen when the event began.
+	ours := wrote && (ev.ZxidLow == 0 || z > ev.ZxidLow)
 	switch {
 	case ev.Zxid != 0:
 		ev.ZxidLow = 0
-	case wrote && !ev.Pending:
+	case ours && !ev.Pending:
 		ev.Zxid, ev.ZxidLow = z, 0
 	case ev.ZxidLow != 0 && !ev.Pending:
 		ev.ZxidHigh = s.zxid.Load()
