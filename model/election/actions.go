@@ -232,3 +232,20 @@ func (sp *Spec) ObserveNotified(s *State, o int, t *State) model.Guard {
 	t.OMark = cow.With(s.OMark, o, NoWatch)
 	return model.Enabled
 }
+
+// ObserverSessionLost: the observer's session is lost (WithObserverLoss,
+// a fault): it stops for good, its head and watch dropped, its last report
+// kept. Spec: Election!ObserverSessionLost.
+func (sp *Spec) ObserverSessionLost(s *State, o int, t *State) model.Guard {
+	if !sp.WithObserverLoss {
+		return "WithObserverLoss"
+	}
+	if s.OPC[o] == OLost {
+		return `opc[o] # "lost"`
+	}
+	*t = *s
+	t.OPC = cow.With(s.OPC, o, OLost)
+	t.OHead = cow.With(s.OHead, o, zk.NoNode)
+	t.OMark = cow.With(s.OMark, o, NoWatch)
+	return model.Enabled
+}

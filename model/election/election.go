@@ -3,7 +3,7 @@
 // its steps unchanged (State embeds predlock.State, Spec embeds
 // *predlock.Spec); the module adds the leader's data (Proclaim, a version
 // per lock node), observers that report who leads (ObserveList,
-// ObserveWatch, ObserveNotified), the history the properties need, and the
+// ObserveWatch, ObserveNotified; ObserverSessionLost with WithObserverLoss), the history the properties need, and the
 // mutants' steps (PredecessorGoneIsGrant through predlock's NotifyIsGrant
 // variant, ResignKeepNode). Election's candidate steps carry the lock's
 // action names, so a label of a candidate step is predlock's label.
@@ -42,6 +42,8 @@ type Constants struct {
 	WatchVacancy  bool     // an observer that lists no candidate arms a child watch
 	LeadersResign bool     // fairness: a leader eventually resigns
 	HeadBySeq     bool     // the head is the listed node of the smallest seq (false: the mutant, any)
+	// WithObserverLoss: an observer's session may be lost (ObserverSessionLost).
+	WithObserverLoss bool
 }
 
 // OPC is an observer's control state (spec: OPCs).
@@ -53,9 +55,10 @@ const (
 	OWatch               // about to read the head with a data watch
 	OWatching            // data watch armed on the head
 	OVacant              // no candidate listed: child watch armed (or none, the mutant)
+	OLost                // its session lost: stopped for good (ObserverSessionLost)
 )
 
-var opcNames = [...]string{"list", "watch", "watching", "vacant"}
+var opcNames = [...]string{"list", "watch", "watching", "vacant", "lost"}
 
 // String is the control state's name in the spec.
 func (p OPC) String() string { return opcNames[p] }

@@ -21,18 +21,23 @@ var (
 	ActDataChanged     = ActProclaim + 5
 	ActIgnoreData      = ActProclaim + 6
 	ActHandOffOnData   = ActProclaim + 7
+	ActObserverLost    = ActProclaim + 8
 	// NumActions is the number of action indices.
-	NumActions = int(ActHandOffOnData) + 1
+	NumActions = int(ActObserverLost) + 1
 	ownNames   = []string{"Proclaim", "ResignKeepNode", "ObserveList", "ObserveWatch", "ObserveNotified",
-		"DataChanged", "IgnoreDataChange", "HandOffOnDataChange"}
+		"DataChanged", "IgnoreDataChange", "HandOffOnDataChange", "ObserverSessionLost"}
 )
 
 // candidateOwn are the module's own candidate steps, in the order Next
 // emits them.
 var candidateOwn = []uint8{ActDataChanged, ActHandOffOnData, ActIgnoreData, ActProclaim, ActResignKeepNode}
 
-// IsObserverAction reports whether a is an observer's step.
+// IsObserverAction reports whether a is an observer's step of Observe(o)
+// (its fairness): ObserverSessionLost, a fault, is not one.
 func IsObserverAction(a uint8) bool { return a >= ActObserveList && a <= ActObserveNotified }
+
+// isObserverLabel reports whether a's Label.Client is an observer's index.
+func isObserverLabel(a uint8) bool { return IsObserverAction(a) || a == ActObserverLost }
 
 // envActions are PredecessorLock's steps without a client's choice in
 // ClientNext: EnvNext's.
@@ -52,7 +57,8 @@ func (sp *Spec) isStep(a uint8) bool {
 // steps and EnvNext (PredecessorLock's, this module's variables unchanged;
 // in KeepSpec without Release), then Proclaim(c) (and ResignKeepNode(c) in
 // KeepSpec) for each candidate, then each observer's ObserveList,
-// ObserveWatch and ObserveNotified. KeepSpec lists ResignKeepNode in
+// ObserveWatch and ObserveNotified, and ObserverSessionLost (OwnNext's
+// Observe(o) \/ ObserverSessionLost(o)). KeepSpec lists ResignKeepNode in
 // Release's place; it has only liveness configs, whose counts do not
 // depend on the order.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
@@ -89,6 +95,10 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 				emit(l, &t)
 			}
 		}
+		l := model.Label{Action: ActObserverLost, Client: int16(o)}
+		if sp.Step(s, l, &t) == model.Enabled {
+			emit(l, &t)
+		}
 	}
 }
 
@@ -107,7 +117,7 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return g
 	}
 	i := int(l.Client)
-	if IsObserverAction(l.Action) {
+	if isObserverLabel(l.Action) {
 		if i < 0 || i >= len(sp.Observers) {
 			return "unknown observer"
 		}
@@ -140,6 +150,8 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return sp.ObserveWatch(s, i, t)
 	case ActObserveNotified:
 		return sp.ObserveNotified(s, i, t)
+	case ActObserverLost:
+		return sp.ObserverSessionLost(s, i, t)
 	}
 	return "unknown action"
 }
@@ -167,7 +179,7 @@ func (sp *Spec) LabelString(l model.Label) string {
 		return sp.Spec.LabelString(l)
 	}
 	names := sp.Clients
-	if IsObserverAction(l.Action) {
+	if isObserverLabel(l.Action) {
 		names = sp.Observers
 	}
 	if l.Client < 0 || int(l.Client) >= len(names) {

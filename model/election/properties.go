@@ -59,9 +59,20 @@ func (sp *Spec) ObservedEpochsIncrease(s, t *State) bool {
 	return true
 }
 
-// Misreports is the left side of ObserversLearn for observer o: its last
-// report is not who leads now.
-func (sp *Spec) Misreports(s *State, o int) bool { return s.Report[o] != sp.Truth(s) }
+// Lost is Lost(o): observer o's session is lost.
+func (s *State) Lost(o int) bool { return s.OPC[o] == OLost }
 
-// Learned is the right side of ObserversLearn: it is.
-func (sp *Spec) Learned(s *State, o int) bool { return s.Report[o] == sp.Truth(s) }
+// Misreports is the left side of ObserversLearn for observer o: it is
+// live and its last report is not who leads now.
+func (sp *Spec) Misreports(s *State, o int) bool { return s.Report[o] != sp.Truth(s) && !s.Lost(o) }
+
+// Learned is the right side of ObserversLearn: its report is who leads,
+// or its session is lost.
+func (sp *Spec) Learned(s *State, o int) bool { return s.Report[o] == sp.Truth(s) || s.Lost(o) }
+
+// MisreportsEvenLost and LearnedEvenLost are ObserversLearnEvenLost's
+// sides: ObserversLearn's without the guard, for every observer.
+func (sp *Spec) MisreportsEvenLost(s *State, o int) bool { return s.Report[o] != sp.Truth(s) }
+
+// LearnedEvenLost: see MisreportsEvenLost.
+func (sp *Spec) LearnedEvenLost(s *State, o int) bool { return s.Report[o] == sp.Truth(s) }

@@ -60,15 +60,16 @@ type Spec struct {
 }
 
 // ErrAssume is returned by New for constants the module's ASSUME refuses:
-// the stale listing takes the smallest seq for the head (HeadBySeq).
-var ErrAssume = errors.New("HeadBySeq must be TRUE (ASSUME)")
+// the stale listing takes the smallest seq for the head (HeadBySeq), and
+// no observer's session is lost (~WithObserverLoss).
+var ErrAssume = errors.New("HeadBySeq must be TRUE and WithObserverLoss FALSE (ASSUME)")
 
 // New returns the Spec over Election's Base spec e.
 func New(e *election.Spec, sessionOrder bool) (*Spec, error) {
 	if e.Module != election.Base {
 		return nil, fmt.Errorf("%s: Election's Spec only", Module)
 	}
-	if !e.HeadBySeq {
+	if !e.HeadBySeq || e.WithObserverLoss {
 		return nil, fmt.Errorf("%s: %w", Module, ErrAssume)
 	}
 	return &Spec{E: e, SessionOrder: sessionOrder}, nil

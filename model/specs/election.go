@@ -30,7 +30,7 @@ func loadElection(module string, m tlccfg.Model) (Instance, error) {
 	k, err := predLockConstants(newConstReader(m), func(r *constReader) {
 		e = election.Constants{Observers: r.modelValues("Observers"), MaxProclaims: r.nat("MaxProclaims"),
 			WatchVacancy: r.bool("WatchVacancy"), LeadersResign: r.bool("LeadersResign"),
-			HeadBySeq: r.bool("HeadBySeq")}
+			HeadBySeq: r.bool("HeadBySeq"), WithObserverLoss: r.bool("WithObserverLoss")}
 	})
 	if err != nil {
 		return nil, err
@@ -86,6 +86,10 @@ func electionSpec(sp *election.Spec, fair bool, invariants, properties []string)
 			es.Temporal = append(es.Temporal, explore.LeadsTo[election.State]{Name: name, N: len(sp.Observers),
 				Param: func(o int) string { return sp.Observers[o] },
 				P:     sp.Misreports, Q: sp.Learned})
+		case "ObserversLearnEvenLost":
+			es.Temporal = append(es.Temporal, explore.LeadsTo[election.State]{Name: name, N: len(sp.Observers),
+				Param: func(o int) string { return sp.Observers[o] },
+				P:     sp.MisreportsEvenLost, Q: sp.LearnedEvenLost})
 		default:
 			return nil, fmt.Errorf("specs: Election has no property %s", name)
 		}

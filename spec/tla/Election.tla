@@ -22,8 +22,9 @@
 (*               and not yet taken (NodeDataChanged events)                *)
 (*   observers   opc, ohead, omark, report, known (see VARIABLES)          *)
 (*                                                                         *)
-(* The observers' sessions stay live (no observer fault is modeled), and  *)
-(* an observer holds at most one watch, which it does not keep in the     *)
+(* An observer's session may be lost (WithObserverLoss: ObserverSession-  *)
+(* Lost, the observer stops for good), and otherwise stays live; an       *)
+(* observer holds at most one watch, which it does not keep in the     *)
 (* server's watches (their events go to the candidates' inboxes and name  *)
 (* a candidate's request).  It need not: an observer's only step after its *)
 (* watch fires is to list again, so the event's arrival is the change that *)
@@ -64,10 +65,11 @@ CONSTANTS
     WatchVacancy,   \* an observer that lists no candidate arms a child watch (FALSE: the mutant)
     LeadersResign,  \* fairness: a leader eventually resigns (StarvationFree needs it);
                     \* FALSE: a leader may lead forever (ObserversLearn's stronger case)
-    HeadBySeq       \* an observer takes the listed node of the smallest sequence number
+    HeadBySeq,      \* an observer takes the listed node of the smallest sequence number
                     \* for the head (FALSE: the mutant, any listed node)
+    WithObserverLoss \* an observer's session may be lost (ObserverSessionLost)
 
-ASSUME MaxProclaims \in Nat /\ {WatchVacancy, LeadersResign, HeadBySeq} \subseteq BOOLEAN
+ASSUME MaxProclaims \in Nat /\ {WatchVacancy, LeadersResign, HeadBySeq, WithObserverLoss} \subseteq BOOLEAN
 
 VARIABLES
     \* ---- PredecessorLock's (see there) ----
@@ -80,7 +82,8 @@ VARIABLES
     dataEvents, \* NodeDataChanged events delivered to candidates, not yet taken:
                 \* the records of the watches a Proclaim fired, [node, req]
     \* ---- observers ----
-    opc,        \* the observer's control state: "list", "watch", "watching", "vacant"
+    opc,        \* the observer's control state: "list", "watch", "watching", "vacant",
+                \* "lost" (its session lost: it has stopped for good)
     ohead,      \* seq of the head the observer reads or watches, NoNode if none
     omark,      \* "watching": the version it read; "vacant": nextSeq at its listing;
                 \* NoWatch when no watch is armed
@@ -103,7 +106,7 @@ vars       == <<lockVars, ownVars>>
 NoNode  == PL!NoNode
 NoWatch == -1          \* omark of an observer with no watch armed
 Vacancy == <<0, 0>>    \* the report "nobody leads" (a czxid is at least 1)
-OPCs    == {"list", "watch", "watching", "vacant"}
+OPCs    == {"list", "watch", "watching", "vacant", "lost"}
 
 \* The version of node s's data; a leader report read from node n.
 ValueOf(s) == value[s + 1]
@@ -329,6 +332,25 @@ ObserveNotified(o) ==
     /\ omark' = [omark EXCEPT ![o] = NoWatch]
     /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, report, known>>
 
+(* The observer's session is lost (WithObserverLoss; a fault, so no        *)
+(* fairness): impl/zklock's observation ends for good, its channel closed *)
+(* with the session's error readable via Err.  It takes no more steps and *)
+(* makes no more reports; what it held is dropped (the head it read, its  *)
+(* watch, which ZooKeeper drops with the session); its last report stays  *)
+(* the last the receiver saw.  Connection loss alone, with the session    *)
+(* live, is not this step: the code retries a failed call (a read lost to *)
+(* the connection backs off and lists again, a watch survives the         *)
+(* reconnection), which the steps above cover but for the read of a node  *)
+(* that still exists given up to list again (not modeled: it reports     *)
+(* nothing and only delays the read).                                     *)
+ObserverSessionLost(o) ==
+    /\ WithObserverLoss
+    /\ opc[o] # "lost"
+    /\ opc' = [opc EXCEPT ![o] = "lost"]
+    /\ ohead' = [ohead EXCEPT ![o] = NoNode]
+    /\ omark' = [omark EXCEPT ![o] = NoWatch]
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, report, known>>
+
 -----------------------------------------------------------------------------
 CandidateNext(c) ==
     \/ RequestLock(c)
@@ -418,7 +440,7 @@ Observe(o) == ObserveList(o) \/ ObserveWatch(o) \/ ObserveNotified(o)
 
 OwnNext ==
     \/ \E c \in Clients : Proclaim(c)
-    \/ \E o \in Observers : Observe(o)
+    \/ \E o \in Observers : Observe(o) \/ ObserverSessionLost(o)
 
 Next       == (\E c \in Clients : CandidateNext(c)) \/ EnvNext \/ OwnNext
 NotifyNext == (\E c \in Clients : NotifyCandidateNext(c)) \/ EnvNext \/ OwnNext
@@ -499,10 +521,19 @@ ObservedEpochsIncrease ==
          (report'[o] # report[o] /\ report'[o] # Vacancy) => Newer(report'[o], known[o])]_vars
 
 \* Liveness (FairSpec): once who leads (or the vacancy) stays put, every
-\* observer comes to report it.  (The leader, the queue and the versions
-\* change finitely often here, so this is that promise.)  Checked with
-\* LeadersResign = FALSE too, where a leader may stay for good.
-ObserversLearn == \A o \in Observers : (report[o] # Truth) ~> (report[o] = Truth)
+\* live observer comes to report it, or loses its session (a lost one
+\* never learns).  (The leader, the queue and the versions change finitely
+\* often here, so this is that promise.)  Checked with LeadersResign = FALSE
+\* too, where a leader may stay for good.  Without WithObserverLoss no
+\* observer is lost and this is the promise for every observer.
+Lost(o) == opc[o] = "lost"
+ObserversLearn ==
+    \A o \in Observers : (report[o] # Truth /\ ~Lost(o)) ~> (report[o] = Truth \/ Lost(o))
+
+\* ObserversLearn without the guard, for every observer, lost or not: fails
+\* once an observer's session is lost and the leader changes after
+\* (Election.ObserverLossLearnsAll, must fail).
+ObserversLearnEvenLost == \A o \in Observers : (report[o] # Truth) ~> (report[o] = Truth)
 
 \* Liveness (FairSpec with LeadersResign, no faults): every campaign leads
 \* (the lock's).

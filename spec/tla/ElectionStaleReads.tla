@@ -72,6 +72,7 @@ CONSTANTS
     SessionOrder    \* an observer's read is answered from a snapshot >= seen[o]
 ASSUME SessionOrder \in BOOLEAN
 ASSUME HeadBySeq    \* the stale listing's head is the smallest seq (the mutant is Election's)
+ASSUME ~WithObserverLoss \* no observer fault (ObserverSessionLost is Election's)
 
 VARIABLES
     hist,   \* the leader's log of node sets, per write step (ZR)

@@ -86,7 +86,8 @@ Elect == INSTANCE Election
          MaxFaults <- LogMaxFaults, WithExpiry <- TRUE, WithReplyLoss <- TRUE,
          WithPause <- TRUE, WithCancel <- TRUE, Fencing <- TRUE, GrantRule <- "reread",
          AsyncDelete <- TRUE, Observers <- LogObservers, MaxProclaims <- LogMaxProclaims,
-         WatchVacancy <- TRUE, LeadersResign <- TRUE, HeadBySeq <- TRUE
+         WatchVacancy <- TRUE, LeadersResign <- TRUE, HeadBySeq <- TRUE,
+         WithObserverLoss <- FALSE
 
 \* The candidates' events, matched as a Mutex's.
 Cand == INSTANCE PredecessorLockTrace WITH LogClients <- LogCandidates
