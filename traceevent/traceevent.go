@@ -47,11 +47,19 @@ const (
 	ObserveList     Action = "ObserveList"     // an observer lists the election: result found (Target: the head) or vacant
 	ObserveWatch    Action = "ObserveWatch"    // an observer sets its one watch (Target: the head, "" for the path): result exists or gone
 	ObserveNotified Action = "ObserveNotified" // an observer's watch fired (Target as ObserveWatch)
+	// ObserveNext: the watch on an observer's head fired with NodeDeleted and
+	// the observer reads the candidate its last listing showed after that
+	// head next, without listing again (Target: the head gone).
+	ObserveNext Action = "ObserveNext"
+	// ObserveRefresh: after reporting a head it read without a listing
+	// (after ObserveNext), the observer lists the election once, for that
+	// head's successors: result found (Target: the listing's head) or vacant.
+	ObserveRefresh Action = "ObserveRefresh"
 )
 
 // ElectionActions returns the election's own actions, in the order above.
 func ElectionActions() []Action {
-	return []Action{Proclaim, ObserveList, ObserveWatch, ObserveNotified}
+	return []Action{Proclaim, ObserveList, ObserveWatch, ObserveNotified, ObserveNext, ObserveRefresh}
 }
 
 // The semaphore's steps (Semaphore, SemaphoreMutex): an acquirer takes the
@@ -158,6 +166,13 @@ type Event struct {
 	// may be (Election.tla's ObservedEpochsIncrease), which a validator
 	// checks against the model's last report.
 	Reported bool `json:"reported,omitempty"`
+	// Next, on an observer's ObserveList "found" and ObserveRefresh, is the
+	// first candidate the listing showed after the observer's head: the
+	// one it reads, without listing, when that head's node is deleted
+	// (ObserveNext); "" for none. nil: not recorded (traces from before
+	// ObserveNext). It lets a validator place the listing among the
+	// candidates' creates when it is matched, not when the head goes.
+	Next *string `json:"next,omitempty"`
 	// Start is when the client sent the step's request, in nanoseconds
 	// since the epoch.
 	Start int64 `json:"start"`

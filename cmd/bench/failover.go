@@ -12,8 +12,9 @@ import (
 
 // Failover: how long an election takes to hand leadership from one
 // candidate to the next, and to tell every observer. Each round, candidate
-// A leads, candidate B waits with its watch armed, and cfg.observers
-// sessions observe; then A's tenure ends the kind's way, and the round
+// A leads, candidate B waits with its watch armed (in the standby kind a
+// third candidate waits behind B, as in an election whose candidates all
+// stay queued), and cfg.observers sessions observe; then A's tenure ends the kind's way, and the round
 // measures from that moment to B's Campaign returning (led) and to the
 // last observer reporting B (observed). After each round, one floor
 // hand-off (a raw delete of a node another session watches, to its
@@ -23,10 +24,15 @@ const (
 	kindFailResign = "failover-resign" // A calls Resign
 	kindFailClose  = "failover-close"  // A's session is closed: a crash with a clean disconnect
 	kindFailExpire = "failover-expire" // A's connection goes silent: the servers expire its session
+	// kindFailStandby: A calls Resign while B and a standby behind B wait;
+	// A campaigns again after the round, so the queue stays three deep and
+	// an observer that listed it knows B before A goes (Observe's
+	// ObserveNext).
+	kindFailStandby = "failover-standby"
 )
 
 // failoverKinds in the order the report shows them.
-var failoverKinds = []string{kindFailResign, kindFailClose, kindFailExpire}
+var failoverKinds = []string{kindFailResign, kindFailStandby, kindFailClose, kindFailExpire}
 
 // candidate is one session that campaigns.
 type candidate struct {
@@ -61,7 +67,8 @@ type failoverRig struct {
 	stop    chan struct{} // ends the observers' forwarding
 	leader  *candidate
 	lead    *zklock.Leadership
-	spare   *candidate // after a Resign, the old leader campaigns again
+	spare   *candidate   // after a Resign, the old leader campaigns again
+	queue   []*candidate // candidates waiting in line, their watches armed
 }
 
 // failover runs warmup unmeasured rounds and then rounds measured ones of
@@ -175,26 +182,14 @@ func (r *failoverRig) reseat(ctx context.Context) error {
 // round queues the next candidate, ends the leader's tenure and times the
 // hand-over: led to the next Campaign's return, observed to the last
 // observer's report of it.
-func (r *failoverRig) round(ctx context.Context) (led, observed time.Duration, err error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second+3*r.leader.s.Timeout())
+func (r *failoverRig) round(run context.Context) (led, observed time.Duration, err error) {
+	ctx, cancel := context.WithTimeout(run, 30*time.Second+3*r.leader.s.Timeout())
 	defer cancel()
-	next := r.spare
-	r.spare = nil
-	if next == nil {
-		if next, err = r.dialCandidate(ctx, false); err != nil {
-			return 0, 0, err
-		}
+	if err := r.fill(run, ctx); err != nil {
+		return 0, 0, err
 	}
-	next.campaign(ctx)
-	select {
-	case <-next.armed:
-	case res := <-next.res:
-		next.close()
-		return 0, 0, fmt.Errorf("the next candidate led before the leader left (%v)", res.err)
-	case <-ctx.Done():
-		next.close()
-		return 0, 0, fmt.Errorf("the next candidate never queued: %w", ctx.Err())
-	}
+	next := r.queue[0]
+	r.queue = r.queue[1:]
 	t0, err := r.end(ctx)
 	if err != nil {
 		next.close()
@@ -213,7 +208,7 @@ func (r *failoverRig) round(ctx context.Context) (led, observed time.Duration, e
 	}
 	old := r.leader
 	r.leader, r.lead = next, res.lead
-	if r.kind == kindFailResign {
+	if r.kind == kindFailResign || r.kind == kindFailStandby {
 		r.spare = old
 	} else {
 		old.close()
@@ -222,11 +217,44 @@ func (r *failoverRig) round(ctx context.Context) (led, observed time.Duration, e
 	return res.at.Sub(t0), observed, err
 }
 
+// fill queues candidates behind the leader, the spare first, each until
+// its watch is armed: one, or two in the standby kind. They campaign in
+// run, the whole run's context: a standby waits through more than one
+// round (ctx, this round's).
+func (r *failoverRig) fill(run, ctx context.Context) error {
+	want := 1
+	if r.kind == kindFailStandby {
+		want = 2
+	}
+	for len(r.queue) < want {
+		c := r.spare
+		r.spare = nil
+		if c == nil {
+			var err error
+			if c, err = r.dialCandidate(ctx, false); err != nil {
+				return err
+			}
+		}
+		c.campaign(run)
+		select {
+		case <-c.armed:
+		case res := <-c.res:
+			c.close()
+			return fmt.Errorf("a waiting candidate led before the leader left (%v)", res.err)
+		case <-ctx.Done():
+			c.close()
+			return fmt.Errorf("a waiting candidate never queued: %w", ctx.Err())
+		}
+		r.queue = append(r.queue, c)
+	}
+	return nil
+}
+
 // end ends the leader's tenure the kind's way and returns when it began.
 func (r *failoverRig) end(ctx context.Context) (time.Time, error) {
 	t0 := time.Now()
 	switch r.kind {
-	case kindFailResign:
+	case kindFailResign, kindFailStandby:
 		if err := r.lead.Resign(ctx); err != nil {
 			return t0, fmt.Errorf("resign: %w", err)
 		}
@@ -342,6 +370,9 @@ func (r *failoverRig) close() {
 	}
 	if r.spare != nil {
 		r.spare.close()
+	}
+	for _, c := range r.queue {
+		c.close()
 	}
 	for _, s := range r.obs {
 		s.Close()

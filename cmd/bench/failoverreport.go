@@ -16,9 +16,10 @@ import (
 // median over repetitions.
 
 var failoverLabel = map[string]string{
-	kindFailResign: "Resign (LeaderLatch: close())",
-	kindFailClose:  "session closed (a crash with a clean disconnect)",
-	kindFailExpire: "session expired (connection silenced)",
+	kindFailResign:  "Resign (LeaderLatch: close())",
+	kindFailStandby: "Resign, a standby queued behind the next (LeaderLatch: not run)",
+	kindFailClose:   "session closed (a crash with a clean disconnect)",
+	kindFailExpire:  "session expired (connection silenced)",
 }
 
 // failoverRuns are the runs of impl and kind, every repetition's.
@@ -169,6 +170,12 @@ func (rw *reportWriter) failoverTargets(row func(what string, n int, s spread, g
 	s := spread{Median: quantile(obs, 50), Min: quantile(obs, 10), Max: quantile(obs, 90), N: len(obs)}
 	row("failover: Resign → every observer reports the next leader ÷ floor hand-off (per round; p10–p90)",
 		rw.cfg.observers, s, "≤ 1.20×", s.ok() && s.Median <= 1.2)
+	if slices.Contains(rw.cfg.failover, kindFailStandby) {
+		obs := perRound(t.failoverRuns(implZklock, kindFailStandby), observed)
+		s := spread{Median: quantile(obs, 50), Min: quantile(obs, 10), Max: quantile(obs, 90), N: len(obs)}
+		row("failover: Resign with a standby queued → every observer reports the next leader ÷ floor hand-off (per round; p10–p90)",
+			rw.cfg.observers, s, "≤ 1.20×", s.ok() && s.Median <= 1.2)
+	}
 	if rw.has(implCurator) {
 		vs := over(ratio(t.medianPer(implZklock, kindFailResign, led), t.medianPer(implCurator, kindFailResign, led)))
 		row("failover: Resign → next leader leads, zklock ÷ LeaderLatch close() → isLeader", rw.cfg.observers, vs,

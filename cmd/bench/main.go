@@ -115,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.syncLimit, "sync-limit", 5, "with --servers: the servers' syncLimit (zoo.cfg), for zklock's loss rule")
 	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "also write the report here ('' for stdout only)")
 	fs.BoolVar(&cfg.quick, "quick", false, "smoke run: 3 short repetitions, clients 1,4, semaphore max 3, 8 failover rounds and 1 of expiry (a minute or two)")
-	failover := fs.String("failover", "resign,close,expire", "leader-election failover runs (zklock, curator): resign, close, expire; '' for none")
+	failover := fs.String("failover", "resign,standby,close,expire", "leader-election failover runs (zklock, curator): resign, standby (a third candidate queued behind the next; zklock only), close, expire; '' for none")
 	fs.IntVar(&cfg.failoverRounds, "failover-rounds", 30, "measured rounds of each resign and close failover run")
 	fs.IntVar(&cfg.expireRounds, "expire-rounds", 3, "measured rounds of each expiry failover run (each waits out a session timeout)")
 	fs.IntVar(&cfg.observers, "observers", 3, "failover runs: observing sessions")
@@ -168,7 +168,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			continue
 		}
 		if !slices.Contains(failoverKinds, "failover-"+k) {
-			return config{}, fmt.Errorf("--failover: unknown kind %q (resign, close, expire)", k)
+			return config{}, fmt.Errorf("--failover: unknown kind %q (resign, standby, close, expire)", k)
 		}
 		if !slices.Contains(cfg.failover, "failover-"+k) {
 			cfg.failover = append(cfg.failover, "failover-"+k)

@@ -90,9 +90,10 @@ func curatorSpecs(cfg config, mk func(string) (string, error)) ([]curatorSpec, e
 			}
 		}
 	}
-	// LeaderLatch has no expiry run: see failoverKinds in ZkLockBench.
+	// LeaderLatch has no expiry run (see failoverKinds in ZkLockBench),
+	// nor a standby run: it times only led, which a standby does not change.
 	for _, kind := range cfg.failover {
-		if kind != kindFailExpire {
+		if kind != kindFailExpire && kind != kindFailStandby {
 			if err := add(kind, 0); err != nil {
 				return nil, err
 			}

@@ -571,6 +571,24 @@ var mutants = []mutant{
 		Killers: []string{"TestElectionObserve"},
 	},
 	{
+		Name:    "observer-next-on-any-event",
+		Why:     "an election observer reads the candidate listed behind its head on any event of the head's watch, not only on NodeDeleted: the leader's Proclaim (NodeDataChanged) makes it report the waiting candidate as leader while the leader's node stands before it (Election.tla's NextOnDelete = FALSE, which violates ObservedIsHead)",
+		File:    "impl/zklock/observe.go",
+		Find:    `		if r == "" && target != "" && ev.Type == zk.EventNodeDeleted && len(w.next) > 0 {`,
+		Replace: `		if _ = ev; r == "" && target != "" && len(w.next) > 0 {`,
+		Killers: []string{"TestElectionObserverReadsSuccessor"},
+	},
+	{
+		Name: "observer-outlives-session",
+		Why:  "an election observer waiting for its watch does not end with its session: once the session is declared lost, its channel stays open and Err stays nil until the connection comes back (if it does), so a caller goes on trusting a leader it can no longer follow (Election.tla's ObserverSessionLost: the observation ends for good)",
+		File: "impl/zklock/observe.go",
+		Find: `		case <-life.Done():
+			return zk.Event{}, "", s.Err()`,
+		Replace: `		case <-(<-chan struct{})(nil): // never: the session's end is not watched
+			return zk.Event{}, "", s.Err()`,
+		Killers: []string{"TestElectionObserverSessionLost"},
+	},
+	{
 		Name:    "trace-stale-write-zxid",
 		Why:     "a traced write takes whatever zxid the wire last recorded for its path, even one older than the step: a Resign whose delete reply was lost and whose retry found the node gone is then traced at the zxid of the leader's last Proclaim (its multi checks the node), before steps that saw the node, and the model rejects the trace",
 		File:    "impl/zklock/session.go",

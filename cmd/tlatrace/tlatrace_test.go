@@ -42,10 +42,11 @@ func newChecker(t *testing.T) checker {
 // accepted, one rejected, and impl/zklock's traces of a lost reply to the
 // getData on the node waited for (WatchPredecessor "lost", matched by
 // PredecessorLockConnLoss's step) and on the node two ahead (WatchSecond
-// "lost", TestSecondWatchReplyLost), two of elections
+// "lost", TestSecondWatchReplyLost), three of elections
 // (ElectionTrace.tla; TestElectionProclaimObserved: two Proclaims an
 // observer reports and a waiting candidate is woken by;
-// TestElectionLeaderExpires: expiries the observer's reads ask for), and
+// TestElectionLeaderExpires: expiries the observer's reads ask for;
+// TestElectionObserverReadsSuccessor, observeNextTrace), and
 // one semaphore's (SemaphoreTrace.tla, semQuickTrace). The
 // full set is in TestPinnedTracesAgree (TestElectionObserve's trace, 652
 // states, among them); the read/write trace module is exercised by a
@@ -56,11 +57,17 @@ var quickTraces = []string{testdata + "/mutex_correct.jsonl", testdata + "/mutex
 	"testdata/impl_second_watch_reply_lost.jsonl",
 	electionTrace,
 	"testdata/impl_election_leader_expires.jsonl",
+	observeNextTrace,
 	semQuickTrace}
 
 // electionTrace is the quick set's election trace, which the election
 // corruptions break.
 const electionTrace = "testdata/impl_election_proclaim_observed.jsonl"
+
+// observeNextTrace is TestElectionObserverReadsSuccessor's: an observer
+// reads the candidate it listed behind the leader when the leader goes
+// (ObserveNext), and lists after its report (ObserveRefresh).
+const observeNextTrace = "testdata/impl_election_observe_next.jsonl"
 
 // TestPinnedTracesAgree checks every pinned trace with TLC and with
 // model/trace's Validate: TLC must accept exactly the traces the Go model
@@ -116,7 +123,9 @@ func checkAgrees(t *testing.T, c checker, path, name string, events []trace.Even
 // trace, on which TLC runs out of a 1 GB heap after 5 minutes) and this
 // package's, written by impl/zklock's integration tests (ZKLOCK_TRACE_DIR)
 // against ZooKeeper 3.8 (impl_election_*: TestElectionObserve,
-// TestElectionLeaderExpires, TestElectionProclaimObserved).
+// TestElectionLeaderExpires, TestElectionProclaimObserved, and
+// TestElectionObserverReadsSuccessor: observe_next, an observer reading
+// the candidate it listed behind the leader, ObserveNext and ObserveRefresh).
 func pinnedTraces(t *testing.T) []string {
 	t.Helper()
 	var out []string
@@ -151,6 +160,7 @@ func TestCorruptedTracesRejected(t *testing.T) {
 		{"writer_granted_beside_readers", testdata + "/rw_correct.jsonl", grantWhileHeld, true},
 		{"observer_reports_unproclaimed_value", electionTrace, unproclaimedValue, true},
 		{"proclaims_out_of_order", electionTrace, swapProclaims, true},
+		{"observer_advances_on_proclaim", observeNextTrace, advanceOnProclaim, true},
 		{"sem_held_beyond_max", semQuickTrace, semHeldBeyondMax, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,6 +296,28 @@ func unproclaimedValue(t *testing.T, evs []trace.Event) []trace.Event {
 		}
 	}
 	t.Fatal("no observer's read with a version")
+	return nil
+}
+
+// advanceOnProclaim makes the observer's first notification, the leader's
+// Proclaim (NodeDataChanged), an ObserveNext, and takes out the listing
+// after it: the observer moves on to the candidate behind a leader whose
+// node stands (the observer-next-on-any-event mutant's step).
+func advanceOnProclaim(t *testing.T, evs []trace.Event) []trace.Event {
+	t.Helper()
+	for i := range evs {
+		if evs[i].Action != traceevent.ObserveNotified {
+			continue
+		}
+		evs[i].Action = traceevent.ObserveNext
+		for j := i + 1; j < len(evs); j++ {
+			if evs[j].Client == evs[i].Client && evs[j].Action == traceevent.ObserveList {
+				return append(evs[:j:j], evs[j+1:]...)
+			}
+		}
+		t.Fatal("no listing after the observer's first notification")
+	}
+	t.Fatal("no observer's notification")
 	return nil
 }
 

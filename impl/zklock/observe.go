@@ -49,6 +49,14 @@ func (o *Observation) Err() error {
 // no candidate further back. When a candidate appears while a
 // vacancy is watched, the path's watch stays armed beside the leader's
 // until it next fires: ZooKeeper clients cannot withdraw a watch.
+//
+// When the leader's node is deleted the observer reads the candidate its
+// last listing showed next in line, without listing again: one read from
+// the deletion's notification to the report of the new leader, not two.
+// That candidate, if its node still stands, leads (or will once it sees
+// the deletion): every node that sorted before it is gone, and sequence
+// numbers only grow, so no node made since can sort before it. If it is
+// gone too, the observer lists again.
 func (e *Election) Observe(ctx context.Context) (*Observation, error) {
 	if e == nil {
 		return nil, fmt.Errorf("%w: nil election", ErrInvalidArgument)
@@ -78,7 +86,16 @@ type watcher struct {
 	last LeaderInfo // the last sent
 	sent bool       // anything sent yet
 	top  int64      // the highest epoch sent
-	path <-chan zk.Event
+	// next: the candidates the last listing showed after the head, in
+	// line; ahead: the one to read next without listing (the head's
+	// successor after its deletion, or a head whose read the connection
+	// lost), "" to list.
+	next  []string
+	ahead string
+	// refresh: the head was read without a listing; list once more after
+	// reporting it, for its successors.
+	refresh bool
+	path    <-chan zk.Event
 	// absent: the watch look returned is an exists watch on a path that
 	// was not there (it fires when the path is made, before any
 	// candidate's node is): its event is traced as the path's.
@@ -129,27 +146,98 @@ func (w *watcher) loop(ctx, life context.Context) error {
 				return s.Err()
 			}
 		}
-		var r traceevent.Result
-		select {
-		case <-fired:
-			if w.absent {
-				r = traceevent.ResultPath
-			}
-		case <-w.path:
-			// The kept watch on the path, not the one just armed: the
-			// trace says which (both may fire on one deletion, and the
-			// other's event is taken next time round).
-			w.path, r = nil, traceevent.ResultPath
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-life.Done():
-			return s.Err()
-		}
 		target := ""
 		if !info.Vacant() {
 			target = path.Base(info.Node)
 		}
+		if w.refresh {
+			if err := w.successors(ctx, target); err != nil {
+				return w.ended(ctx, err)
+			}
+		}
+		ev, r, err := w.wait(ctx, life, fired, target)
+		if err != nil {
+			return err
+		}
+		if r == "" && target != "" && ev.Type == zk.EventNodeDeleted && len(w.next) > 0 {
+			// The head is gone: its successor in line is the head now, if
+			// it stands (look reads it without listing).
+			w.ahead, w.next, w.refresh = w.next[0], w.next[1:], true
+			s.trace(w.event(traceevent.ObserveNext, "", target))
+			continue
+		}
+		w.next, w.refresh = nil, false
 		s.trace(w.event(traceevent.ObserveNotified, r, target))
+	}
+}
+
+// successors lists the election after the report of a head read without a
+// listing (its node is head, its watch armed), off the path from the last
+// deletion to that report: the candidates after it, which may have queued
+// since the last listing, are read in turn as heads go (ObserveNext).
+func (w *watcher) successors(ctx context.Context, head string) error {
+	s, l := w.e.core.s, w.e.core
+	w.refresh = false
+	h, ok := parseNode(head, l.latch)
+	if !ok {
+		return nil // not a candidate's name: look read what a listing named
+	}
+	sent := s.now()
+	names, pzxid, err := l.children(ctx, joining)
+	if err != nil {
+		return err
+	}
+	q := l.queue(names)
+	ev := w.event(traceevent.ObserveRefresh, traceevent.ResultVacant, "")
+	ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
+	if len(q) > 0 {
+		ev.Result, ev.Target = traceevent.ResultFound, q[0].name
+	}
+	w.next = w.next[:0]
+	for _, c := range q {
+		if c.seq > h.seq {
+			w.next = append(w.next, c.name)
+		}
+	}
+	ev.Next = w.first()
+	s.trace(ev)
+	return nil
+}
+
+// first is the successor the observer would read on its head's deletion,
+// "" for none: the trace's Next.
+func (w *watcher) first() *string {
+	n := ""
+	if len(w.next) > 0 {
+		n = w.next[0]
+	}
+	return &n
+}
+
+// wait waits for the event of the watch look armed (fired). The event of
+// a watch on the path kept from an earlier look (w.path) is traced and
+// passed over: the armed watch still stands, and says what changed for
+// the observer (a candidate joining or leaving behind the head does not).
+// The result is ResultPath for an exists watch on the missing path.
+func (w *watcher) wait(ctx, life context.Context, fired <-chan zk.Event, target string) (zk.Event, traceevent.Result, error) {
+	s := w.e.core.s
+	for {
+		select {
+		case ev := <-fired:
+			if w.absent {
+				return ev, traceevent.ResultPath, nil
+			}
+			return ev, "", nil
+		case <-w.path:
+			// The kept watch on the path, not the one just armed: the
+			// trace says which (both may fire on one deletion).
+			w.path = nil
+			s.trace(w.event(traceevent.ObserveNotified, traceevent.ResultPath, target))
+		case <-ctx.Done():
+			return zk.Event{}, "", ctx.Err()
+		case <-life.Done():
+			return zk.Event{}, "", s.Err()
+		}
 	}
 }
 
@@ -195,30 +283,39 @@ func (w *watcher) event(a traceevent.Action, r traceevent.Result, target string)
 	return TraceEvent{Action: a, Lock: w.e.core.path, Request: w.id, Result: r, Target: target}
 }
 
-// look lists the election and arms the observer's one watch: on the head
-// (a data watch, read with its value, whose trace event it returns for the
-// caller to record once it knows whether it sends the value) or, when
-// nobody leads, on the path. A nil fired with no error means: look again.
+// look arms the observer's one watch: on the head (a data watch, read
+// with its value, whose trace event it returns for the caller to record
+// once it knows whether it sends the value) or, when nobody leads, on the
+// path. It lists the election first unless it has a head to read
+// (w.ahead). A nil fired with no error means: look again.
 func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *TraceEvent, error) {
 	s, l := w.e.core.s, w.e.core
 	w.absent = false
-	sent := s.now()
-	names, pzxid, err := l.children(ctx, joining)
-	if err != nil {
-		return LeaderInfo{}, nil, nil, err
-	}
-	q := l.queue(names)
-	ev := w.event(traceevent.ObserveList, traceevent.ResultVacant, "")
-	ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
-	if len(q) == 0 {
+	head := w.ahead
+	w.ahead = ""
+	if head == "" {
+		sent := s.now()
+		names, pzxid, err := l.children(ctx, joining)
+		if err != nil {
+			return LeaderInfo{}, nil, nil, err
+		}
+		q := l.queue(names)
+		ev := w.event(traceevent.ObserveList, traceevent.ResultVacant, "")
+		ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
+		w.next, w.refresh = w.next[:0], false
+		if len(q) == 0 {
+			s.trace(ev)
+			info, ch, err := w.watchPath(ctx)
+			return info, ch, nil, err
+		}
+		head = q[0].name
+		for _, c := range q[1:] {
+			w.next = append(w.next, c.name)
+		}
+		ev.Result, ev.Target, ev.Next = traceevent.ResultFound, head, w.first()
 		s.trace(ev)
-		info, ch, err := w.watchPath(ctx)
-		return info, ch, nil, err
 	}
-	head := q[0].name
-	ev.Result, ev.Target = traceevent.ResultFound, head
-	s.trace(ev)
-	sent = s.now()
+	sent := s.now()
 	type read struct {
 		nodeRead
 		ch <-chan zk.Event
@@ -233,8 +330,11 @@ func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *Trace
 	case errors.Is(err, zk.ErrNoNode):
 		wev.Result = traceevent.ResultGone
 		s.trace(wev)
+		w.next = nil
 		return LeaderInfo{}, nil, nil, nil
 	case transient(err):
+		// Read the same head again: it is still the head if it stands.
+		w.ahead = head
 		var b backoff
 		return LeaderInfo{}, nil, nil, b.wait(ctx, s)
 	case err != nil:

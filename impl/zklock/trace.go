@@ -24,6 +24,7 @@ type TraceEvent struct {
 	Max      int               // for ListLeases: the semaphore's max leases
 	Version  *int32            // for Proclaim and ObserveWatch: the data version written or read
 	Reported bool              // for ObserveWatch: the observer sent what it read (its monotonic filter let it through)
+	Next     *string           // for ObserveList and ObserveRefresh: the first candidate listed after the head ("" none)
 	Start    time.Time         // when the client sent the step's request
 	Time     time.Time         // when the client observed the step's outcome
 	Pending  bool              // the outcome is not known yet: a delete left to the background
@@ -58,6 +59,7 @@ func (e TraceEvent) Record(client string) traceevent.Event {
 		Client: fmt.Sprintf("%s/%x", client, e.Session), Session: e.Session, Lock: e.Lock,
 		Action: e.Action, Request: e.Request, Kind: e.Kind, Node: e.Node, Target: e.Target,
 		Result: e.Result, Children: e.Children, Token: e.Token, Max: e.Max, Version: e.Version, Reported: e.Reported,
+		Next:  e.Next,
 		Start: e.Start.UnixNano(),
 		Zxid:  e.Zxid, ZxidLow: e.ZxidLow, ZxidHigh: e.ZxidHigh,
 	}

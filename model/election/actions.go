@@ -179,13 +179,28 @@ func (sp *Spec) ObserveList(s *State, o, h int, t *State) model.Guard {
 	}
 	t.OPC = cow.With(s.OPC, o, OWatch)
 	t.OHead = cow.With(s.OHead, o, head)
+	t.ONext = cow.With(s.ONext, o, s.seqsAfter(head))
 	return model.Enabled
+}
+
+// seqsAfter are the seqs of the nodes after seq h, ascending (nodes are
+// sorted by seq): an observer's successors (spec: {n.seq : n \in {m \in
+// nodes : m.seq > h}}).
+func (s *State) seqsAfter(h int) []int {
+	var after []int
+	for _, n := range s.Nodes {
+		if n.Seq > h {
+			after = append(after, n.Seq)
+		}
+	}
+	return after
 }
 
 // ObserveWatch: getData(<head>, watch=true), read and watch in one server
 // step. The node exists: the data watch is armed and the observer reports
-// what it read (a report equal to the last changes nothing). NoNode: list
-// again. Spec: Election!ObserveWatch.
+// what it read if newer than the last head it reported (with ReportFilter;
+// the mutant reports every read; a report equal to the last changes
+// nothing). NoNode: list again. Spec: Election!ObserveWatch.
 func (sp *Spec) ObserveWatch(s *State, o int, t *State) model.Guard {
 	if s.OPC[o] != OWatch {
 		return `opc[o] = "watch"`
@@ -195,13 +210,17 @@ func (sp *Spec) ObserveWatch(s *State, o int, t *State) model.Guard {
 	if !ok {
 		t.OPC = cow.With(s.OPC, o, OList)
 		t.OHead = cow.With(s.OHead, o, zk.NoNode)
+		t.ONext = cow.With(s.ONext, o, nil)
+		t.ORefresh = cow.With(s.ORefresh, o, false)
 		return model.Enabled
 	}
 	r := s.reading(n)
 	t.OPC = cow.With(s.OPC, o, OWatching)
 	t.OMark = cow.With(s.OMark, o, s.Value[n.Seq])
-	t.Report = cow.With(s.Report, o, r)
-	t.Known = cow.With(s.Known, o, r)
+	if !sp.ReportFilter || newer(r, s.Known[o]) {
+		t.Report = cow.With(s.Report, o, r)
+		t.Known = cow.With(s.Known, o, r)
+	}
 	return model.Enabled
 }
 
@@ -229,7 +248,54 @@ func (sp *Spec) ObserveNotified(s *State, o int, t *State) model.Guard {
 	*t = *s
 	t.OPC = cow.With(s.OPC, o, OList)
 	t.OHead = cow.With(s.OHead, o, zk.NoNode)
+	t.ONext = cow.With(s.ONext, o, nil)
+	t.ORefresh = cow.With(s.ORefresh, o, false)
 	t.OMark = cow.With(s.OMark, o, NoWatch)
+	return model.Enabled
+}
+
+// ObserveNext: the head's node is gone (its watch's NodeDeleted) and the
+// last listing showed nodes after it: the first of them is read next,
+// without listing again; if it stands it is the head (every node listed
+// before it is gone, and no later node sorts before it). With NextOnDelete
+// false, the mutant, on any event of the watch. Spec: Election!ObserveNext.
+func (sp *Spec) ObserveNext(s *State, o int, t *State) model.Guard {
+	if !s.Fired(o) {
+		return `Fired(o)`
+	}
+	if s.OPC[o] != OWatching {
+		return `opc[o] = "watching"`
+	}
+	if len(s.ONext[o]) == 0 {
+		return `onext[o] # {}`
+	}
+	if _, ok := s.NodeAt(s.OHead[o]); ok && sp.NextOnDelete {
+		return `NextOnDelete => ~NodeExists(ohead[o])`
+	}
+	next := s.ONext[o][0] // Min(onext[o])
+	*t = *s
+	t.OPC = cow.With(s.OPC, o, OWatch)
+	t.OHead = cow.With(s.OHead, o, next)
+	t.ONext = cow.With(s.ONext, o, s.ONext[o][1:])
+	t.ORefresh = cow.With(s.ORefresh, o, true)
+	t.OMark = cow.With(s.OMark, o, NoWatch)
+	return model.Enabled
+}
+
+// ObserveRefresh: getChildren(<election>) without a watch, once, while the
+// observer watches a head it read without a listing (after ObserveNext and
+// its report): the nodes listed after that head are its successors. Spec:
+// Election!ObserveRefresh.
+func (sp *Spec) ObserveRefresh(s *State, o int, t *State) model.Guard {
+	if s.OPC[o] != OWatching {
+		return `opc[o] = "watching"`
+	}
+	if !s.ORefresh[o] {
+		return `orefresh[o]`
+	}
+	*t = *s
+	t.ONext = cow.With(s.ONext, o, s.seqsAfter(s.OHead[o]))
+	t.ORefresh = cow.With(s.ORefresh, o, false)
 	return model.Enabled
 }
 
@@ -246,6 +312,8 @@ func (sp *Spec) ObserverSessionLost(s *State, o int, t *State) model.Guard {
 	*t = *s
 	t.OPC = cow.With(s.OPC, o, OLost)
 	t.OHead = cow.With(s.OHead, o, zk.NoNode)
+	t.ONext = cow.With(s.ONext, o, nil)
+	t.ORefresh = cow.With(s.ORefresh, o, false)
 	t.OMark = cow.With(s.OMark, o, NoWatch)
 	return model.Enabled
 }

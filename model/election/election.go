@@ -44,6 +44,12 @@ type Constants struct {
 	HeadBySeq     bool     // the head is the listed node of the smallest seq (false: the mutant, any)
 	// WithObserverLoss: an observer's session may be lost (ObserverSessionLost).
 	WithObserverLoss bool
+	// NextOnDelete: an observer advances to its listed successor only when
+	// its head's node is gone (false: the mutant, on any event).
+	NextOnDelete bool
+	// ReportFilter: an observer reports a head only if newer than the last
+	// it reported (false: the mutant, every read).
+	ReportFilter bool
 }
 
 // OPC is an observer's control state (spec: OPCs).
@@ -101,6 +107,8 @@ type State struct {
 	DataEvents []Event  // NodeDataChanged events delivered to candidates, not taken, sorted
 	OPC        []OPC    // observer control state
 	OHead      []int    // seq of the head read or watched, NoNode if none
+	ONext      [][]int  // the seqs listed after that head, ascending, read in turn by ObserveNext (never written in place)
+	ORefresh   []bool   // the head was read without a listing: list once more (ObserveRefresh)
 	OMark      []int    // watching: the version read; vacant: nextSeq at the listing; else NoWatch
 	Report     []Report // the last report
 	Known      []Report // the last leader reported
@@ -139,7 +147,7 @@ func New(k predlock.Constants, e Constants, m Module) (*Spec, error) {
 func (sp *Spec) Init() State {
 	n := len(sp.Observers)
 	s := State{State: sp.Spec.Init(), Value: make([]int, sp.MaxSeq),
-		OPC: make([]OPC, n), OHead: make([]int, n), OMark: make([]int, n),
+		OPC: make([]OPC, n), OHead: make([]int, n), ONext: make([][]int, n), ORefresh: make([]bool, n), OMark: make([]int, n),
 		Report: make([]Report, n), Known: make([]Report, n)}
 	for o := range n {
 		s.OHead[o], s.OMark[o] = zk.NoNode, NoWatch
@@ -165,7 +173,15 @@ func (s *State) AppendEncoding(b []byte) []byte {
 		b = v(v(v(b, int64(e.Node.Seq)), int64(e.Req.C)), int64(e.Req.R))
 	}
 	for o := range s.OPC {
-		b = v(v(v(append(b, byte(s.OPC[o])), int64(s.OHead[o])), int64(s.OMark[o])), int64(s.Report[o].Epoch))
+		refresh := byte(0)
+		if s.ORefresh[o] {
+			refresh = 1
+		}
+		b = binary.AppendUvarint(append(b, byte(s.OPC[o]), refresh), uint64(len(s.ONext[o])))
+		for _, q := range s.ONext[o] {
+			b = v(b, int64(q))
+		}
+		b = v(v(v(b, int64(s.OHead[o])), int64(s.OMark[o])), int64(s.Report[o].Epoch))
 		b = v(v(v(b, int64(s.Report[o].Version)), int64(s.Known[o].Epoch)), int64(s.Known[o].Version))
 	}
 	return b
@@ -174,7 +190,8 @@ func (s *State) AppendEncoding(b []byte) []byte {
 func (r Report) tla() tla.Value { return tla.Tuple{tla.Int(r.Epoch), tla.Int(r.Version)} }
 
 // TLA returns the state's variables as TLC prints them: PredecessorLock's,
-// then value, proclaimed, dataEvents, opc, ohead, omark, report, known.
+// then value, proclaimed, dataEvents, opc, ohead, onext, orefresh, omark,
+// report, known.
 func (sp *Spec) TLA(s *State) []tla.Binding {
 	p := zk.Printer[zk.NoKind]{Clients: sp.Observers}
 	lock := zk.Printer[zk.NoKind]{Clients: sp.Clients}
@@ -199,6 +216,8 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 		tla.Binding{Name: "dataEvents", Value: events},
 		tla.Binding{Name: "opc", Value: p.PerClient(func(o int) tla.Value { return tla.Str(opcNames[s.OPC[o]]) })},
 		tla.Binding{Name: "ohead", Value: p.Ints(s.OHead)},
+		tla.Binding{Name: "onext", Value: p.PerClient(func(o int) tla.Value { return seqSet(s.ONext[o]) })},
+		tla.Binding{Name: "orefresh", Value: p.PerClient(func(o int) tla.Value { return tla.Bool(s.ORefresh[o]) })},
 		tla.Binding{Name: "omark", Value: p.Ints(s.OMark)},
 		tla.Binding{Name: "report", Value: reports(s.Report)},
 		tla.Binding{Name: "known", Value: reports(s.Known)})
@@ -206,3 +225,12 @@ func (sp *Spec) TLA(s *State) []tla.Binding {
 
 // Format prints s as TLC prints a state.
 func (sp *Spec) Format(s *State) string { return zk.Format(sp.TLA(s)) }
+
+// seqSet is a set of seqs (ascending) as TLC prints it.
+func seqSet(seqs []int) tla.Value {
+	set := tla.Set{}
+	for _, q := range seqs {
+		set = append(set, tla.Int(q))
+	}
+	return set
+}

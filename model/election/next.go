@@ -22,10 +22,12 @@ var (
 	ActIgnoreData      = ActProclaim + 6
 	ActHandOffOnData   = ActProclaim + 7
 	ActObserverLost    = ActProclaim + 8
+	ActObserveNext     = ActProclaim + 9
+	ActObserveRefresh  = ActProclaim + 10
 	// NumActions is the number of action indices.
-	NumActions = int(ActObserverLost) + 1
+	NumActions = int(ActObserveRefresh) + 1
 	ownNames   = []string{"Proclaim", "ResignKeepNode", "ObserveList", "ObserveWatch", "ObserveNotified",
-		"DataChanged", "IgnoreDataChange", "HandOffOnDataChange", "ObserverSessionLost"}
+		"DataChanged", "IgnoreDataChange", "HandOffOnDataChange", "ObserverSessionLost", "ObserveNext", "ObserveRefresh"}
 )
 
 // candidateOwn are the module's own candidate steps, in the order Next
@@ -34,7 +36,9 @@ var candidateOwn = []uint8{ActDataChanged, ActHandOffOnData, ActIgnoreData, ActP
 
 // IsObserverAction reports whether a is an observer's step of Observe(o)
 // (its fairness): ObserverSessionLost, a fault, is not one.
-func IsObserverAction(a uint8) bool { return a >= ActObserveList && a <= ActObserveNotified }
+func IsObserverAction(a uint8) bool {
+	return a >= ActObserveList && a <= ActObserveNotified || a == ActObserveNext || a == ActObserveRefresh
+}
 
 // isObserverLabel reports whether a's Label.Client is an observer's index.
 func isObserverLabel(a uint8) bool { return IsObserverAction(a) || a == ActObserverLost }
@@ -57,7 +61,8 @@ func (sp *Spec) isStep(a uint8) bool {
 // steps and EnvNext (PredecessorLock's, this module's variables unchanged;
 // in KeepSpec without Release), then Proclaim(c) (and ResignKeepNode(c) in
 // KeepSpec) for each candidate, then each observer's ObserveList,
-// ObserveWatch and ObserveNotified, and ObserverSessionLost (OwnNext's
+// ObserveWatch, ObserveNotified, ObserveNext and ObserveRefresh, and
+// ObserverSessionLost (OwnNext's
 // Observe(o) \/ ObserverSessionLost(o)). KeepSpec lists ResignKeepNode in
 // Release's place; it has only liveness configs, whose counts do not
 // depend on the order.
@@ -95,9 +100,11 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 				emit(l, &t)
 			}
 		}
-		l := model.Label{Action: ActObserverLost, Client: int16(o)}
-		if sp.Step(s, l, &t) == model.Enabled {
-			emit(l, &t)
+		for _, a := range []uint8{ActObserveNext, ActObserveRefresh, ActObserverLost} {
+			l := model.Label{Action: a, Client: int16(o)}
+			if sp.Step(s, l, &t) == model.Enabled {
+				emit(l, &t)
+			}
 		}
 	}
 }
@@ -150,6 +157,10 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 		return sp.ObserveWatch(s, i, t)
 	case ActObserveNotified:
 		return sp.ObserveNotified(s, i, t)
+	case ActObserveNext:
+		return sp.ObserveNext(s, i, t)
+	case ActObserveRefresh:
+		return sp.ObserveRefresh(s, i, t)
 	case ActObserverLost:
 		return sp.ObserverSessionLost(s, i, t)
 	}

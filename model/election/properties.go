@@ -20,7 +20,7 @@ func (sp *Spec) TypeOK(s *State) bool {
 	}
 	inRange := func(r Report) bool { return r.Epoch >= 0 && r.Version >= 0 && r.Version <= sp.MaxProclaims }
 	for o := range sp.Observers {
-		if int(s.OPC[o]) >= len(opcNames) || s.OHead[o] < zk.NoNode || s.OHead[o] > sp.MaxSeq ||
+		if int(s.OPC[o]) >= len(opcNames) || s.OHead[o] < zk.NoNode || s.OHead[o] > sp.MaxSeq || !seqsIn(s.ONext[o], sp.MaxSeq) ||
 			s.OMark[o] < NoWatch || !inRange(s.Report[o]) || !inRange(s.Known[o]) {
 			return false
 		}
@@ -76,3 +76,13 @@ func (sp *Spec) MisreportsEvenLost(s *State, o int) bool { return s.Report[o] !=
 
 // LearnedEvenLost: see MisreportsEvenLost.
 func (sp *Spec) LearnedEvenLost(s *State, o int) bool { return s.Report[o] == sp.Truth(s) }
+
+// seqsIn: every seq of qs is in 0..max.
+func seqsIn(qs []int, max int) bool {
+	for _, q := range qs {
+		if q < 0 || q > max {
+			return false
+		}
+	}
+	return true
+}

@@ -43,7 +43,7 @@ func walker(sp *election.Spec) proptest.Spec[election.State] {
 // drawElection draws Election's own constants: 0-3 observers, 1-3
 // proclaims per node.
 func drawElection(t *rapid.T) election.Constants {
-	e := election.Constants{MaxProclaims: rapid.IntRange(1, 3).Draw(t, "MaxProclaims"), WatchVacancy: true, HeadBySeq: true}
+	e := election.Constants{MaxProclaims: rapid.IntRange(1, 3).Draw(t, "MaxProclaims"), WatchVacancy: true, HeadBySeq: true, NextOnDelete: true, ReportFilter: true}
 	for o := 1; o <= rapid.IntRange(0, 3).Draw(t, "observers"); o++ {
 		e.Observers = append(e.Observers, fmt.Sprintf("o%d", o))
 	}
@@ -69,13 +69,29 @@ func TestRandomWalksKeepInvariants(t *testing.T) {
 // the leader).
 func TestNotifyCaught(t *testing.T) {
 	k := predlock.Constants{Constants: proptest.Small(0, false, true)}
-	sp, err := election.New(k, election.Constants{Observers: []string{"o1"}, MaxProclaims: 1, WatchVacancy: true, HeadBySeq: true}, election.Notify)
+	sp, err := election.New(k, election.Constants{Observers: []string{"o1"}, MaxProclaims: 1, WatchVacancy: true, HeadBySeq: true, NextOnDelete: true, ReportFilter: true}, election.Notify)
 	if err != nil {
 		t.Fatal(err)
 	}
 	only := proptest.Only(properties(sp), "AtMostOneLeader")
 	proptest.Caught(t, "AtMostOneLeader", func(rt *rapid.T) {
 		proptest.WalkChecking(rt, walker(sp), only, rapid.IntRange(20, 60).Draw(rt, "steps"), nil)
+	})
+}
+
+// TestNextOnChangeCaught is the positive control of NextOnDelete: an
+// observer that moves on to its listed successor on any event of its
+// watch (the leader's Proclaim too) reports a candidate while the leader's
+// node stands before it: ObservedIsHead fails in its walks.
+func TestNextOnChangeCaught(t *testing.T) {
+	k := predlock.Constants{Constants: proptest.Small(0, false, false)}
+	sp, err := election.New(k, election.Constants{Observers: []string{"o1"}, MaxProclaims: 1, WatchVacancy: true, HeadBySeq: true, ReportFilter: true}, election.Base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := proptest.Only(properties(sp), "ObservedIsHead")
+	proptest.Caught(t, "ObservedIsHead", func(rt *rapid.T) {
+		proptest.WalkChecking(rt, walker(sp), only, rapid.IntRange(20, 80).Draw(rt, "steps"), nil)
 	})
 }
 

@@ -13,7 +13,8 @@
 // logged; the candidates read the leader, as in Election.
 //
 // Step names are the module's: "L" before election's name of a step that
-// reads no snapshot (LRequestLock, LProclaim, LObserveNotified), "Stale"
+// reads no snapshot (LRequestLock, LProclaim, LObserveNotified,
+// LObserveNext), "Stale"
 // before a read (StaleObserveList, StaleObserveWatch). A read's
 // model.Label.Arg is the snapshot's zxid.
 package electionstale
@@ -110,7 +111,9 @@ func (s *State) logged(t *State) {
 
 // IsRead reports whether a is one of the observers' reads (answered from a
 // snapshot): ObserveList and ObserveWatch.
-func IsRead(a uint8) bool { return a == election.ActObserveList || a == election.ActObserveWatch }
+func IsRead(a uint8) bool {
+	return a == election.ActObserveList || a == election.ActObserveWatch || a == election.ActObserveRefresh
+}
 
 // Step applies the action instance l to s, writing the successor into t. A
 // read's Arg is the snapshot it is answered from.
@@ -136,10 +139,13 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	u := s.E
 	server(&u).Nodes, server(&u).NextSeq, u.Value = nodes, d.NextSeq, d.Value
 	var g model.Guard
-	if l.Action == election.ActObserveList {
+	switch l.Action {
+	case election.ActObserveList:
 		g = sp.E.ObserveList(&u, o, 0, &t.E)
-	} else {
+	case election.ActObserveWatch:
 		g = sp.E.ObserveWatch(&u, o, &t.E)
+	default:
+		g = sp.E.ObserveRefresh(&u, o, &t.E)
 	}
 	if g != model.Enabled {
 		return g
@@ -153,8 +159,8 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 // Next calls emit with every successor of s in the order of StaleNext:
 // election's candidate, environment and own candidate steps in its order,
 // logged; then for each observer StaleObserveList and StaleObserveWatch
-// once per readable snapshot in increasing zxid order, and
-// LObserveNotified.
+// once per readable snapshot in increasing zxid order, LObserveNotified,
+// LObserveNext, and StaleObserveRefresh once per readable snapshot.
 func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	sp.E.Next(&s.E, func(l model.Label, u *election.State) {
@@ -177,6 +183,10 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 			}
 		}
 		try(model.Label{Action: election.ActObserveNotified, Client: int16(o)})
+		try(model.Label{Action: election.ActObserveNext, Client: int16(o)})
+		for _, v := range s.V.Readables(o, sp.SessionOrder) {
+			try(model.Label{Action: election.ActObserveRefresh, Client: int16(o), Arg: int16(v)})
+		}
 	}
 }
 

@@ -30,7 +30,8 @@ func loadElection(module string, m tlccfg.Model) (Instance, error) {
 	k, err := predLockConstants(newConstReader(m), func(r *constReader) {
 		e = election.Constants{Observers: r.modelValues("Observers"), MaxProclaims: r.nat("MaxProclaims"),
 			WatchVacancy: r.bool("WatchVacancy"), LeadersResign: r.bool("LeadersResign"),
-			HeadBySeq: r.bool("HeadBySeq"), WithObserverLoss: r.bool("WithObserverLoss")}
+			HeadBySeq: r.bool("HeadBySeq"), WithObserverLoss: r.bool("WithObserverLoss"),
+			NextOnDelete: r.bool("NextOnDelete"), ReportFilter: r.bool("ReportFilter")}
 	})
 	if err != nil {
 		return nil, err

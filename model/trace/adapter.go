@@ -96,7 +96,9 @@ type adapter[S any] interface {
 	// target returns the node c chose to watch, if it exists.
 	target(s *S, c int) (obsNode, bool)
 	// second returns the node two ahead c chose to watch too, if it
-	// exists (PredecessorLock; SharedLock has none).
+	// exists (PredecessorLock; SharedLock has none); for an election
+	// observer, the first candidate its last listing showed after its
+	// head (Election's Min(onext)), which it reads on the head's deletion.
 	second(s *S, c int) (obsNode, bool)
 	sessions(s *S) []liveSession
 	// pendingDelete reports whether the delete of request <<c, r>> is

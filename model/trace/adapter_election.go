@@ -26,6 +26,8 @@ func init() {
 	for i, n := range names {
 		elecActions[n] = election.ActProclaim + uint8(i)
 	}
+	elecActions[traceevent.ObserveNext] = election.ActObserveNext
+	elecActions[traceevent.ObserveRefresh] = election.ActObserveRefresh
 }
 
 // dataChanged and ignoreDataChange name Election's steps for a candidate's
@@ -118,8 +120,12 @@ func (a elecAdapter) target(s *election.State, c int) (obsNode, bool) {
 	return a.pred.target(&s.State, c)
 }
 func (a elecAdapter) second(s *election.State, c int) (obsNode, bool) {
-	if _, ok := a.observer(c); ok {
-		return obsNode{}, false
+	if o, ok := a.observer(c); ok {
+		if len(s.ONext[o]) == 0 {
+			return obsNode{}, false
+		}
+		n, ok := s.NodeAt(s.ONext[o][0])
+		return obsOf(n, "exclusive"), ok
 	}
 	return a.pred.second(&s.State, c)
 }

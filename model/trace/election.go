@@ -83,7 +83,7 @@ func electionSpec(lt *lockTrace) (*election.Spec, error) {
 	}
 	k.MaxSeq = n
 	return election.New(predlock.Constants{Constants: k, Fencing: true, GrantRule: predlock.GrantReread},
-		election.Constants{Observers: lt.clients[lt.candidates:], MaxProclaims: n, WatchVacancy: true, HeadBySeq: true},
+		election.Constants{Observers: lt.clients[lt.candidates:], MaxProclaims: n, WatchVacancy: true, HeadBySeq: true, NextOnDelete: true, ReportFilter: true},
 		election.Base)
 }
 
@@ -137,7 +137,7 @@ func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 		case why == "":
 			s = &u
 		case m.ev.Result == traceevent.ResultVacant && m.pc == vacant && len(m.se.a.nodes(m.s)) == 0,
-			m.ev.Result == traceevent.ResultFound && m.pc == watching && m.watchesHead(m.ev.Target):
+			m.ev.Result == traceevent.ResultFound && m.pc == watching && m.watchesHead(m.ev.Target) && m.nextIs(m.s) == "":
 			return m.guess(*m.s, "(the listing shows what the observer's unfired watch shows)")
 		default:
 			return nil, why
@@ -160,7 +160,50 @@ func (m *eventMatch[S]) ObserveList() ([]succ[S], string) {
 	if got := m.se.a.pc(&u, m.c); (m.ev.Result == traceevent.ResultVacant) != (got == vacant) {
 		return nil, fmt.Sprintf("the observer's listing says %q; in the model it goes to %q", m.ev.Result, got)
 	}
+	if why := m.nextIs(&u); why != "" {
+		return nil, why
+	}
 	return m.one(u, m.nd.maxSeq, m.label)
+}
+
+// nextIs checks the first candidate an observer's listing showed after
+// its head (the event's Next, if recorded) against the model's after the
+// listing's step, t: the one each reads on the head's deletion.
+func (m *eventMatch[S]) nextIs(t *S) string {
+	if m.ev.Next == nil {
+		return ""
+	}
+	n, ok := m.se.a.second(t, m.c)
+	switch {
+	case *m.ev.Next == "" && ok:
+		return "the observer's listing shows no candidate after its head; the model's shows " + m.se.lt.nameOf(n)
+	case *m.ev.Next != "" && !ok:
+		return fmt.Sprintf("the observer's listing shows %s after its head; the model's shows none", *m.ev.Next)
+	case *m.ev.Next != "" && !m.se.lt.sameNode(*m.ev.Next, n):
+		return fmt.Sprintf("the observer's listing shows %s after its head; the model's shows %s", *m.ev.Next, m.se.lt.nameOf(n))
+	}
+	return ""
+}
+
+// ObserveRefresh: the listing after a head read without one; "found" names
+// the listing's head, which must be the model's; the model's step takes
+// the nodes after the head it watches for its successors.
+func (m *eventMatch[S]) ObserveRefresh() ([]succ[S], string) {
+	ns := m.se.a.nodes(m.s)
+	switch {
+	case m.ev.Result == traceevent.ResultVacant && len(ns) > 0:
+		return nil, "the observer's listing is empty; the model has " + m.se.lt.nameOf(ns[0])
+	case m.ev.Result == traceevent.ResultFound && (len(ns) == 0 || !m.se.lt.sameNode(m.ev.Target, ns[0])):
+		return nil, fmt.Sprintf("the observer's listing starts with %s, not the model's head", m.ev.Target)
+	}
+	t, why := m.do(m.ev.Action, 0)
+	if why == "" {
+		why = m.nextIs(&t)
+	}
+	if why != "" {
+		return nil, why
+	}
+	return m.one(t, m.nd.maxSeq, m.label)
 }
 
 // watchesHead: the model's observer watches name, which is the head.
@@ -280,19 +323,43 @@ func keptPathWatch(evs []*Event) bool {
 // removal of the nodes before the head it names (or of the node it found
 // gone, or all of them for a vacancy), or the create of the head.
 func (se *searcher[S]) observerDemand(s *S, ev *Event, d *demands) {
-	for _, n := range se.a.nodes(s) {
+	listing := ev.Action == traceevent.ObserveList || ev.Action == traceevent.ObserveRefresh
+	ns := se.a.nodes(s)
+	head := -1
+	for i, n := range ns {
 		if ev.Target != "" && se.lt.sameNode(ev.Target, n) {
-			if ev.Result == traceevent.ResultFound {
-				return
+			head = i
+			if ev.Result != traceevent.ResultFound {
+				se.addNodeGone(s, n, d)
 			}
-			se.addNodeGone(s, n, d)
-			return
+			break
 		}
-		if ev.Action == traceevent.ObserveList {
+		if listing {
 			se.addNodeGone(s, n, d)
 		}
 	}
-	if p, ok, err := parseNode(ev.Target); ok && err == nil {
+	if head < 0 {
+		se.addCreate(ev.Target, d)
+	}
+	// A listing that recorded its head's successor: the nodes between
+	// them (every node after the head, when it recorded none) are gone,
+	// and the successor's create comes first.
+	if !listing || ev.Next == nil || head < 0 {
+		return
+	}
+	for _, n := range ns[head+1:] {
+		if *ev.Next != "" && se.lt.sameNode(*ev.Next, n) {
+			return
+		}
+		se.addNodeGone(s, n, d)
+	}
+	se.addCreate(*ev.Next, d)
+}
+
+// addCreate asks for the create of the node named name, if the trace
+// has its owner's request.
+func (se *searcher[S]) addCreate(name string, d *demands) {
+	if p, ok, err := parseNode(name); ok && err == nil {
 		if o, ok := se.lt.owner[p.uuid]; ok {
 			d.creates = append(d.creates, o)
 		}

@@ -63,6 +63,10 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.ObserveWatch()
 	case traceevent.ObserveNotified:
 		return m.ObserveNotified()
+	case traceevent.ObserveNext: // the model's step (the head's NodeDeleted)
+		return m.step()
+	case traceevent.ObserveRefresh:
+		return m.ObserveRefresh()
 	}
 	return nil, fmt.Sprintf("unknown action %s", ev.Action)
 }

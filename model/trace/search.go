@@ -192,6 +192,7 @@ var eager = map[traceevent.Action]bool{
 	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
 	traceevent.FindOwnLease: true, traceevent.ListLeases: true, traceevent.LeasesChanged: true, traceevent.ReleaseInternal: true,
 	traceevent.ObserveList: true, traceevent.ObserveWatch: true, traceevent.ObserveNotified: true,
+	traceevent.ObserveNext: true, traceevent.ObserveRefresh: true,
 }
 
 // proclaimMayPrecede reports whether ev, a read that arms a data watch
@@ -370,7 +371,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 				d.creates = append(d.creates, o)
 			}
 		}
-	case traceevent.ObserveList, traceevent.ObserveWatch, traceevent.ObserveNotified:
+	case traceevent.ObserveList, traceevent.ObserveWatch, traceevent.ObserveNotified, traceevent.ObserveNext, traceevent.ObserveRefresh:
 		se.observerDemand(s, ev, d)
 	case traceevent.WatchPredecessor:
 		if n, ok := se.a.target(s, c); ok {

@@ -233,8 +233,9 @@ func (lt *lockTrace) tlaEvent(c, i int) string {
 // tlaElection renders the fields ElectionTrace adds to client c's i-th
 // event: the data version it wrote or read (-1: none), and, for an
 // observer's notification from the kept watch on the path (ResultPath),
-// whether it holds one (see keptPathWatch), and whether an observer's read
-// was sent (Reported).
+// whether it holds one (see keptPathWatch), whether an observer's read
+// was sent (Reported), and the first candidate an observer's listing
+// showed after its head (Next; nextKnown FALSE when not recorded).
 func (lt *lockTrace) tlaElection(c, i int) string {
 	e := lt.events[c][i]
 	version := int64(-1)
@@ -243,8 +244,13 @@ func (lt *lockTrace) tlaElection(c, i int) string {
 	}
 	path := c >= lt.candidates && e.Action == traceevent.ObserveNotified && e.Result == traceevent.ResultPath &&
 		keptPathWatch(lt.events[c][:i])
-	return fmt.Sprintf(", version |-> %d, pathWatch |-> %s, reported |-> %s", version,
-		strings.ToUpper(strconv.FormatBool(path)), strings.ToUpper(strconv.FormatBool(e.Reported)))
+	next, known := "<<>>", e.Next != nil
+	if known {
+		next = lt.tlaNode(*e.Next)
+	}
+	return fmt.Sprintf(", version |-> %d, pathWatch |-> %s, reported |-> %s, next |-> %s, nextKnown |-> %s", version,
+		strings.ToUpper(strconv.FormatBool(path)), strings.ToUpper(strconv.FormatBool(e.Reported)),
+		next, strings.ToUpper(strconv.FormatBool(known)))
 }
 
 // tlaNode renders a node name as the trace module names nodes (tlaNamed),

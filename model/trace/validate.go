@@ -412,7 +412,9 @@ func changesChildren(a traceevent.Action) bool {
 }
 
 // carriesPzxid: a's event is a listing, whose zxid is its parent's pzxid.
-func carriesPzxid(a traceevent.Action) bool { return isListing(a) || a == traceevent.ObserveList }
+func carriesPzxid(a traceevent.Action) bool {
+	return isListing(a) || a == traceevent.ObserveList || a == traceevent.ObserveRefresh
+}
 
 // zxidBounds are the lowest and highest zxid of an event's point (0:
 // unknown).

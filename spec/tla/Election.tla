@@ -20,7 +20,7 @@
 (*               by a leader with that epoch                              *)
 (*   dataEvents  the candidates' data watches a Proclaim fired, delivered *)
 (*               and not yet taken (NodeDataChanged events)                *)
-(*   observers   opc, ohead, omark, report, known (see VARIABLES)          *)
+(*   observers   opc, ohead, onext, orefresh, omark, report, known         *)
 (*                                                                         *)
 (* An observer's session may be lost (WithObserverLoss: ObserverSession-  *)
 (* Lost, the observer stops for good), and otherwise stays live; an       *)
@@ -67,9 +67,14 @@ CONSTANTS
                     \* FALSE: a leader may lead forever (ObserversLearn's stronger case)
     HeadBySeq,      \* an observer takes the listed node of the smallest sequence number
                     \* for the head (FALSE: the mutant, any listed node)
-    WithObserverLoss \* an observer's session may be lost (ObserverSessionLost)
+    WithObserverLoss, \* an observer's session may be lost (ObserverSessionLost)
+    NextOnDelete,   \* an observer advances to its listed successor only when its
+                    \* head's node is gone (FALSE: the mutant, on any event of its watch)
+    ReportFilter    \* an observer reports a head only if newer than the last it
+                    \* reported (FALSE: the mutant, every read)
 
-ASSUME MaxProclaims \in Nat /\ {WatchVacancy, LeadersResign, HeadBySeq, WithObserverLoss} \subseteq BOOLEAN
+ASSUME MaxProclaims \in Nat
+ASSUME {WatchVacancy, LeadersResign, HeadBySeq, WithObserverLoss, NextOnDelete, ReportFilter} \subseteq BOOLEAN
 
 VARIABLES
     \* ---- PredecessorLock's (see there) ----
@@ -85,6 +90,10 @@ VARIABLES
     opc,        \* the observer's control state: "list", "watch", "watching", "vacant",
                 \* "lost" (its session lost: it has stopped for good)
     ohead,      \* seq of the head the observer reads or watches, NoNode if none
+    onext,      \* the seqs its last listing showed after that head (its successors,
+                \* read in turn as each head goes, without listing again); {} if none
+    orefresh,   \* the head was read without a listing (after ObserveNext): list once
+                \* more after the report, for the new head's successors (ObserveRefresh)
     omark,      \* "watching": the version it read; "vacant": nextSeq at its listing;
                 \* NoWatch when no watch is armed
     report,     \* the observer's last report: <<epoch, version>>, or Vacancy
@@ -99,7 +108,7 @@ zkVars     == <<nodes, nextSeq, zxid, live, watches, inbox>>
 clientVars == <<pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused>>
 histVars   == <<faults, grants, lastToken, resHigh, resTenure>>
 lockVars   == <<zkVars, clientVars, histVars, pending>>
-obsVars    == <<opc, ohead, omark, report, known>>
+obsVars    == <<opc, ohead, onext, orefresh, omark, report, known>>
 ownVars    == <<value, proclaimed, dataEvents, obsVars>>
 vars       == <<lockVars, ownVars>>
 
@@ -121,6 +130,9 @@ HeadSeq == Min({n.seq : n \in nodes})
 (* no node can ever sort before it).                                       *)
 Reading(n) == <<n.czxid, ValueOf(n.seq)>>
 
+\* Report a is newer than b: a newer epoch, or the same with a newer version.
+Newer(a, b) == a[1] > b[1] \/ (a[1] = b[1] /\ a[2] > b[2])
+
 \* Who leads, as a read of the leader's server now would report it.
 Truth == IF nodes = {} THEN Vacancy ELSE Reading(PL!ZK!NodeAt(HeadSeq))
 
@@ -132,6 +144,8 @@ TypeOK ==
     /\ dataEvents \subseteq [node : 0..MaxSeq, req : Clients \X (1..MaxRequests)]
     /\ opc \in [Observers -> OPCs]
     /\ ohead \in [Observers -> 0..MaxSeq \cup {NoNode}]
+    /\ onext \in [Observers -> SUBSET (0..MaxSeq)]
+    /\ orefresh \in [Observers -> BOOLEAN]
     /\ omark \in [Observers -> Nat \cup {NoWatch}]
     /\ report \in [Observers -> Nat \X (0..MaxProclaims)]
     /\ known \in [Observers -> Nat \X (0..MaxProclaims)]
@@ -143,6 +157,8 @@ Init ==
     /\ dataEvents = {}
     /\ opc = [o \in Observers |-> "list"]
     /\ ohead = [o \in Observers |-> NoNode]
+    /\ onext = [o \in Observers |-> {}]
+    /\ orefresh = [o \in Observers |-> FALSE]
     /\ omark = [o \in Observers |-> NoWatch]
     /\ report = [o \in Observers |-> Vacancy]
     /\ known = [o \in Observers |-> Vacancy]
@@ -273,8 +289,9 @@ ResignKeepNode(c) ==
 (* (smallest seq) is the one to read next (with HeadBySeq = FALSE, the     *)
 (* mutant, any listed node: the bug of an observer that sorts the listing  *)
 (* by the whole name, whose protection prefix (a random uuid) comes before *)
-(* the sequence number).  None: nobody leads; report the vacancy and arm   *)
-(* a child watch on the parent instead (getChildren                        *)
+(* the sequence number), and the nodes listed after it are its successors *)
+(* (onext, read in turn by ObserveNext).  None: nobody leads; report the  *)
+(* vacancy and arm a child watch on the parent instead (getChildren        *)
 (* with the watch flag; the spec's one step stands for the re-read that    *)
 (* sets it, equivalent while the parent stays empty and otherwise the      *)
 (* watch fires at once).  With WatchVacancy = FALSE (the mutant) no watch *)
@@ -285,29 +302,39 @@ ObserveList(o) ==
        THEN /\ opc' = [opc EXCEPT ![o] = "vacant"]
             /\ omark' = [omark EXCEPT ![o] = IF WatchVacancy THEN nextSeq ELSE NoWatch]
             /\ report' = [report EXCEPT ![o] = Vacancy]
-            /\ UNCHANGED ohead
+            /\ UNCHANGED <<ohead, onext>>
        ELSE /\ opc' = [opc EXCEPT ![o] = "watch"]
             /\ \E h \in IF HeadBySeq THEN {HeadSeq} ELSE {n.seq : n \in nodes} :
-                  ohead' = [ohead EXCEPT ![o] = h]
+                  /\ ohead' = [ohead EXCEPT ![o] = h]
+                  /\ onext' = [onext EXCEPT ![o] = {n.seq : n \in {m \in nodes : m.seq > h}}]
             /\ UNCHANGED <<omark, report>>
-    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, known>>
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, known, orefresh>>
 
 (* getData(<head>, watch=true): the read and the data watch in one server  *)
 (* step.  The node exists: the watch is armed on it, and the observer      *)
 (* reports what it read (Reading: the head's epoch and version, 0 before   *)
-(* it proclaims); a report equal to the last changes nothing.  NoNode: no  *)
-(* watch; list again.                                                      *)
+(* it proclaims) if it is newer than the last head it reported (the       *)
+(* code's monotonic filter; with ReportFilter = FALSE, the mutant, every   *)
+(* read); a report equal to the last changes nothing.  NoNode: no watch;   *)
+(* list again.  (The filter matters once reads may be stale: the read     *)
+(* after ObserveNext may come from a server, reached by a reconnection,   *)
+(* that has not yet applied the deletion that woke the observer, since a  *)
+(* notification raises no session's zxid; a later listing there may show *)
+(* the old head again, ElectionStaleReads.NoFilter.)                       *)
 ObserveWatch(o) ==
     /\ opc[o] = "watch"
     /\ IF PL!ZK!NodeExists(ohead[o])
-       THEN LET r == Reading(PL!ZK!NodeAt(ohead[o]))
+       THEN LET r    == Reading(PL!ZK!NodeAt(ohead[o]))
+                send == ~ReportFilter \/ Newer(r, known[o])
             IN  /\ opc' = [opc EXCEPT ![o] = "watching"]
                 /\ omark' = [omark EXCEPT ![o] = ValueOf(ohead[o])]
-                /\ report' = [report EXCEPT ![o] = r]
-                /\ known' = [known EXCEPT ![o] = r]
-                /\ UNCHANGED ohead
+                /\ report' = [report EXCEPT ![o] = IF send THEN r ELSE @]
+                /\ known' = [known EXCEPT ![o] = IF send THEN r ELSE @]
+                /\ UNCHANGED <<ohead, onext, orefresh>>
        ELSE /\ opc' = [opc EXCEPT ![o] = "list"]
             /\ ohead' = [ohead EXCEPT ![o] = NoNode]
+            /\ onext' = [onext EXCEPT ![o] = {}]
+            /\ orefresh' = [orefresh EXCEPT ![o] = FALSE]
             /\ UNCHANGED <<omark, report, known>>
     /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents>>
 
@@ -324,13 +351,58 @@ Fired(o) ==
 
 (* The observer takes the event of its watch and lists again (an           *)
 (* implementation may re-read the node it watched first: the same reports, *)
-(* since a listing that finds that node at the head reads it next).        *)
+(* since a listing that finds that node at the head reads it next).  This  *)
+(* is the step for every event but the head's NodeDeleted with a          *)
+(* successor listed (ObserveNext), and for that one too when the code      *)
+(* took it as another (a NodeDataChanged delivered before the deletion).   *)
 ObserveNotified(o) ==
     /\ Fired(o)
     /\ opc' = [opc EXCEPT ![o] = "list"]
     /\ ohead' = [ohead EXCEPT ![o] = NoNode]
+    /\ onext' = [onext EXCEPT ![o] = {}]
+    /\ orefresh' = [orefresh EXCEPT ![o] = FALSE]
     /\ omark' = [omark EXCEPT ![o] = NoWatch]
     /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, report, known>>
+
+(* The head's node is gone (its watch's NodeDeleted) and the last listing  *)
+(* showed a node after it: the first of those is read next, without       *)
+(* listing again (one read from the deletion to the next report, not two). *)
+(* If it still stands it is the head: every node that sorted before it in *)
+(* the listing is gone (the head by this event, the ones between by       *)
+(* earlier steps of the same kind, or they were never there), and no node *)
+(* made later can sort before it (sequence numbers only grow).  If it is  *)
+(* gone, ObserveWatch's NoNode lists again.  Its own successors, which    *)
+(* may have queued since the listing, it learns after its report          *)
+(* (orefresh, ObserveRefresh).  With NextOnDelete = FALSE                 *)
+(* (the mutant) the observer advances on any event of its watch, a         *)
+(* NodeDataChanged from the leader's Proclaim too: it reports the next     *)
+(* candidate while the leader's node stands before it.                     *)
+ObserveNext(o) ==
+    /\ Fired(o)
+    /\ opc[o] = "watching"
+    /\ onext[o] # {}
+    /\ NextOnDelete => ~PL!ZK!NodeExists(ohead[o])
+    /\ opc' = [opc EXCEPT ![o] = "watch"]
+    /\ ohead' = [ohead EXCEPT ![o] = Min(onext[o])]
+    /\ onext' = [onext EXCEPT ![o] = onext[o] \ {Min(onext[o])}]
+    /\ orefresh' = [orefresh EXCEPT ![o] = TRUE]
+    /\ omark' = [omark EXCEPT ![o] = NoWatch]
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, report, known>>
+
+(* getChildren(<election>) without a watch, once, while the observer      *)
+(* watches a head it read without a listing (after ObserveNext, and after *)
+(* its report: off the path from the deletion to the report): the nodes   *)
+(* listed after that head are its successors.  Sound for the same reason  *)
+(* as ObserveNext: a node listed after the head has no node before it but *)
+(* the head and nodes gone by the listing, and no node made later sorts   *)
+(* before it.  (If the head is gone by the listing, its watch has fired;  *)
+(* the listing's nodes after it are still its successors.)                *)
+ObserveRefresh(o) ==
+    /\ opc[o] = "watching"
+    /\ orefresh[o]
+    /\ onext' = [onext EXCEPT ![o] = {n.seq : n \in {m \in nodes : m.seq > ohead[o]}}]
+    /\ orefresh' = [orefresh EXCEPT ![o] = FALSE]
+    /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, opc, ohead, omark, report, known>>
 
 (* The observer's session is lost (WithObserverLoss; a fault, so no        *)
 (* fairness): impl/zklock's observation ends for good, its channel closed *)
@@ -348,6 +420,8 @@ ObserverSessionLost(o) ==
     /\ opc[o] # "lost"
     /\ opc' = [opc EXCEPT ![o] = "lost"]
     /\ ohead' = [ohead EXCEPT ![o] = NoNode]
+    /\ onext' = [onext EXCEPT ![o] = {}]
+    /\ orefresh' = [orefresh EXCEPT ![o] = FALSE]
     /\ omark' = [omark EXCEPT ![o] = NoWatch]
     /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, report, known>>
 
@@ -436,7 +510,7 @@ EnvNext ==
     \/ \E c \in Clients : PauseClient(c) \/ ResumeClient(c)
     \/ \E u \in Clients \X (1..MaxRequests) : DeleteLands(u)
 
-Observe(o) == ObserveList(o) \/ ObserveWatch(o) \/ ObserveNotified(o)
+Observe(o) == ObserveList(o) \/ ObserveWatch(o) \/ ObserveNotified(o) \/ ObserveNext(o) \/ ObserveRefresh(o)
 
 OwnNext ==
     \/ \E c \in Clients : Proclaim(c)
@@ -515,7 +589,6 @@ ObservedIsHead ==
 \* Reports only move forward: each head an observer reports has a newer
 \* epoch than the last head it reported, or the same epoch with a newer
 \* value version (vacancies in between are allowed).
-Newer(a, b) == a[1] > b[1] \/ (a[1] = b[1] /\ a[2] > b[2])
 ObservedEpochsIncrease ==
     [][\A o \in Observers :
          (report'[o] # report[o] /\ report'[o] # Vacancy) => Newer(report'[o], known[o])]_vars

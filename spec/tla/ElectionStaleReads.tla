@@ -175,6 +175,20 @@ StaleObserveWatch(o) ==
 (* ObserveNotified): no read, no seen (a watch event raises none).         *)
 LObserveNotified(o) == ObserveNotified(o) /\ Logged
 
+(* The head's node is gone and the observer reads its listed successor    *)
+(* next (Election's ObserveNext): no read yet, no seen.  The read that    *)
+(* follows (StaleObserveWatch) may come from a snapshot before the        *)
+(* deletion (the event raises no seen); the successor it finds there      *)
+(* stands after the head, so it is the head now if it stands at the       *)
+(* leader, and is newer than the head either way.                         *)
+LObserveNext(o) == ObserveNext(o) /\ Logged
+
+(* getChildren(<election>) answered from snapshot v after a head read     *)
+(* without a listing (Election's ObserveRefresh on it): the successors of *)
+(* the head as of v.                                                      *)
+StaleObserveRefresh(o) ==
+    \E v \in ZR!Readable(o) : ReadAt(o, v) /\ Snap(v)!ObserveRefresh(o) /\ LeaderUnchanged
+
 -----------------------------------------------------------------------------
 (* Election's Next with the observers' reads made stale, in the Go model's *)
 (* order (model/electionstale): each candidate's lock steps in             *)
@@ -204,7 +218,8 @@ StaleEnvNext ==
 
 StaleCandidateOwn(c) == LDataChanged(c) \/ LIgnoreDataChange(c) \/ LProclaim(c)
 
-StaleObserve(o) == StaleObserveList(o) \/ StaleObserveWatch(o) \/ LObserveNotified(o)
+StaleObserve(o) ==
+    StaleObserveList(o) \/ StaleObserveWatch(o) \/ LObserveNotified(o) \/ LObserveNext(o) \/ StaleObserveRefresh(o)
 
 StaleNext ==
     \/ \E c \in Clients : StaleLockNext(c)

@@ -22,7 +22,8 @@
 (*   - a candidate's PredecessorGone that is Election's DataChanged (the   *)
 (*     impl lists again on a NodeDataChanged event of a Proclaim), and     *)
 (*     IgnoreDataChange silent as IgnoreNotification is;                   *)
-(*   - the observers' events (ObserveList, ObserveWatch, ObserveNotified), *)
+(*   - the observers' events (ObserveList, ObserveWatch, ObserveNotified, *)
+(*     ObserveNext, ObserveRefresh),                                       *)
 (*     each observation (one Observe call) a trace client of its own      *)
 (*     after the candidates, as model/trace's splitObservers makes them;  *)
 (*   - the nodes an observer's event observes gone, or created, among the *)
@@ -56,6 +57,10 @@ CONSTANTS
 (*   reported   ObserveWatch "exists": the observer sent what it read; it  *)
 (*              may only if the head is newer than the last it read        *)
 (*              (Election's known; ObservedEpochsIncrease)                 *)
+(*   next       ObserveList "found", ObserveRefresh: the request of the     *)
+(*              first candidate listed after the observer's head (<<>>:   *)
+(*              none), when nextKnown (traces from before ObserveNext do  *)
+(*              not record it): Election's Min(onext) after the listing    *)
 (* An observer's req is 0 (an observation is no request of the lock), and *)
 (* its target is the request of the candidate node it names.              *)
 (***************************************************************************)
@@ -64,7 +69,7 @@ VARIABLES
     nodes, nextSeq, zxid, live, watches, inbox,
     pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
     faults, grants, lastToken, resHigh, resTenure, pending,
-    value, proclaimed, dataEvents, opc, ohead, omark, report, known
+    value, proclaimed, dataEvents, opc, ohead, onext, orefresh, omark, report, known
 
 VARIABLES
     l,          \* [x |-> the number of x's events matched so far], x a candidate or observer
@@ -74,7 +79,7 @@ VARIABLES
 lockVars  == <<nodes, nextSeq, zxid, live, watches, inbox,
                pc, sess, reqNo, node, target, second, soleBlocker, token, tenure, paused,
                faults, grants, lastToken, resHigh, resTenure, pending>>
-ownVars   == <<value, proclaimed, dataEvents, opc, ohead, omark, report, known>>
+ownVars   == <<value, proclaimed, dataEvents, opc, ohead, onext, orefresh, omark, report, known>>
 traceVars == <<l, seqHigh, tokenHigh>>
 
 \* Election as the model of impl/zklock that model/trace uses: the lock's
@@ -87,7 +92,7 @@ Elect == INSTANCE Election
          WithPause <- TRUE, WithCancel <- TRUE, Fencing <- TRUE, GrantRule <- "reread",
          AsyncDelete <- TRUE, Observers <- LogObservers, MaxProclaims <- LogMaxProclaims,
          WatchVacancy <- TRUE, LeadersResign <- TRUE, HeadBySeq <- TRUE,
-         WithObserverLoss <- FALSE
+         WithObserverLoss <- FALSE, NextOnDelete <- TRUE, ReportFilter <- TRUE
 
 \* The candidates' events, matched as a Mutex's.
 Cand == INSTANCE PredecessorLockTrace WITH LogClients <- LogCandidates
@@ -99,6 +104,15 @@ Nothing == UNCHANGED <<lockVars, ownVars>>
 
 \* The event's version, if it carries one, is v.
 VersionIs(e, v) == e.version < 0 \/ e.version = v
+
+\* The first successor observer o's listing showed, if the event records
+\* it, is the model's after the step (onext').
+NextIs(o, e) ==
+    e.nextKnown =>
+        IF e.next = <<>> THEN onext'[o] = {}
+        ELSE /\ onext'[o] # {}
+             /\ Elect!PL!ZK!NodeExists(Elect!Min(onext'[o]))
+             /\ Elect!PL!ZK!NodeAt(Elect!Min(onext'[o])).uuid = e.next
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
@@ -159,8 +173,12 @@ RelistFired(o) ==
             /\ omark' = [omark EXCEPT ![o] = nextSeq]
             /\ report' = [report EXCEPT ![o] = Elect!Vacancy]
             /\ ohead' = [ohead EXCEPT ![o] = Elect!NoNode]
+            /\ onext' = [onext EXCEPT ![o] = {}]
+            /\ orefresh' = [orefresh EXCEPT ![o] = FALSE]
        ELSE /\ opc' = [opc EXCEPT ![o] = "watch"]
             /\ ohead' = [ohead EXCEPT ![o] = Elect!HeadSeq]
+            /\ onext' = [onext EXCEPT ![o] = {n.seq : n \in {m \in nodes : m.seq > Elect!HeadSeq}}]
+            /\ orefresh' = [orefresh EXCEPT ![o] = FALSE]
             /\ omark' = [omark EXCEPT ![o] = Elect!NoWatch]
             /\ UNCHANGED report
     /\ UNCHANGED <<lockVars, value, proclaimed, dataEvents, known>>
@@ -179,6 +197,7 @@ MatchObserveList(o, e) ==
                     \/ e.result = "found" /\ WatchesHead(o, e.target)
                  /\ Nothing
        ELSE Elect!ObserveList(o)
+    /\ NextIs(o, e)
 
 (* getData of the head with a watch: "exists", the watch armed and the     *)
 (* version read, sent only if newer than the last head read; "gone", list *)
@@ -210,6 +229,21 @@ MatchObserveWatch(o, e) ==
 MatchObserveNotified(o, e) ==
     IF e.result = "path" THEN e.pathWatch /\ Nothing ELSE Elect!ObserveNotified(o)
 
+(* The head's watch fired with NodeDeleted and the observer reads the     *)
+(* successor its listing showed next, without listing: Election's         *)
+(* ObserveNext.  The event names the head gone; the read that follows     *)
+(* names the successor (MatchObserveWatch checks it).                     *)
+MatchObserveNext(o, e) == Elect!ObserveNext(o)
+
+(* The listing after a head read without one: "found" names the listing's *)
+(* head (the node of the smallest sequence number), "vacant" none;         *)
+(* Election's ObserveRefresh.                                              *)
+MatchObserveRefresh(o, e) ==
+    /\ IF e.result = "vacant" THEN nodes = {}
+       ELSE e.result = "found" /\ nodes # {} /\ Cand!Queue[1] = e.target
+    /\ Elect!ObserveRefresh(o)
+    /\ NextIs(o, e)
+
 \* Observer o's next event, matched; the lock's variables are unchanged
 \* (Election's observer steps say so), and so are seqHigh and tokenHigh.
 ObsLogged(o) ==
@@ -219,6 +253,8 @@ ObsLogged(o) ==
     /\ CASE All!Ev(o).action = "ObserveList"     -> MatchObserveList(o, All!Ev(o))
          [] All!Ev(o).action = "ObserveWatch"    -> MatchObserveWatch(o, All!Ev(o))
          [] All!Ev(o).action = "ObserveNotified" -> MatchObserveNotified(o, All!Ev(o))
+         [] All!Ev(o).action = "ObserveNext"     -> MatchObserveNext(o, All!Ev(o))
+         [] All!Ev(o).action = "ObserveRefresh"  -> MatchObserveRefresh(o, All!Ev(o))
          [] OTHER -> FALSE
 
 \* Trace client x's next event, matched.
@@ -240,17 +276,27 @@ StuckObs   == {o \in LogObservers : All!Ready(o) /\ ~ENABLED ObsLogged(o)}
 
 \* The requests whose nodes observer o's next event observes gone.
 ObsGoneFor(o) ==
-    LET e      == All!Ev(o)
-        named  == {n \in nodes : n.uuid = e.target}
-        before == IF named = {} THEN nodes
-                  ELSE {n \in nodes : \A m \in named : n.seq < m.seq}
-    IN  {n.uuid : n \in (IF e.action = "ObserveList" THEN before ELSE {})
+    LET e       == All!Ev(o)
+        listing == e.action \in {"ObserveList", "ObserveRefresh"}
+        named   == {n \in nodes : n.uuid = e.target}
+        before  == IF named = {} THEN nodes
+                   ELSE {n \in nodes : \A m \in named : n.seq < m.seq}
+        \* a listing that records its head's successor: the nodes between
+        \* them, or every node after the head when it records none
+        between == IF listing /\ e.nextKnown /\ named # {}
+                   THEN {n \in nodes : /\ \A m \in named : n.seq > m.seq
+                                       /\ \A m \in nodes : m.uuid = e.next => n.seq < m.seq}
+                   ELSE {}
+    IN  {n.uuid : n \in (IF listing THEN before \cup between ELSE {})
                          \cup (IF e.result = "found" THEN {} ELSE named)}
 
 \* The candidates whose unreported create observer o's next event names.
 ObsCreateFor(o) ==
     LET e == All!Ev(o)
-    IN  IF e.target # <<>> /\ ~\E n \in nodes : n.uuid = e.target THEN {e.target[1]} ELSE {}
+    IN  (IF e.target # <<>> /\ ~\E n \in nodes : n.uuid = e.target THEN {e.target[1]} ELSE {})
+        \cup (IF e.action \in {"ObserveList", "ObserveRefresh"} /\ e.nextKnown /\ e.next # <<>>
+                  /\ ~\E n \in nodes : n.uuid = e.next
+              THEN {e.next[1]} ELSE {})
 
 ObsGone == UNION {ObsGoneFor(o) : o \in StuckObs}
 
@@ -333,7 +379,7 @@ TraceSpec == TraceInit /\ [][TraceNext]_<<lockVars, ownVars, traceVars>>
 TraceView ==
     <<{[n EXCEPT !.czxid = 0] : n \in nodes}, nextSeq, live, watches, inbox,
       pc, sess, reqNo, node, target, second, soleBlocker, paused, faults, pending,
-      value, dataEvents, opc, ohead, omark, traceVars>>
+      value, dataEvents, opc, ohead, onext, orefresh, omark, traceVars>>
 
 \* Violated when every event is matched: the trace is accepted.
 TraceUnmatched == All!TraceUnmatched
