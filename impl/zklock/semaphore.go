@@ -242,6 +242,7 @@ func (m *Semaphore) take(ctx context.Context, c *contender, try bool) (*Lease, e
 		if err != nil {
 			return nil, err
 		}
+		m.dropDuplicates(c, r.names)
 		if !slices.Contains(r.names, c.name) {
 			m.traceList(c, traceevent.ResultMissing, r, 0)
 			c.name = ""
@@ -265,6 +266,22 @@ func (m *Semaphore) take(ctx context.Context, c *contender, try bool) (*Lease, e
 			return nil, ctx.Err()
 		case <-s.done:
 			return nil, s.Err()
+		}
+	}
+}
+
+// dropDuplicates deletes, in the background, any lease node of ours but
+// c's own: a create whose reply was lost and which the search for it did
+// not find (answered, after a reconnection, by a server that had not yet
+// applied it), made again. It holds no lease, but it counts against max
+// and would stay until the session ends. A lock's contender drops such a
+// node the same way (contender.list; PredecessorLockStaleReads).
+func (m *Semaphore) dropDuplicates(c *contender, names []string) {
+	s := m.leases.s
+	for _, ch := range leaseQueue(names) {
+		if ch.uuid == c.uuid && ch.name != c.name {
+			dup := joinPath(m.leases.path, ch.name)
+			s.background(func(life context.Context) { s.deleteNode(life, dup) })
 		}
 	}
 }
