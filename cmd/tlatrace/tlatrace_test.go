@@ -161,6 +161,7 @@ func TestCorruptedTracesRejected(t *testing.T) {
 		{"observer_reports_unproclaimed_value", electionTrace, unproclaimedValue, true},
 		{"proclaims_out_of_order", electionTrace, swapProclaims, true},
 		{"observer_advances_on_proclaim", observeNextTrace, advanceOnProclaim, true},
+		{"listing_hides_successor", observeNextTrace, hideSuccessor, true},
 		{"sem_held_beyond_max", semQuickTrace, semHeldBeyondMax, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -318,6 +319,22 @@ func advanceOnProclaim(t *testing.T, evs []trace.Event) []trace.Event {
 		t.Fatal("no listing after the observer's first notification")
 	}
 	t.Fatal("no observer's notification")
+	return nil
+}
+
+// hideSuccessor makes the first observer listing that recorded a candidate
+// after the head record none: the model's successors disagree with it (the
+// positive control of the next field's check).
+func hideSuccessor(t *testing.T, evs []trace.Event) []trace.Event {
+	t.Helper()
+	for i := range evs {
+		if e := &evs[i]; e.Action == traceevent.ObserveList && e.Next != nil && *e.Next != "" {
+			none := ""
+			e.Next = &none
+			return evs
+		}
+	}
+	t.Fatal("no observer's listing with a successor")
 	return nil
 }
 

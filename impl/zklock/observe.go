@@ -182,36 +182,48 @@ func (w *watcher) successors(ctx context.Context, head string) error {
 	if !ok {
 		return nil // not a candidate's name: look read what a listing named
 	}
-	sent := s.now()
-	names, pzxid, err := l.children(ctx, joining)
+	q, ev, err := w.list(ctx, traceevent.ObserveRefresh)
 	if err != nil {
 		return err
 	}
-	q := l.queue(names)
-	ev := w.event(traceevent.ObserveRefresh, traceevent.ResultVacant, "")
-	ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
-	if len(q) > 0 {
-		ev.Result, ev.Target = traceevent.ResultFound, q[0].name
-	}
-	w.next = w.next[:0]
-	for _, c := range q {
-		if c.seq > h.seq {
-			w.next = append(w.next, c.name)
-		}
-	}
-	ev.Next = w.first()
+	w.follow(q, h.seq, &ev)
 	s.trace(ev)
 	return nil
 }
 
-// first is the successor the observer would read on its head's deletion,
-// "" for none: the trace's Next.
-func (w *watcher) first() *string {
-	n := ""
-	if len(w.next) > 0 {
-		n = w.next[0]
+// list lists the election for step a (ObserveList or ObserveRefresh): the
+// candidates in line, and the step's trace event (found and the head, or
+// vacant; the pzxid), for the caller to trace.
+func (w *watcher) list(ctx context.Context, a traceevent.Action) ([]child, TraceEvent, error) {
+	s, l := w.e.core.s, w.e.core
+	sent := s.now()
+	names, pzxid, err := l.children(ctx, joining)
+	if err != nil {
+		return nil, TraceEvent{}, err
 	}
-	return &n
+	q := l.queue(names)
+	ev := w.event(a, traceevent.ResultVacant, "")
+	ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
+	if len(q) > 0 {
+		ev.Result, ev.Target = traceevent.ResultFound, q[0].name
+	}
+	return q, ev, nil
+}
+
+// follow makes the candidates of q after sequence number seq the
+// observer's successors, and records the first (or none) in ev: its Next.
+func (w *watcher) follow(q []child, seq int64, ev *TraceEvent) {
+	w.next = w.next[:0]
+	for _, c := range q {
+		if c.seq > seq {
+			w.next = append(w.next, c.name)
+		}
+	}
+	first := ""
+	if len(w.next) > 0 {
+		first = w.next[0]
+	}
+	ev.Next = &first
 }
 
 // wait waits for the event of the watch look armed (fired). The event of
@@ -294,14 +306,10 @@ func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *Trace
 	head := w.ahead
 	w.ahead = ""
 	if head == "" {
-		sent := s.now()
-		names, pzxid, err := l.children(ctx, joining)
+		q, ev, err := w.list(ctx, traceevent.ObserveList)
 		if err != nil {
 			return LeaderInfo{}, nil, nil, err
 		}
-		q := l.queue(names)
-		ev := w.event(traceevent.ObserveList, traceevent.ResultVacant, "")
-		ev.Start, ev.ZxidLow, ev.Zxid = sent.at, sent.zxid, pzxid
 		w.next, w.refresh = w.next[:0], false
 		if len(q) == 0 {
 			s.trace(ev)
@@ -309,10 +317,7 @@ func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *Trace
 			return info, ch, nil, err
 		}
 		head = q[0].name
-		for _, c := range q[1:] {
-			w.next = append(w.next, c.name)
-		}
-		ev.Result, ev.Target, ev.Next = traceevent.ResultFound, head, w.first()
+		w.follow(q, q[0].seq, &ev)
 		s.trace(ev)
 	}
 	sent := s.now()

@@ -276,11 +276,14 @@ func (m *Semaphore) take(ctx context.Context, c *contender, try bool) (*Lease, e
 // applied it), made again. It holds no lease, but it counts against max
 // and would stay until the session ends. A lock's contender drops such a
 // node the same way (contender.list; PredecessorLockStaleReads).
+// It looks only at the names' prefix (ours, as c.create makes it): the
+// acquire path parses and sorts nothing for it.
 func (m *Semaphore) dropDuplicates(c *contender, names []string) {
 	s := m.leases.s
-	for _, ch := range leaseQueue(names) {
-		if ch.uuid == c.uuid && ch.name != c.name {
-			dup := joinPath(m.leases.path, ch.name)
+	ours := protectedPrefix + c.uuid + c.l.marker(c.kind)
+	for _, n := range names {
+		if n != c.name && strings.HasPrefix(n, ours) {
+			dup := joinPath(m.leases.path, n)
 			s.background(func(life context.Context) { s.deleteNode(life, dup) })
 		}
 	}
