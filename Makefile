@@ -342,7 +342,7 @@ chaos-lag:
 	  echo "control follower-lag: campaign $$try not flagged for two holders at once (exit $$rc)"; \
 	done; exit 1
 	ZKLOCK_REPORT_PASS=$(CURDIR)/out/verify/zklock-3.8/report.html ZKLOCK_REPORT_FAIL=$(CURDIR)/out/verify/control-zk-lock/report.html \
-	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./internal/chaos/report
+	  $(GO) test -count=1 -run '^TestBrowserRendersReports$$' -v ./cmd/chaos/internal/report
 
 # The load campaign (cmd/chaos --load), no faults: zklock must keep every
 # session and lease while one busy session sends as many requests as it can
@@ -391,14 +391,14 @@ control2 = for try in 1 2; do \
 
 # The chaos campaigns' own tests: bad input and short campaigns with controls
 # (cmd/chaos), schedules, the workload's parts, the nemesis, the checks and
-# the report (internal/chaos).
+# the report (cmd/chaos/internal).
 # make verify skips the seven campaign tests that chaos-short repeats with
 # the built binary (zklock, its election and its semaphore pass; the
 # semaphore judged against max 1, zk.Lock, unfenced writes
 # and locks without ACLs flagged); plain `go test ./cmd/chaos/...` runs them.
 CHAOS_SHORT_TWINS := ^(TestCampaignZklockPasses|TestCampaignElectionPasses|TestCampaignSemaphorePasses|TestCampaignSemaphoreJudgeMaxIsFlagged|TestCampaignNoFenceIsFlagged|TestCampaignZkLockIsFlagged|TestCampaignNoACLIsFlagged)$$
 chaos-tests:
-	$(GO) test -count=1 -skip '$(CHAOS_SHORT_TWINS)' ./cmd/chaos/... ./internal/chaos/...
+	$(GO) test -count=1 -skip '$(CHAOS_SHORT_TWINS)' ./cmd/chaos/...
 
 ## bench: zklock vs go-zookeeper's zk.Lock vs Apache Curator vs the physical
 ## floor, on one local ensemble, as ratios measured in one run (bench/RESULTS.md

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/report"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/ensemble/ensembletest"
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/report"
-	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 func TestMain(m *testing.M) { os.Exit(ensembletest.Main(m)) }

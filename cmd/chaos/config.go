@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/schedule"
-	"github.com/zklock/zklock/internal/chaos/workload"
+	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 )
 
 const usageHead = `usage: chaos [flags]

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/checker"
-	"github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/report"
-	"github.com/zklock/zklock/internal/chaos/schedule"
-	"github.com/zklock/zklock/internal/chaos/validate"
+	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/report"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/validate"
 	"github.com/zklock/zklock/model/trace"
 )
 

@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/load"
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/report"
+	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/load"
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/report"
 )
 
 // runLoad runs a load campaign (--load) on clu and returns its exit status.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zklock/zklock/cmd/chaos/internal/report"
 	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/ensemble/ensembletest"
-	"github.com/zklock/zklock/internal/chaos/report"
 )
 
 // A load campaign injects no faults: the flags that would, or that belong

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/load"
+	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/load"
 )
 
 // loadConfig is the --load flags before validation.

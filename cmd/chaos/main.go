@@ -28,11 +28,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/report"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/ensemble"
-	"github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/report"
-	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 // Exit statuses.

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/schedule"
-	"github.com/zklock/zklock/internal/chaos/workload"
+	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 )
 
 // opaqueKinds are the faults that must read the client's frames, which TLS

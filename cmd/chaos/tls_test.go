@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zklock/zklock/cmd/chaos/internal/report"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/ensemble/ensembletest"
-	"github.com/zklock/zklock/internal/chaos/report"
-	"github.com/zklock/zklock/internal/chaos/schedule"
 )
 
 // --tls leaves cut-create out of "all" and refuses what it cannot do.

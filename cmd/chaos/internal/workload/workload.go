@@ -19,8 +19,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/cmd/chaos/internal/monitor"
 	"github.com/zklock/zklock/impl/zklock"
-	"github.com/zklock/zklock/internal/chaos/monitor"
 )
 
 // Lock implementations a campaign can run.

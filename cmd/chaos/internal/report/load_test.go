@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/load"
+	"github.com/zklock/zklock/cmd/chaos/internal/load"
 )
 
 func loadResult() *load.Result {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	camp "github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/validate"
+	camp "github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/validate"
 	"github.com/zklock/zklock/model/trace"
 )
 

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/impl/zklock"
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
 // A campaign over TLS (--tls) runs on a local ensemble that serves clients

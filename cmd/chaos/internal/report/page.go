@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/zklock/zklock/checker"
-	camp "github.com/zklock/zklock/internal/chaos/campaign"
-	"github.com/zklock/zklock/internal/chaos/workload"
+	camp "github.com/zklock/zklock/cmd/chaos/internal/campaign"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 )
 
 // PageOf is the campaign as the HTML report and the summary see it: r, with

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 )
 
 func TestCountFaults(t *testing.T) {

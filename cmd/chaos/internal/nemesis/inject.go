@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 	"github.com/zklock/zklock/faultinject"
-	"github.com/zklock/zklock/internal/chaos/schedule"
-	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
 // Event is what became of one planned fault: injected (with its target

@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
-	"github.com/zklock/zklock/internal/chaos/monitor"
+	"github.com/zklock/zklock/cmd/chaos/internal/monitor"
 )
 
 // tenure is one lease as the workload holds it, whichever lock granted it.

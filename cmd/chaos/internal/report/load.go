@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/load"
+	"github.com/zklock/zklock/cmd/chaos/internal/load"
 )
 
 // LoadReport is report.json of a load campaign (--load): availability on a

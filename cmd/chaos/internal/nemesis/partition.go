@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/schedule"
-	"github.com/zklock/zklock/internal/chaos/workload"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 )
 
 // linkPlan is what a link fault will do: the groups of servers that stay

@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/workload"
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 )
 
 // Run runs the workload and the faults, then observes the end state. It

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklock/zklock/internal/chaos/monitor"
+	"github.com/zklock/zklock/cmd/chaos/internal/monitor"
 )
 
 func TestGateBlocksUntilThawed(t *testing.T) {

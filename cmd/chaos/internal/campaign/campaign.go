@@ -19,13 +19,13 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/cmd/chaos/internal/monitor"
+	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
+	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
+	"github.com/zklock/zklock/cmd/chaos/internal/validate"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/impl/zklock"
-	"github.com/zklock/zklock/internal/chaos/monitor"
-	"github.com/zklock/zklock/internal/chaos/nemesis"
-	"github.com/zklock/zklock/internal/chaos/schedule"
-	"github.com/zklock/zklock/internal/chaos/validate"
-	"github.com/zklock/zklock/internal/chaos/workload"
 )
 
 // Campaign is one run: set up, workload and faults, then the end-of-run

@@ -3,7 +3,7 @@ package workload
 import (
 	"sync"
 
-	"github.com/zklock/zklock/internal/chaos/monitor"
+	"github.com/zklock/zklock/cmd/chaos/internal/monitor"
 )
 
 // memRegister is the in-process fenced resource a critical section writes to

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/zklock/zklock/internal/chaos/workload"
+	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 	"github.com/zklock/zklock/model/trace"
 )
 
