@@ -128,76 +128,98 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	if cfg.quick {
+		applyQuick(fs, &cfg, clients, semaphores, queue)
+	}
+	if err := cfg.parseLists(*servers, *impls, *failover, *semaphores, *queue, *clients); err != nil {
+		return config{}, err
+	}
+	if err := cfg.validate(); err != nil {
+		return config{}, err
+	}
+	return cfg, nil
+}
+
+// applyQuick sets --quick's smaller values for every flag the user did not
+// set.
+func applyQuick(fs *flag.FlagSet, cfg *config, clients, semaphores, queue *string) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if cfg.quick {
-		// Only what the user did not set.
-		quick := map[string]func(){
-			"iterations":      func() { cfg.iterations = 60 },
-			"warmup":          func() { cfg.warmup = 20 },
-			"duration":        func() { cfg.duration = 700 * time.Millisecond },
-			"warm":            func() { cfg.warm = 200 * time.Millisecond },
-			"reps":            func() { cfg.reps = 3 },
-			"clients":         func() { *clients = "1,4" },
-			"semaphore":       func() { *semaphores = "3" },
-			"queue":           func() { *queue = "16,256" },
-			"failover-rounds": func() { cfg.failoverRounds = 8 },
-			"expire-rounds":   func() { cfg.expireRounds = 1 },
-		}
-		for name, apply := range quick {
-			if !set[name] {
-				apply()
-			}
+	quick := map[string]func(){
+		"iterations":      func() { cfg.iterations = 60 },
+		"warmup":          func() { cfg.warmup = 20 },
+		"duration":        func() { cfg.duration = 700 * time.Millisecond },
+		"warm":            func() { cfg.warm = 200 * time.Millisecond },
+		"reps":            func() { cfg.reps = 3 },
+		"clients":         func() { *clients = "1,4" },
+		"semaphore":       func() { *semaphores = "3" },
+		"queue":           func() { *queue = "16,256" },
+		"failover-rounds": func() { cfg.failoverRounds = 8 },
+		"expire-rounds":   func() { cfg.expireRounds = 1 },
+	}
+	for name, apply := range quick {
+		if !set[name] {
+			apply()
 		}
 	}
-	if *servers != "" {
-		cfg.servers = strings.Split(*servers, ",")
+}
+
+// parseLists parses the comma-separated flags into cfg.
+func (cfg *config) parseLists(servers, impls, failover, semaphores, queue, clients string) error {
+	if servers != "" {
+		cfg.servers = strings.Split(servers, ",")
 	}
-	for _, name := range strings.Split(*impls, ",") {
+	for _, name := range strings.Split(impls, ",") {
 		name = strings.TrimSpace(name)
 		if _, ok := goImpls[name]; !ok && name != implCurator {
-			return config{}, fmt.Errorf("--impl: unknown implementation %q (floor, zklock, zk.Lock, curator)", name)
+			return fmt.Errorf("--impl: unknown implementation %q (floor, zklock, zk.Lock, curator)", name)
 		}
 		if !slices.Contains(cfg.impls, name) {
 			cfg.impls = append(cfg.impls, name)
 		}
 	}
-	for _, k := range strings.Split(*failover, ",") {
+	for _, k := range strings.Split(failover, ",") {
 		k = strings.TrimSpace(k)
 		if k == "" {
 			continue
 		}
 		if !slices.Contains(failoverKinds, "failover-"+k) {
-			return config{}, fmt.Errorf("--failover: unknown kind %q (resign, standby, close, expire)", k)
+			return fmt.Errorf("--failover: unknown kind %q (resign, standby, close, expire)", k)
 		}
 		if !slices.Contains(cfg.failover, "failover-"+k) {
 			cfg.failover = append(cfg.failover, "failover-"+k)
 		}
 	}
-	if cfg.semaphores, err = parseMaxes(*semaphores); err != nil {
-		return config{}, err
+	var err error
+	if cfg.semaphores, err = parseMaxes(semaphores); err != nil {
+		return err
 	}
-	if cfg.queue, err = parseQueue(*queue); err != nil {
-		return config{}, err
+	if cfg.queue, err = parseQueue(queue); err != nil {
+		return err
 	}
-	for _, s := range strings.Split(*clients, ",") {
+	for _, s := range strings.Split(clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
-			return config{}, fmt.Errorf("--clients: %q is not a positive count", s)
+			return fmt.Errorf("--clients: %q is not a positive count", s)
 		}
 		cfg.clients = append(cfg.clients, n)
 	}
+	return nil
+}
+
+// validate rejects counts and durations out of range.
+func (cfg *config) validate() error {
 	switch {
 	case cfg.iterations < 1, cfg.warmup < 0, cfg.reps < 1, cfg.writeEvery < 1:
-		return config{}, errors.New("--iterations, --reps and --write-every must be positive, --warmup not negative")
+		return errors.New("--iterations, --reps and --write-every must be positive, --warmup not negative")
 	case cfg.duration <= 0, cfg.warm < 0, cfg.sessionTimeout <= 0, cfg.hold < 0:
-		return config{}, errors.New("--duration and --session-timeout must be positive, --warm and --hold not negative")
+		return errors.New("--duration and --session-timeout must be positive, --warm and --hold not negative")
 	case cfg.failoverRounds < 1, cfg.expireRounds < 1, cfg.observers < 1, cfg.expireTimeout <= 0:
-		return config{}, errors.New("--failover-rounds, --expire-rounds, --observers and --expire-timeout must be positive")
+		return errors.New("--failover-rounds, --expire-rounds, --observers and --expire-timeout must be positive")
 	case cfg.queueSessions < 1:
-		return config{}, errors.New("--queue-sessions must be positive")
+		return errors.New("--queue-sessions must be positive")
 	}
-	return cfg, nil
+	return nil
 }
 
 func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -250,33 +272,9 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	root := fmt.Sprintf("/zklock-bench/%d", time.Now().UnixNano())
 	defer deleteTree(admin, root)
 
-	var runs []run
-	for rep := range cfg.reps {
-		// Rotate the order so that no implementation always runs first (or
-		// right after the JVM start) on a machine whose load drifts.
-		order := slices.Clone(cfg.impls)
-		order = append(order[rep%len(order):], order[:rep%len(order)]...)
-		for _, name := range order {
-			logf("rep %d/%d: %s", rep+1, cfg.reps, name)
-			got, err := measureImpl(ctx, cfg, h, admin, fmt.Sprintf("%s/r%d/%s", root, rep, strings.ReplaceAll(name, ".", "_")), name)
-			if err != nil {
-				return fmt.Errorf("rep %d, %s: %w", rep+1, name, err)
-			}
-			for i := range got {
-				got[i].Rep = rep
-				r := got[i]
-				if strings.HasPrefix(r.Kind, "failover-") {
-					logf("  %-15s rounds=%-3d led p50=%v observed p50=%v floor p50=%v", r.Kind, len(r.Latency),
-						percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Observed, 50).Round(time.Microsecond),
-						percentile(r.Floor, 50).Round(time.Microsecond))
-					continue
-				}
-				logf("  %-11s N=%-2d ops=%-5d %.0f/s p50=%v max=%v hand-off p50=%v max=%v", r.Kind, r.Clients, r.Ops, r.opsPerSec(),
-					percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Latency, 100).Round(time.Microsecond),
-					percentile(r.Handoff, 50).Round(time.Microsecond), percentile(r.Handoff, 100).Round(time.Microsecond))
-			}
-			runs = append(runs, got...)
-		}
+	runs, err := measureReps(ctx, cfg, h, admin, root, logf)
+	if err != nil {
+		return err
 	}
 	facts.Elapsed = time.Since(began)
 	facts.LoadEnd = loadAvg()
@@ -303,6 +301,43 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		logf("report written to %s, charts %v", cfg.out, charts)
 	}
 	return nil
+}
+
+// measureReps measures every implementation cfg.reps times under root.
+func measureReps(ctx context.Context, cfg config, h *curator.Harness, admin *zk.Conn, root string, logf func(string, ...any)) ([]run, error) {
+	var runs []run
+	for rep := range cfg.reps {
+		// Rotate the order so that no implementation always runs first (or
+		// right after the JVM start) on a machine whose load drifts.
+		order := slices.Clone(cfg.impls)
+		order = append(order[rep%len(order):], order[:rep%len(order)]...)
+		for _, name := range order {
+			logf("rep %d/%d: %s", rep+1, cfg.reps, name)
+			got, err := measureImpl(ctx, cfg, h, admin, fmt.Sprintf("%s/r%d/%s", root, rep, strings.ReplaceAll(name, ".", "_")), name)
+			if err != nil {
+				return nil, fmt.Errorf("rep %d, %s: %w", rep+1, name, err)
+			}
+			for i := range got {
+				got[i].Rep = rep
+				logRun(logf, got[i])
+			}
+			runs = append(runs, got...)
+		}
+	}
+	return runs, nil
+}
+
+// logRun logs one run's headline numbers.
+func logRun(logf func(string, ...any), r run) {
+	if strings.HasPrefix(r.Kind, "failover-") {
+		logf("  %-15s rounds=%-3d led p50=%v observed p50=%v floor p50=%v", r.Kind, len(r.Latency),
+			percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Observed, 50).Round(time.Microsecond),
+			percentile(r.Floor, 50).Round(time.Microsecond))
+		return
+	}
+	logf("  %-11s N=%-2d ops=%-5d %.0f/s p50=%v max=%v hand-off p50=%v max=%v", r.Kind, r.Clients, r.Ops, r.opsPerSec(),
+		percentile(r.Latency, 50).Round(time.Microsecond), percentile(r.Latency, 100).Round(time.Microsecond),
+		percentile(r.Handoff, 50).Round(time.Microsecond), percentile(r.Handoff, 100).Round(time.Microsecond))
 }
 
 // createAll creates path and its missing parents as persistent nodes.

@@ -76,10 +76,6 @@ const tlaPart = 200
 
 // tla renders one lock's trace.
 func (lt *lockTrace) tla(module string, reduce bool) TLATrace {
-	type placed struct {
-		c, i int
-		e    *Event
-	}
 	var all []placed
 	for c, evs := range lt.events {
 		for i, e := range evs {
@@ -107,45 +103,10 @@ func (lt *lockTrace) tla(module string, reduce bool) TLATrace {
 		fmt.Fprintf(&b, "TraceClients == {%s}\n\n", strings.Join(clients, ", "))
 	}
 	lt.ranks = rankTokens(lt.events)
-	// In parts of at most tlaPart events: SANY's parser recurses once per
-	// element of a tuple, and overflows its stack on a few thousand.
-	var parts []string
-	for start := 0; start < len(all); start += tlaPart {
-		name := fmt.Sprintf("TraceLog%d", len(parts)+1)
-		parts = append(parts, name)
-		fmt.Fprintf(&b, "%s == <<\n", name)
-		end := min(start+tlaPart, len(all))
-		for k := start; k < end; k++ {
-			sep := ","
-			if k == end-1 {
-				sep = ""
-			}
-			fmt.Fprintf(&b, "  %s%s\n", lt.tlaEvent(all[k].c, all[k].i), sep)
-		}
-		b.WriteString(">>\n\n")
-	}
-	if len(parts) == 0 {
-		parts = []string{"<<>>"}
-	}
+	parts := lt.tlaLogParts(&b, all)
 	fmt.Fprintf(&b, "TraceLog == %s\n\n", strings.Join(parts, " \\o "))
 	b.WriteString("TraceSeq == " + lt.tlaSeqs() + "\n\n")
-	creates, requests, faults, proclaims := 0, 0, 2*len(lt.clients), 0
-	for _, evs := range lt.events {
-		for _, e := range evs {
-			switch e.Action {
-			case traceevent.CreateOk, traceevent.CreateLease:
-				creates++
-			case traceevent.CreateReplyLost, traceevent.CreateLeaseReplyLost, traceevent.LearnExpiry:
-				creates++
-				faults++
-			case traceevent.RequestLock, traceevent.AcquireInternal:
-				requests++
-				faults++
-			case traceevent.Proclaim:
-				proclaims++
-			}
-		}
-	}
+	creates, requests, faults, proclaims := lt.tlaCounts()
 	fmt.Fprintf(&b, "TraceMaxRequests == %d\n", lt.maxRequests)
 	// Every create the trace reports or that a request may leave unreported.
 	fmt.Fprintf(&b, "TraceMaxSeq == %d\n", creates+requests+1)
@@ -180,6 +141,63 @@ INVARIANT TraceProgress
 CHECK_DEADLOCK FALSE
 `
 	return TLATrace{Lock: lt.lock, Spec: lt.spec, Module: module, Events: len(all), Source: []byte(b.String()), Config: []byte(cfg)}
+}
+
+// placed is one event of a lock's trace and where it is: the c-th client's
+// i-th event.
+type placed struct {
+	c, i int
+	e    *Event
+}
+
+// tlaLogParts writes the events of all as TraceLog1, TraceLog2, ...
+// definitions to b and returns their names.
+func (lt *lockTrace) tlaLogParts(b *strings.Builder, all []placed) []string {
+	// In parts of at most tlaPart events: SANY's parser recurses once per
+	// element of a tuple, and overflows its stack on a few thousand.
+	var parts []string
+	for start := 0; start < len(all); start += tlaPart {
+		name := fmt.Sprintf("TraceLog%d", len(parts)+1)
+		parts = append(parts, name)
+		fmt.Fprintf(b, "%s == <<\n", name)
+		end := min(start+tlaPart, len(all))
+		for k := start; k < end; k++ {
+			sep := ","
+			if k == end-1 {
+				sep = ""
+			}
+			fmt.Fprintf(b, "  %s%s\n", lt.tlaEvent(all[k].c, all[k].i), sep)
+		}
+		b.WriteString(">>\n\n")
+	}
+	if len(parts) == 0 {
+		parts = []string{"<<>>"}
+	}
+	return parts
+}
+
+// tlaCounts counts what bounds the trace module's constants: the creates
+// reported, the requests, the faults that may have happened and the
+// Proclaims.
+func (lt *lockTrace) tlaCounts() (creates, requests, faults, proclaims int) {
+	faults = 2 * len(lt.clients)
+	for _, evs := range lt.events {
+		for _, e := range evs {
+			switch e.Action {
+			case traceevent.CreateOk, traceevent.CreateLease:
+				creates++
+			case traceevent.CreateReplyLost, traceevent.CreateLeaseReplyLost, traceevent.LearnExpiry:
+				creates++
+				faults++
+			case traceevent.RequestLock, traceevent.AcquireInternal:
+				requests++
+				faults++
+			case traceevent.Proclaim:
+				proclaims++
+			}
+		}
+	}
+	return creates, requests, faults, proclaims
 }
 
 // tlaEvent renders client c's i-th event as a record of the trace module.
