@@ -5,6 +5,10 @@
 GO        ?= go
 ZK_JAR    := /usr/share/java/zookeeper.jar
 PKGS      := ./...
+# staticcheck, pinned (make setup installs it; 0.8.2 is release 2026.2.2,
+# built for Go 1.26).
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK = $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin)/staticcheck
 RACE_PKGS := ./impl/... ./ensemble/... ./faultinject/... ./cmd/zkensemble/... ./cmd/zklock/...
 # Server versions the integration suite and the short campaign run against:
 # Debian's 3.8 package and Apache ZooKeeper 3.9 from Maven Central (pinned by
@@ -14,11 +18,11 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
-        conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
-verify: setup specs-start vet fmt-check unit fuzz checker model live chaos-lag specs-wait
+verify: setup specs-start vet staticcheck fmt-check unit fuzz checker model live chaos-lag specs-wait
 
 # live: the stages that run against real ensembles (integration on each
 # server version, the random programs, the chaos package's tests, the
@@ -103,6 +107,9 @@ setup:
 	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq tmux; \
 	fi
+	@want=$(STATICCHECK_VERSION); have=$$($(STATICCHECK) -version 2>/dev/null | sed -n 's/.*(\(.*\))/v\1/p'); \
+	if [ "$$have" != "$$want" ]; then \
+	  echo "installing staticcheck $$want"; $(GO) install honnef.co/go/tools/cmd/staticcheck@$$want; fi
 	$(GO) mod download
 
 ## test: the fast subset, no ensemble, no TLC.
@@ -110,6 +117,10 @@ test: vet fmt-check unit
 
 vet:
 	$(GO) vet $(PKGS)
+
+# staticcheck: go vet's stage, the pinned version that make setup installs.
+staticcheck:
+	$(STATICCHECK) $(PKGS)
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)); \

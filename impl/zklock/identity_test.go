@@ -90,6 +90,7 @@ func TestInspectBadInput(t *testing.T) {
 	if _, err := Inspect(context.Background(), s, "a/b"); !errors.Is(err, ErrInvalidPath) {
 		t.Errorf("relative path: %v", err)
 	}
+	//lint:ignore SA1012 a nil Context is the bad input under test
 	if _, err := Inspect(nil, s, "/a"); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("nil context: %v", err)
 	}

@@ -36,6 +36,3 @@ func resetKind(t *State, c int) {
 		t.Kind = cow.With(t.Kind, c, KindNone)
 	}
 }
-
-// fault is the guard of Fault: the budget is not spent.
-func (sp *Spec) fault(s *State) bool { return sp.Fault(s.Faults) }

@@ -153,12 +153,3 @@ func (a elecAdapter) dataVersion(s *election.State, c int) (int, bool) {
 	}
 	return s.Value[s.Node[c]], true
 }
-
-// head returns the model's head node (the smallest seq), if any.
-func (a elecAdapter) head(s *election.State) (obsNode, bool) {
-	ns := a.nodes(s)
-	if len(ns) == 0 {
-		return obsNode{}, false
-	}
-	return ns[0], true
-}

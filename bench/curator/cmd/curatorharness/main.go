@@ -38,7 +38,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: curatorharness prepare | pin | run ARGS...")
+		return errors.New("usage: curatorharness prepare | pin | run [ARGS]")
 	}
 	cache, err := curator.CacheDir()
 	if err != nil {
