@@ -37,10 +37,10 @@ import (
 
 // Exit statuses.
 const (
-	exitPass      = 0
-	exitViolation = 1
-	exitSetup     = 2
-	exitUndecided = 3
+	exitPass      = report.ExitPass
+	exitViolation = report.ExitViolation
+	exitSetup     = report.ExitSetup
+	exitUndecided = report.ExitUndecided
 )
 
 func main() {
@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, opt optio
 	c.Run(ctx)
 	c.Teardown()
 
-	r := finish(c, started)
+	r := report.Finish(c, started)
 	keep := ""
 	if r.ExitCode != exitPass {
 		keep = out.Path

@@ -111,14 +111,14 @@ func NewLoadReport(cfg load.Config, res *load.Result, findings []load.Finding, s
 	}
 	switch {
 	case len(findings) > 0:
-		r.Verdict, r.ExitCode = "fail", 1
+		r.Verdict, r.ExitCode = "fail", ExitViolation
 	case len(res.Errors) > 0 || replies == 0:
-		r.Verdict, r.ExitCode = "error", 2
+		r.Verdict, r.ExitCode = "error", ExitSetup
 		if replies == 0 && len(res.Errors) == 0 {
 			r.Errors = append(r.Errors, "no request was answered: the campaign proves nothing")
 		}
 	default:
-		r.Verdict, r.ExitCode = "pass", 0
+		r.Verdict, r.ExitCode = "pass", ExitPass
 	}
 	return r
 }

@@ -1,26 +1,34 @@
-package main
+package report
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/zklock/zklock/checker"
-	"github.com/zklock/zklock/cmd/chaos/internal/campaign"
-	"github.com/zklock/zklock/cmd/chaos/internal/report"
+	camp "github.com/zklock/zklock/cmd/chaos/internal/campaign"
 	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/cmd/chaos/internal/validate"
 	"github.com/zklock/zklock/model/trace"
 )
 
-// finish checks the history and the trace, decides the exit status, and
-// writes report.html and report.json.
-func finish(c *campaign.Campaign, started time.Time) *report.Report {
+// The command's exit statuses, which a report records.
+const (
+	ExitPass      = 0 // the checks passed
+	ExitViolation = 1 // a check found a violation
+	ExitSetup     = 2 // bad usage, a set-up error, or a campaign that proves nothing
+	ExitUndecided = 3 // a check could not decide within its budget
+)
+
+// Finish checks the history and the trace of a campaign that has run and
+// torn down, decides the verdict and exit status, and writes report.html
+// and report.json to its output directory.
+func Finish(c *camp.Campaign, started time.Time) *Report {
 	cfg := c.Cfg
-	r := &report.Report{
+	r := &Report{
 		Started: started, Elapsed: c.Elapsed.Round(time.Second).String(), Config: cfg, Seed: cfg.Seed,
-		Replay: report.ReplayCommand(cfg), Target: c.Clu.Describe(), Root: c.Root, Interrupted: c.Interrupted,
-		Schedule: c.Sched, Faults: c.Events, FaultCounts: report.CountFaults(c.Sched, c.Events),
-		Intruder: report.CountIntrusions(c.Events),
+		Replay: ReplayCommand(cfg), Target: c.Clu.Describe(), Root: c.Root, Interrupted: c.Interrupted,
+		Schedule: c.Sched, Faults: c.Events, FaultCounts: CountFaults(c.Sched, c.Events),
+		Intruder: CountIntrusions(c.Events),
 		Sessions: c.Mon.Sessions.Load(), Live: c.Mon.Examples(),
 		Files: map[string]any{"history": "history.jsonl"},
 	}
@@ -61,34 +69,34 @@ func finish(c *campaign.Campaign, started time.Time) *report.Report {
 	switch {
 	case r.Check != nil && r.Check.Verdict == checker.VerdictFail, r.Trace != nil && r.Trace.Verdict == trace.Invalid,
 		intruded && !cfg.NoACL:
-		r.Verdict, r.ExitCode = "fail", exitViolation
+		r.Verdict, r.ExitCode = "fail", ExitViolation
 	case r.Check == nil || !traced || len(c.Errors()) > 0:
-		r.Verdict, r.ExitCode = "error", exitSetup
+		r.Verdict, r.ExitCode = "error", ExitSetup
 	case acquired == 0:
 		c.Fail("no lock was ever acquired: the campaign proves nothing")
-		r.Verdict, r.ExitCode = "error", exitSetup
+		r.Verdict, r.ExitCode = "error", ExitSetup
 	case r.Check.Verdict == checker.VerdictUnknown, r.Trace != nil && r.Trace.Verdict != trace.Valid:
-		r.Verdict, r.ExitCode = "unknown", exitUndecided
+		r.Verdict, r.ExitCode = "unknown", ExitUndecided
 	default:
-		r.Verdict, r.ExitCode = "pass", exitPass
+		r.Verdict, r.ExitCode = "pass", ExitPass
 	}
-	if r.ExitCode != exitPass && len(cfg.Servers) == 0 {
+	if r.ExitCode != ExitPass && len(cfg.Servers) == 0 {
 		r.Files["server_logs"] = "zk*.log"
 	}
 	r.Errors = c.Errors()
 	r.Files["html_report"] = "report.html"
-	r.Page = report.PageOf(r, hc.History, hc.Result)
-	sum := report.Summarize(r.Page)
+	r.Page = PageOf(r, hc.History, hc.Result)
+	sum := Summarize(r.Page)
 	r.Summary = &sum
-	if err := report.WriteHTML(c.Out.File("report.html"), r.Page); err != nil {
+	if err := WriteHTML(c.Out.File("report.html"), r.Page); err != nil {
 		c.Fail("writing report.html: %v", err)
 		r.Errors = c.Errors()
 		delete(r.Files, "html_report")
 	}
-	if err := report.WriteJSON(c.Out.File("report.json"), r); err != nil {
+	if err := WriteJSON(c.Out.File("report.json"), r); err != nil {
 		fmt.Fprintln(c.Stderr, "chaos: writing report.json:", err)
-		if r.ExitCode == exitPass {
-			r.ExitCode = exitSetup
+		if r.ExitCode == ExitPass {
+			r.ExitCode = ExitSetup
 		}
 	}
 	return r
