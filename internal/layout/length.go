@@ -21,6 +21,12 @@ const MaxFuncLines = 100
 // are split by role rather than grown.
 const MaxImplFileLines = 450
 
+// MaxChaosMainLines is the longest cmd/chaos's main package may be, its
+// non-test files together: flags, set-up and exit statuses. What runs,
+// judges and reports a campaign belongs to the driver under
+// cmd/chaos/internal.
+const MaxChaosMainLines = 600
+
 // Func is one function or method and its length in lines.
 type Func struct {
 	File  string // slash-separated, relative to the walked root
@@ -137,4 +143,25 @@ func FileLines(src []byte) int {
 		n++
 	}
 	return n
+}
+
+// PackageLines returns the lines of the non-test Go files in dir (not in
+// its subdirectories).
+func PackageLines(dir string) (int, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return 0, fmt.Errorf("layout: %w", err)
+	}
+	n := 0
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return 0, fmt.Errorf("layout: %w", err)
+		}
+		n += FileLines(src)
+	}
+	return n, nil
 }

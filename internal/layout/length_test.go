@@ -88,6 +88,19 @@ func TestImplFileLengths(t *testing.T) {
 	}
 }
 
+// TestChaosMainLines: cmd/chaos's main package stays within
+// MaxChaosMainLines.
+func TestChaosMainLines(t *testing.T) {
+	n, err := PackageLines("../../cmd/chaos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 || n > MaxChaosMainLines {
+		t.Errorf("cmd/chaos: %d lines of non-test Go, want 1 to %d: move driver code to cmd/chaos/internal", n, MaxChaosMainLines)
+	}
+	t.Logf("cmd/chaos: %d lines", n)
+}
+
 // TestLengthControls: a function one line over the limit is found, one at
 // the limit is not, methods are named by their receiver, and test files
 // and testdata are not walked.
@@ -132,6 +145,11 @@ func TestLengthControls(t *testing.T) {
 	write("b/bad.go", "package b\nfunc {")
 	if _, err := LongFuncs(root, MaxFuncLines); err == nil {
 		t.Error("a file that does not parse was not reported")
+	}
+	write("b/bad_test.go", strings.Repeat("\n", 5))
+	write("b/ok.go", "package b\n\nvar x = 1\n")
+	if n, err := PackageLines(filepath.Join(root, "b")); err != nil || n != 5 {
+		t.Errorf("PackageLines = %d, %v; want 5, the non-test files' lines", n, err)
 	}
 	if n := FileLines([]byte("a\nb")); n != 2 {
 		t.Errorf("FileLines of two lines, the last unterminated = %d", n)
