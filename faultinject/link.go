@@ -187,6 +187,17 @@ func (l *link) hold(f frame) bool {
 	}
 }
 
+// admit reports whether a writer may relay f, received with ok from its
+// queue: a closed queue closes the link; otherwise f waits out the
+// current faults (hold). False when the link is done.
+func (l *link) admit(f frame, ok bool) bool {
+	if !ok {
+		l.close()
+		return false
+	}
+	return l.hold(f)
+}
+
 func (l *link) writeToServer(s net.Conn, q <-chan frame) {
 	for {
 		var f frame
@@ -196,11 +207,7 @@ func (l *link) writeToServer(s net.Conn, q <-chan frame) {
 		case <-l.done:
 			return
 		}
-		if !ok {
-			l.close()
-			return
-		}
-		if !l.hold(f) {
+		if !l.admit(f, ok) {
 			return
 		}
 		op, known := OpCreateSession, !f.opaque
@@ -279,11 +286,7 @@ func (l *link) writeToClient(q <-chan frame) {
 		case <-l.done:
 			return
 		}
-		if !ok {
-			l.close()
-			return
-		}
-		if !l.hold(f) {
+		if !l.admit(f, ok) {
 			return
 		}
 		if !f.first && !f.opaque {
