@@ -88,15 +88,7 @@ func (w *electionWorker) lead(ctx context.Context, lp *LockPath) {
 
 	t := &tenure{lp: lp, mode: checker.ModeExclusive, token: l.Epoch(), node: l.Node(), session: sid, acqReturn: ret,
 		done: l.Done(), conn: w.sess.Conn()}
-	t.belief = w.w.Mon.Begin(w.name, lp.Path, checker.ModeExclusive, t.token, call)
-	if w.w.Cfg.NoFence {
-		t.zkWrite = plainWrite(w.sess.Conn(), lp.Data)
-	} else {
-		t.zkWrite, t.guarded = guardedWrite(l, lp.Data), true
-	}
-	w.setHolding(lp.Path, t.node)
-	w.wg.Add(1)
-	go w.watch(l, t)
+	w.begin(l, t, checker.ModeExclusive, call)
 
 	w.critical(ctx, t)
 	w.proclaims(ctx, l, t, value)

@@ -78,15 +78,7 @@ func (w *semaphoreWorker) hold(ctx context.Context, lease *zklock.Lease, t *tenu
 	// The monitor's live check is pairwise, for locks: a semaphore's lease is
 	// shown to it as a reader's, which clashes with nobody; the checker
 	// counts the leases.
-	t.belief = w.w.Mon.Begin(w.name, t.lp.Path, checker.ModeRead, t.token, call)
-	if w.w.Cfg.NoFence {
-		t.zkWrite = plainWrite(w.sess.Conn(), t.lp.Data)
-	} else {
-		t.zkWrite, t.guarded = guardedWrite(lease, t.lp.Data), true
-	}
-	w.setHolding(t.lp.Path, t.node)
-	w.wg.Add(1)
-	go w.watch(lease, t)
+	w.begin(lease, t, checker.ModeRead, call)
 
 	w.critical(ctx, t)
 	if w.rng.Float64() < crashShare && !t.ended() {

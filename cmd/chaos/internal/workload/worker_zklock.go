@@ -98,15 +98,7 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 
 	t := &tenure{lp: lp, mode: mode, token: lease.Token(), node: lease.Node(), session: sid, acqReturn: ret,
 		done: lease.Done(), conn: w.sess.Conn()}
-	t.belief = w.w.Mon.Begin(w.name, lp.Path, mode, t.token, call)
-	if w.w.Cfg.NoFence {
-		t.zkWrite = plainWrite(w.sess.Conn(), lp.Data)
-	} else {
-		t.zkWrite, t.guarded = guardedWrite(lease, lp.Data), true
-	}
-	w.setHolding(lp.Path, t.node)
-	w.wg.Add(1)
-	go w.watch(lease, t)
+	w.begin(lease, t, mode, call)
 
 	w.critical(ctx, t)
 	w.release(ctx, t, lease.Unlock, lease.Err)
@@ -202,6 +194,28 @@ func (w *zklockWorker) watch(lease ending, t *tenure) {
 	call := min(t.lastKnown(), ret)
 	w.add(checker.Record{Kind: checker.KindLost, Session: t.session, Path: t.lp.Path, Call: call, Return: ret,
 		Outcome: checker.OutcomeOK, Token: t.token, Node: t.node, Error: err.Error()})
+}
+
+// begin starts tenure t of lease, acquired by the call at call: the
+// monitor's belief (in monMode), the write its critical section makes
+// (fenced by the lease unless --no-fence), the holding state shown on the
+// progress line, and the watcher of the lease's end.
+func (w *zklockWorker) begin(lease held, t *tenure, monMode checker.Mode, call int64) {
+	t.belief = w.w.Mon.Begin(w.name, t.lp.Path, monMode, t.token, call)
+	if w.w.Cfg.NoFence {
+		t.zkWrite = plainWrite(w.sess.Conn(), t.lp.Data)
+	} else {
+		t.zkWrite, t.guarded = guardedWrite(lease, t.lp.Data), true
+	}
+	w.setHolding(t.lp.Path, t.node)
+	w.wg.Add(1)
+	go w.watch(lease, t)
+}
+
+// held is a zklock.Lease or a zklock.Leadership: it ends and fences writes.
+type held interface {
+	ending
+	guarding
 }
 
 // ending is what watch needs of a zklock.Lease or a zklock.Leadership.
