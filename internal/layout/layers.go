@@ -69,6 +69,7 @@ type Violation struct {
 	Reason   string
 }
 
+// String says what v breaks, in one line.
 func (v Violation) String() string {
 	if v.Imported == "" {
 		return fmt.Sprintf("%s: %s", v.Importer, v.Reason)

@@ -34,6 +34,7 @@ type Func struct {
 	Lines int
 }
 
+// String is f as the allowlists write it: "file:func lines".
 func (f Func) String() string { return fmt.Sprintf("%s:%s %d", f.File, f.Name, f.Lines) }
 
 // FuncLengths returns every function declared in src, the text of one Go
