@@ -96,17 +96,31 @@ func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
+	var w *watcher
+	if f.watch {
+		wctx, stop := context.WithCancel(ctx)
+		w = newWatcher(wctx, s.Conn())
+		defer func() { stop(); w.wait() }()
+	}
 	for {
-		changed, err := show(ctx, s, f, stdout)
-		if err != nil {
+		if w != nil {
+			if err := watchPaths(w, s, f.paths); err != nil {
+				fmt.Fprintln(stderr, "zklock inspect:", err)
+				return 1
+			}
+		}
+		if err := show(ctx, s, f, stdout); err != nil {
 			fmt.Fprintln(stderr, "zklock inspect:", err)
 			return 1
 		}
-		if !f.watch {
+		if w == nil {
 			return 0
 		}
 		select {
-		case <-changed:
+		case <-w.changed:
+		case err := <-w.errs:
+			fmt.Fprintln(stderr, "zklock inspect:", err)
+			return 1
 		case <-ctx.Done():
 			return 0
 		case <-s.Done():
@@ -116,20 +130,25 @@ func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// show prints every path once; with --watch it also arms a watch on each
-// queue first (so no change between the watch and the view goes unseen)
-// and returns a channel that fires on the first change.
-func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) (<-chan struct{}, error) {
-	changed := make(chan struct{}, len(f.paths))
-	if f.watch {
-		for _, p := range f.paths {
-			if err := armWatch(s, p, changed); err != nil {
-				return nil, err
+// watchPaths arms, before a view is read (so no change between the watch
+// and the view goes unseen), a child watch on each path and on the two
+// folders of a semaphore at it; each stays armed across views (watcher).
+func watchPaths(w *watcher, s *zklock.Session, paths []string) error {
+	for _, p := range paths {
+		full := s.Chroot() + p
+		for _, n := range []string{full, full + "/leases", full + "/locks"} {
+			if err := w.children(n); err != nil {
+				return err
 			}
 		}
-		if !f.json {
-			fmt.Fprintf(w, "\x1b[H\x1b[2J%s\n", time.Now().Format(time.TimeOnly)) // clear the terminal
-		}
+	}
+	return nil
+}
+
+// show prints every path once (with --watch, on a cleared terminal).
+func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) error {
+	if f.watch && !f.json {
+		fmt.Fprintf(w, "\x1b[H\x1b[2J%s\n", time.Now().Format(time.TimeOnly)) // clear the terminal
 	}
 	live := liveness{}
 	if f.tlsCA != "" {
@@ -142,38 +161,16 @@ func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) 
 	for _, p := range f.paths {
 		v, err := zklock.Inspect(ctx, s, p)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if f.json {
 			if err := json.NewEncoder(w).Encode(live.view(v)); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
 		writeView(w, v, live, time.Now())
 	}
-	return changed, nil
-}
-
-// armWatch sets a child watch on the lock path (an exists watch while
-// the path does not exist: its creation is a change too) and signals
-// changed when it fires.
-func armWatch(s *zklock.Session, p string, changed chan<- struct{}) error {
-	full := s.Chroot() + p
-	_, _, ev, err := s.Conn().ChildrenW(full)
-	if err != nil {
-		_, _, ev, err = s.Conn().ExistsW(full)
-	}
-	if err != nil {
-		return fmt.Errorf("watch %s: %w", p, err)
-	}
-	go func() {
-		<-ev // fires once: on a change, or when the session closes
-		select {
-		case changed <- struct{}{}:
-		default: // a change is signalled already
-		}
-	}()
 	return nil
 }
 
