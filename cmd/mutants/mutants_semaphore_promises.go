@@ -24,3 +24,15 @@ func init() {
 		},
 	)
 }
+
+// A semaphore's lease end reported under the folder its node is in.
+func init() {
+	mutants = append(mutants, mutant{
+		Name:    "semaphore-lease-ends-under-leases",
+		Why:     "report a semaphore lease's end under P/leases, the folder of its node, while its acquisition is reported under P: a held gauge by lock only rises for P and only falls for P/leases",
+		File:    "impl/zklock/observer.go",
+		Find:    `			name = strings.TrimSuffix(name, semLeases)`,
+		Replace: `			name = strings.TrimSuffix(name, "")`,
+		Killers: []string{"TestObserverSemaphoreLeaseName"},
+	})
+}
