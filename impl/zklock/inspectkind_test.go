@@ -1,6 +1,10 @@
 package zklock
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+)
 
 // A path's kind from its children's names: candidates make an election,
 // the leases/locks folders a semaphore, a lock contender (or nothing) a
@@ -28,6 +32,24 @@ func TestKindOf(t *testing.T) {
 	} {
 		if got := KindOf(c.names); got != c.want {
 			t.Errorf("KindOf(%q) = %s, want %s", c.names, got, c.want)
+		}
+	}
+}
+
+// A nil session or context is ErrInvalidArgument for every reader of a
+// path's kind, not a panic.
+func TestInspectKindsBadInput(t *testing.T) {
+	ctx := context.Background()
+	for name, f := range map[string]func(context.Context, *Session) error{
+		"InspectKind":      func(c context.Context, s *Session) error { _, err := InspectKind(c, s, "/a"); return err },
+		"InspectElection":  func(c context.Context, s *Session) error { _, err := InspectElection(c, s, "/a"); return err },
+		"InspectSemaphore": func(c context.Context, s *Session) error { _, err := InspectSemaphore(c, s, "/a"); return err },
+	} {
+		if err := f(ctx, nil); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s(nil session) = %v, want ErrInvalidArgument", name, err)
+		}
+		if err := f(nil, &Session{}); !errors.Is(err, ErrInvalidArgument) { // the nil context is the bad input
+			t.Errorf("%s(nil context) = %v, want ErrInvalidArgument", name, err)
 		}
 	}
 }
