@@ -207,7 +207,16 @@ func (c Config) zooCfg(s *server, all []*server, links *linkTable, tm *tlsMateri
 			if links != nil && o != s {
 				q, el = links.port(s.index, o.index, portQuorum), links.port(s.index, o.index, portElection)
 			}
-			line("server.%d=127.0.0.1:%d:%d", o.id, q, el)
+			// Each member's client address after the ";", as the dynamic
+			// configuration's format has it: /zookeeper/config (and conf)
+			// then name every member a client can reach, not only its
+			// quorum ports (zklock inspect asks them all for cons). Not
+			// with TLS, whose client port is the secure one.
+			if tm == nil {
+				line("server.%d=127.0.0.1:%d:%d;127.0.0.1:%d", o.id, q, el, o.ports.client)
+			} else {
+				line("server.%d=127.0.0.1:%d:%d", o.id, q, el)
+			}
 		}
 	}
 	for _, l := range c.ExtraConfig {

@@ -15,7 +15,10 @@
 //
 // With WithLockAttribute every instrument but the session's also carries
 // zklock.lock, the lock path: useful with a few well-known locks, a
-// cardinality hazard with one lock per entity, hence off by default.
+// cardinality hazard with one lock per entity, hence off by default. A
+// semaphore at P counts its leases under P, acquisition and end alike, and
+// its internal mutex under P/locks; each path's leases.held returns to zero
+// once its leases end.
 package otelzklock
 
 import (

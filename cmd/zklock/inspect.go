@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/zklock/zklock/impl/zklock"
@@ -96,17 +95,35 @@ func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
+	var w *watcher
+	if f.watch {
+		wctx, stop := context.WithCancel(ctx)
+		w = newWatcher(wctx, s.Conn())
+		defer func() { stop(); w.wait() }()
+	}
 	for {
-		changed, err := show(ctx, s, f, stdout)
+		if w != nil {
+			if err := watchPaths(w, s, f.paths); err != nil {
+				fmt.Fprintln(stderr, "zklock inspect:", err)
+				return 1
+			}
+		}
+		data, err := show(ctx, s, f, stdout)
 		if err != nil {
 			fmt.Fprintln(stderr, "zklock inspect:", err)
 			return 1
 		}
-		if !f.watch {
+		if w == nil {
 			return 0
 		}
+		for _, n := range data {
+			w.data(n)
+		}
 		select {
-		case <-changed:
+		case <-w.changed:
+		case err := <-w.errs:
+			fmt.Fprintln(stderr, "zklock inspect:", err)
+			return 1
 		case <-ctx.Done():
 			return 0
 		case <-s.Done():
@@ -116,200 +133,50 @@ func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// show prints every path once; with --watch it also arms a watch on each
-// queue first (so no change between the watch and the view goes unseen)
-// and returns a channel that fires on the first change.
-func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) (<-chan struct{}, error) {
-	changed := make(chan struct{}, len(f.paths))
-	if f.watch {
-		for _, p := range f.paths {
-			if err := armWatch(s, p, changed); err != nil {
-				return nil, err
+// watchPaths arms, before a view is read (so no change between the watch
+// and the view goes unseen), a child watch on each path and on the two
+// folders of a semaphore at it; each stays armed across views (watcher).
+func watchPaths(w *watcher, s *zklock.Session, paths []string) error {
+	for _, p := range paths {
+		full := s.Chroot() + p
+		for _, n := range []string{full, full + "/leases", full + "/locks"} {
+			if err := w.children(n); err != nil {
+				return err
 			}
 		}
-		if !f.json {
-			fmt.Fprintf(w, "\x1b[H\x1b[2J%s\n", time.Now().Format(time.TimeOnly)) // clear the terminal
-		}
+	}
+	return nil
+}
+
+// show prints every path once (with --watch, on a cleared terminal), each
+// as its kind reads it. It returns the nodes whose data the view shows (an
+// election's leader, whose value Proclaim replaces) for --watch to watch.
+func show(ctx context.Context, s *zklock.Session, f *inspectFlags, w io.Writer) ([]string, error) {
+	if f.watch && !f.json {
+		fmt.Fprintf(w, "\x1b[H\x1b[2J%s\n", time.Now().Format(time.TimeOnly)) // clear the terminal
 	}
 	live := liveness{}
 	if f.tlsCA != "" {
 		live.why = "cons is not asked over TLS"
-	} else if ids, err := connectedSessions(ctx, f.servers); err != nil {
-		live.why = err.Error()
 	} else {
-		live.ids = ids
+		live = connectedSessions(ctx, s, f.servers)
 	}
+	var data []string
 	for _, p := range f.paths {
-		v, err := zklock.Inspect(ctx, s, p)
+		out, err := inspectPath(ctx, s, p)
 		if err != nil {
 			return nil, err
 		}
+		if out.election != nil && out.election.Leader != nil {
+			data = append(data, s.Chroot()+p+"/"+out.election.Leader.Node)
+		}
 		if f.json {
-			if err := json.NewEncoder(w).Encode(live.view(v)); err != nil {
+			if err := json.NewEncoder(w).Encode(out.json(live)); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		writeView(w, v, live, time.Now())
+		out.write(w, live, time.Now())
 	}
-	return changed, nil
-}
-
-// armWatch sets a child watch on the lock path (an exists watch while
-// the path does not exist: its creation is a change too) and signals
-// changed when it fires.
-func armWatch(s *zklock.Session, p string, changed chan<- struct{}) error {
-	full := s.Chroot() + p
-	_, _, ev, err := s.Conn().ChildrenW(full)
-	if err != nil {
-		_, _, ev, err = s.Conn().ExistsW(full)
-	}
-	if err != nil {
-		return fmt.Errorf("watch %s: %w", p, err)
-	}
-	go func() {
-		<-ev // fires once: on a change, or when the session closes
-		select {
-		case changed <- struct{}{}:
-		default: // a change is signalled already
-		}
-	}()
-	return nil
-}
-
-// writeView prints one lock path for people: a line per contender, head
-// first, saying who holds and what each waiter waits for.
-func writeView(w io.Writer, v *zklock.LockView, live liveness, now time.Time) {
-	fmt.Fprintf(w, "%s: %d contender(s)", v.Path, len(v.Nodes))
-	if v.Zxid == 0 {
-		fmt.Fprint(w, " (no lock path)")
-	}
-	fmt.Fprintln(w)
-	pos := map[string]int{}
-	for i, n := range v.Nodes {
-		pos[n.Name] = i + 1
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  #\tmode\ttoken\tage\tsession\tconnected\tholder\tstate")
-	for i, n := range v.Nodes {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, n.Mode, token(n), age(n, now), session(n), live.of(n), holder(n), state(n, v, pos))
-	}
-	tw.Flush()
-	if live.why != "" && len(v.Nodes) > 0 {
-		fmt.Fprintf(w, "  connected: unknown (%s)\n", live.why)
-	}
-	for i, n := range v.Nodes {
-		fmt.Fprintf(w, "  #%d %s\n", i+1, n.Name)
-	}
-	if len(v.Other) > 0 {
-		fmt.Fprintf(w, "  not contenders: %s\n", strings.Join(v.Other, ", "))
-	}
-}
-
-func token(n zklock.NodeView) string {
-	if n.Gone {
-		return "-"
-	}
-	return fmt.Sprintf("0x%x", n.Token)
-}
-
-func age(n zklock.NodeView, now time.Time) string {
-	if n.Gone {
-		return "-"
-	}
-	return now.Sub(n.Created).Round(100 * time.Millisecond).String()
-}
-
-func session(n zklock.NodeView) string {
-	if n.Gone {
-		return "-"
-	}
-	return fmt.Sprintf("0x%x", n.Session)
-}
-
-func holder(n zklock.NodeView) string {
-	switch {
-	case n.Gone:
-		return "-"
-	case n.Identity != nil:
-		return fmt.Sprintf("%s pid %d", n.Identity.Host, n.Identity.PID)
-	case n.DataSize > 0:
-		return fmt.Sprintf("(%d bytes of other data)", n.DataSize)
-	}
-	return "(no data)"
-}
-
-// state says why a waiter waits: the node it waits for, by position, and
-// whether that node holds (so the wait is for its release) or waits too.
-func state(n zklock.NodeView, v *zklock.LockView, pos map[string]int) string {
-	switch {
-	case n.Gone:
-		return "gone (released while listed)"
-	case n.Holds && n.Mode == zklock.ModeRead:
-		return "HOLDS (read, shared)"
-	case n.Holds:
-		return "HOLDS"
-	}
-	i := pos[n.WaitsFor]
-	why := "its predecessor"
-	if n.Mode == zklock.ModeRead {
-		why = "the last writer ahead"
-	}
-	ahead := v.Nodes[i-1]
-	if ahead.Holds {
-		return fmt.Sprintf("waits for #%d (%s), which holds", i, why)
-	}
-	return fmt.Sprintf("waits for #%d (%s), which waits too", i, why)
-}
-
-// liveness is which sessions some server lists a connection for (cons),
-// or why that is not known.
-type liveness struct {
-	ids map[int64]bool
-	why string
-}
-
-// jsonView is what --json prints for a path: the LockView's fields, and
-// the connection status the text view's "connected" column shows, which
-// the library's LockView does not have (it comes from the servers' cons).
-type jsonView struct {
-	*zklock.LockView
-	// Connected maps each contender's node name to whether its session is
-	// connected to some server now; absent when that is not known.
-	Connected map[string]bool `json:"connected,omitempty"`
-	// ConnectedUnknown says why Connected is absent ("" when it is not).
-	ConnectedUnknown string `json:"connected_unknown,omitempty"`
-}
-
-// view is v with the connection status of its contenders.
-func (l liveness) view(v *zklock.LockView) jsonView {
-	j := jsonView{LockView: v, ConnectedUnknown: l.why}
-	if l.ids == nil {
-		if j.ConnectedUnknown == "" {
-			j.ConnectedUnknown = "not asked"
-		}
-		return j
-	}
-	j.Connected = map[string]bool{}
-	for _, n := range v.Nodes {
-		if !n.Gone {
-			j.Connected[n.Name] = l.ids[n.Session]
-		}
-	}
-	return j
-}
-
-// of says whether n's session is connected to a server: "no" means the
-// client is away, and the server will expire the session (deleting the
-// node) unless the client comes back within its timeout.
-func (l liveness) of(n zklock.NodeView) string {
-	switch {
-	case n.Gone:
-		return "-"
-	case l.ids == nil:
-		return "?"
-	case l.ids[n.Session]:
-		return "yes"
-	}
-	return "no"
+	return data, nil
 }

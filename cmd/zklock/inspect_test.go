@@ -115,6 +115,7 @@ func TestInspect(t *testing.T) {
 	// The schema is impl/zklock's LockView and the connection status:
 	// every field the command prints must be one of those documented.
 	var j struct {
+		Kind zklock.Kind `json:"kind"`
 		zklock.LockView
 		Connected        map[string]bool `json:"connected"`
 		ConnectedUnknown string          `json:"connected_unknown"`
@@ -125,6 +126,9 @@ func TestInspect(t *testing.T) {
 		t.Fatalf("--json is not a LockView with its connection status: %v", err)
 	}
 	v := j.LockView
+	if j.Kind != zklock.KindLock {
+		t.Fatalf("--json: kind %q, want %q", j.Kind, zklock.KindLock)
+	}
 	if len(j.Connected) != 3 && j.ConnectedUnknown == "" {
 		t.Fatalf("--json: connected %v for 3 contenders, and no reason why not", j.Connected)
 	}

@@ -2,20 +2,29 @@
 //
 //	zklock inspect [flags] PATH...
 //
-// inspect reads each lock path as the locks read it (after a sync, so a
-// lagging server answers as up to date as the leader): the contenders in
-// queue order, which one holds, whom each waiter waits for and why, each
-// node's fencing token, age, owning session, whether that session is
-// connected to a server now (asked with the four-letter word cons, where
-// the servers allow it; a disconnected session's nodes go when the server
-// expires it), holder identity (the data zklock writes by default), and
-// the children that are not contenders. --json prints one object per
-// path: impl/zklock's LockView (the schema is its JSON tags, documented
-// there) and "connected", each contender's node name mapped to whether its
-// session is connected now (or "connected_unknown", why that is not
-// known); --watch
-// prints the view again whenever a queue changes, on ZooKeeper watches,
-// not by polling.
+// inspect reads each path as its recipe reads it (after a sync, so a
+// lagging server answers as up to date as the leader), telling the recipe
+// from the children's names: an election's ("latch-" candidates), a
+// semaphore's (the folders leases and locks), else a lock's. A lock shows
+// its contenders in queue order, which one holds, whom each waiter waits
+// for and why; an election who leads (its value, epoch and since when)
+// and the candidates in line; a semaphore its lease holders, the lease of
+// the acquirer holding its internal lock, and the acquirers queued on that
+// lock. Every node shows its fencing token, age, owning session, whether
+// that session is connected to a server now, and holder identity (the
+// data zklock writes by default). "connected" asks every member the
+// ensemble's configuration names (/zookeeper/config, each server line's
+// client address after ";") and those of --servers, with the four-letter
+// word cons where the servers allow it: a session no member lists is
+// disconnected (its nodes go when the server expires it), and "?" marks
+// only the rows no answering member lists while another did not answer.
+// --json prints one object per path: "kind" (lock, election or semaphore)
+// and impl/zklock's LockView, ElectionView or SemaphoreView (the schema is
+// their JSON tags, documented there), with "connected", each node's name
+// mapped to whether its session is connected now where that is known (and
+// "connected_unknown", why some node is not); --watch prints the views
+// again whenever a queue changes (or a leader's value), on ZooKeeper
+// watches, one per node at a time, not by polling.
 //
 // Connect flags are NewSession's: --servers takes a connect string,
 // chroot suffix included; --session-timeout, and the servers' --tick-time

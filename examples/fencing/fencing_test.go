@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -28,6 +29,7 @@ const (
 	envServers = "FENCING_SERVERS"
 	envDB      = "FENCING_DB"
 	envFenced  = "FENCING_FENCED"
+	envKey     = "FENCING_KEY" // the key the child writes
 )
 
 const childTimeout = 5 * time.Second
@@ -65,7 +67,7 @@ func child() int {
 	}
 	fmt.Println("held", lease.Token())
 	bufio.NewReader(os.Stdin).ReadString('\n') // the parent freezes us here
-	switch err := store.Write(ctx, "next-order", "paused holder", lease.Token()); {
+	switch err := store.Write(ctx, os.Getenv(envChild), os.Getenv(envKey), "paused holder", lease.Token()); {
 	case err == nil:
 		fmt.Println("wrote")
 	case errors.Is(err, ErrStaleToken):
@@ -84,54 +86,12 @@ func child() int {
 // newer holder's record, so it is the database's condition that refused,
 // not the test.
 func TestPausedHolderStaleWriteRefused(t *testing.T) {
-	servers := ensembletest.Require(t)
 	for _, fenced := range []bool{true, false} {
 		t.Run(map[bool]string{true: "fenced", false: "control-unfenced"}[fenced], func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			lock := fmt.Sprintf("/fencing-test/%s-%d", t.Name(), time.Now().UnixNano())
-			dbPath := filepath.Join(t.TempDir(), "orders.db")
-			store, err := OpenStore(ctx, dbPath, fenced)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer store.Close()
-
-			k := startChild(t, servers, lock, dbPath, fenced)
-			oldToken := k.heldToken(t)
-			k.freeze(t)
-
-			// The server expires the frozen child's session and grants us.
-			// Our own session is not the one to expire: a longer timeout
-			// leaves its loss rule a margin beyond the sync lag (with the
-			// child's 5 s, about a second) that a busy machine's slow sync
-			// replies cannot use up.
-			s, err := zklock.NewSession(ctx, servers, zklock.WithSessionTimeout(ownTimeout), zklock.WithEnsembleTiming(ensembletest.Timing()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			m, _ := zklock.NewMutex(s, lock)
-			lease, err := m.Lock(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer lease.Unlock(ctx)
-			if lease.Token() <= oldToken {
-				t.Fatalf("new token %d not above the frozen holder's %d", lease.Token(), oldToken)
-			}
-			if err := store.Write(ctx, "next-order", "new holder", lease.Token()); err != nil {
-				t.Fatal(err)
-			}
-
-			said := k.thaw(t)
-			value, token, err := store.Read(ctx, "next-order")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fenced && (said != "refused" || value != "new holder" || token != lease.Token()) {
+			said, value, token, newToken := pausedHolderWrites(t, fenced, "next-order", "next-order")
+			if fenced && (said != "refused" || value != "new holder" || token != newToken) {
 				t.Fatalf("fenced store: the thawed holder said %q; record %q with token %d, want refused and the new holder's (token %d)",
-					said, value, token, lease.Token())
+					said, value, token, newToken)
 			}
 			if !fenced && (said != "wrote" || value != "paused holder") {
 				t.Fatalf("control: the thawed holder said %q, record %q; want its stale write landed", said, value)
@@ -140,13 +100,84 @@ func TestPausedHolderStaleWriteRefused(t *testing.T) {
 	}
 }
 
+// The fence is the lock's, not each key's: the new holder writes one key,
+// and the thawed old holder's write of another key, which the new holder
+// has not written, is refused all the same (it would otherwise land in
+// the middle of the new holder's work). The control, a store without the
+// condition, takes it.
+func TestPausedHolderOtherKeyRefused(t *testing.T) {
+	for _, fenced := range []bool{true, false} {
+		t.Run(map[bool]string{true: "fenced", false: "control-unfenced"}[fenced], func(t *testing.T) {
+			said, value, _, _ := pausedHolderWrites(t, fenced, "next-order", "invoice")
+			if fenced && (said != "refused" || value != "") {
+				t.Fatalf("fenced store: the thawed holder said %q, its key holds %q; want refused and no record", said, value)
+			}
+			if !fenced && (said != "wrote" || value != "paused holder") {
+				t.Fatalf("control: the thawed holder said %q, record %q; want its stale write landed", said, value)
+			}
+		})
+	}
+}
+
+// pausedHolderWrites: a child holds the lock and is frozen past its
+// session; we take the lock and write ownKey; the thawed child writes
+// childKey with its old token. It returns what the child said of its
+// write, childKey's record afterwards ("" and 0 if none) and our token.
+func pausedHolderWrites(t *testing.T, fenced bool, childKey, ownKey string) (said, value string, token, newToken int64) {
+	t.Helper()
+	servers := ensembletest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	lock := fmt.Sprintf("/fencing-test/%s-%d", t.Name(), time.Now().UnixNano())
+	dbPath := filepath.Join(t.TempDir(), "orders.db")
+	store, err := OpenStore(ctx, dbPath, fenced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+
+	k := startChild(t, servers, lock, dbPath, childKey, fenced)
+	oldToken := k.heldToken(t)
+	k.freeze(t)
+
+	// The server expires the frozen child's session and grants us.
+	// Our own session is not the one to expire: a longer timeout
+	// leaves its loss rule a margin beyond the sync lag (with the
+	// child's 5 s, about a second) that a busy machine's slow sync
+	// replies cannot use up.
+	s, err := zklock.NewSession(ctx, servers, zklock.WithSessionTimeout(ownTimeout), zklock.WithEnsembleTiming(ensembletest.Timing()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m, _ := zklock.NewMutex(s, lock)
+	lease, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Unlock(ctx)
+	if lease.Token() <= oldToken {
+		t.Fatalf("new token %d not above the frozen holder's %d", lease.Token(), oldToken)
+	}
+	if err := store.Write(ctx, lock, ownKey, "new holder", lease.Token()); err != nil {
+		t.Fatal(err)
+	}
+
+	said = k.thaw(t)
+	value, token, err = store.Read(ctx, childKey)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		t.Fatal(err)
+	}
+	return said, value, token, lease.Token()
+}
+
 type pausedChild struct {
 	cmd   *exec.Cmd
 	in    *os.File
 	lines *bufio.Scanner
 }
 
-func startChild(t *testing.T, servers []string, lock, dbPath string, fenced bool) *pausedChild {
+func startChild(t *testing.T, servers []string, lock, dbPath, key string, fenced bool) *pausedChild {
 	t.Helper()
 	tick, syncLimit := ensembletest.Timing()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -154,7 +185,7 @@ func startChild(t *testing.T, servers []string, lock, dbPath string, fenced bool
 	if fenced {
 		f = "1"
 	}
-	cmd.Env = append(os.Environ(), envChild+"="+lock, envServers+"="+strings.Join(servers, ","), envDB+"="+dbPath, envFenced+"="+f,
+	cmd.Env = append(os.Environ(), envChild+"="+lock, envServers+"="+strings.Join(servers, ","), envDB+"="+dbPath, envFenced+"="+f, envKey+"="+key,
 		ensembletest.EnvTickTime+"="+strconv.Itoa(int(tick.Milliseconds())), ensembletest.EnvSyncLimit+"="+strconv.Itoa(syncLimit))
 	out, err := cmd.StdoutPipe()
 	if err != nil {

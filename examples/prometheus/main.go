@@ -1,7 +1,8 @@
 // Command prometheus shows zklock's metrics on a Prometheus endpoint: the
 // zklock.Observer that package otelzklock makes, recorded by an
 // OpenTelemetry MeterProvider whose reader is the Prometheus exporter.
-// It takes and releases one lock in a loop, so that the metrics move.
+// It takes and releases one lock in a loop, so that the metrics move, on a
+// new Session whenever the last one ends.
 //
 //	go run . -servers zk1:2181,zk2:2181,zk3:2181 -lock /locks/demo
 //	curl -s localhost:9464/metrics | grep zklock
@@ -49,26 +50,79 @@ func main() {
 	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	go func() { log.Fatal(http.ListenAndServe(*addr, nil)) }()
 
-	s, err := zklock.NewSession(ctx, strings.Split(*servers, ","), zklock.WithObserver(obs),
-		zklock.WithSessionTimeout(*timeout), zklock.WithEnsembleTiming(*tick, *syncLimit))
-	if err != nil {
+	if err := run(ctx, strings.Split(*servers, ","), *lock, zklock.WithObserver(obs),
+		zklock.WithSessionTimeout(*timeout), zklock.WithEnsembleTiming(*tick, *syncLimit)); err != nil {
 		log.Fatal(err)
 	}
-	defer s.Close()
-	m, err := zklock.NewMutex(s, *lock)
-	if err != nil {
-		log.Fatal(err)
-	}
+}
+
+// run takes and releases the lock in a loop until ctx ends. A Session
+// that has ended (expired, lost, closed) never comes back, and every Lock
+// on it fails at once: run then makes a new Session, as zklock's
+// documentation tells, rather than spin on the dead one. It returns only
+// when ctx ends, or a Session cannot be made for a reason retrying cannot
+// mend (bad options, refused credentials).
+func run(ctx context.Context, servers []string, lock string, opts ...zklock.SessionOption) error {
 	for ctx.Err() == nil {
-		lease, err := m.Lock(ctx)
-		if err != nil {
-			if !errors.Is(err, context.Canceled) {
-				log.Print(err)
-			}
+		s, err := zklock.NewSession(ctx, servers, opts...)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, zklock.ErrInvalidArgument), errors.Is(err, zklock.ErrChroot), errors.Is(err, zklock.ErrNoAuth):
+			return err
+		case err != nil:
+			// ErrNoServer after NewSession's own wait: no server answered.
+			log.Print(err)
+			pause(ctx, time.Second)
 			continue
 		}
-		time.Sleep(time.Second)
-		lease.Unlock(ctx)
+		err = useSession(ctx, s, lock)
+		s.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// useSession takes and releases the lock on s until ctx ends (nil) or s
+// ends (nil: the caller makes a new Session); an error only for a lock
+// path NewMutex refuses.
+func useSession(ctx context.Context, s *zklock.Session, lock string) error {
+	m, err := zklock.NewMutex(s, lock)
+	if err != nil {
+		return err
+	}
+	for {
+		lease, err := m.Lock(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case s.Err() != nil:
+			log.Printf("session ended (%v): making a new one", s.Err())
+			return nil
+		case err != nil:
+			log.Print(err) // this lease lost, the session alive: try again
+			pause(ctx, time.Second)
+			continue
+		}
+		// Hold for a second, or less if the lease is lost meanwhile.
+		select {
+		case <-time.After(time.Second):
+		case <-lease.Done():
+		case <-ctx.Done():
+		}
+		lease.Unlock(context.WithoutCancel(ctx))
+	}
+}
+
+// pause waits d, or less if ctx ends.
+func pause(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
 

@@ -48,6 +48,8 @@ type NodeView struct {
 // Inspect reads lockPath as a Mutex or an RWMutex reads it: a sync (so a
 // lagging server answers as up to date as the leader), a listing, then
 // each contender's data and stat. It takes no lock and changes nothing.
+// InspectKind tells whether a path is a lock's, an election's or a
+// semaphore's; InspectElection and InspectSemaphore read the other two.
 func Inspect(ctx context.Context, s *Session, lockPath string) (*LockView, error) {
 	if s == nil {
 		return nil, fmt.Errorf("%w: nil session", ErrInvalidArgument)
@@ -59,56 +61,83 @@ func Inspect(ctx context.Context, s *Session, lockPath string) (*LockView, error
 		return nil, err
 	}
 	l := &lockCore{s: s, path: s.abs(lockPath), name: lockPath}
-	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
-		return nil, fmt.Errorf("zklock: inspect %s: %w", lockPath, err)
-	}
-	names, pzxid, err := l.children(ctx, joining)
+	names, pzxid, err := l.syncList(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("zklock: inspect %s: %w", lockPath, err)
 	}
 	q := queue(names)
-	v := &LockView{Path: lockPath, Zxid: pzxid, Nodes: make([]NodeView, 0, len(q)), Other: []string{}}
-	contender := map[string]bool{}
+	v := &LockView{Path: lockPath, Zxid: pzxid, Other: others(names, q)}
+	if v.Nodes, _, err = l.readQueue(ctx, q); err != nil {
+		return nil, fmt.Errorf("zklock: inspect %s: %w", lockPath, err)
+	}
+	return v, nil
+}
+
+// syncList syncs the session's server with the leader (so a lagging
+// server answers as up to date as the leader), then lists l's path: no
+// path lists as empty, pzxid 0.
+func (l *lockCore) syncList(ctx context.Context) ([]string, int64, error) {
+	s := l.s
+	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return nil, 0, err
+	}
+	return l.children(ctx, joining)
+}
+
+// readQueue reads each node of q, in q's order, with who holds and whom
+// each waiter waits for by the rule its waiter applies (decide); it
+// returns each node's data beside its view.
+func (l *lockCore) readQueue(ctx context.Context, q []child) ([]NodeView, [][]byte, error) {
+	nodes, data := make([]NodeView, 0, len(q)), make([][]byte, 0, len(q))
 	for i, c := range q {
-		contender[c.name] = true
 		n := NodeView{Name: c.name, Mode: c.kind, Seq: c.seq}
 		grant, wait := decide(q, i, c.kind)
 		n.Holds = grant
 		if !grant {
 			n.WaitsFor = wait.name
 		}
-		if err := l.readNode(ctx, &n); err != nil {
-			return nil, fmt.Errorf("zklock: inspect %s: %w", lockPath, err)
+		d, err := l.readNode(ctx, &n)
+		if err != nil {
+			return nil, nil, err
 		}
-		v.Nodes = append(v.Nodes, n)
+		nodes, data = append(nodes, n), append(data, d)
 	}
-	for _, name := range names {
-		if !contender[name] {
-			v.Other = append(v.Other, name)
-		}
-	}
-	return v, nil
+	return nodes, data, nil
 }
 
-// readNode fills n from its node's data and stat.
-func (l *lockCore) readNode(ctx context.Context, n *NodeView) error {
-	var st *zk.Stat
-	data, err := retry(ctx, l.s, func() ([]byte, error) {
-		d, s, err := l.s.conn.Get(path.Join(l.path, n.Name))
-		st = s
-		return d, err
+// others is the names of a listing that are not in q, in listing order.
+func others(names []string, q []child) []string {
+	in := make(map[string]bool, len(q))
+	for _, c := range q {
+		in[c.name] = true
+	}
+	out := []string{}
+	for _, n := range names {
+		if !in[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// readNode fills n from its node's data and stat, and returns the data.
+func (l *lockCore) readNode(ctx context.Context, n *NodeView) ([]byte, error) {
+	r, err := retry(ctx, l.s, func() (nodeRead, error) {
+		d, st, err := l.s.conn.Get(path.Join(l.path, n.Name))
+		return nodeRead{d, st}, err
 	})
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
 		n.Gone = true
-		return nil
+		return nil, nil
 	case err != nil:
-		return err
+		return nil, err
 	}
-	n.Token, n.Session, n.DataSize = st.Czxid, st.EphemeralOwner, len(data)
+	st := r.st
+	n.Token, n.Session, n.DataSize = st.Czxid, st.EphemeralOwner, len(r.data)
 	n.Created = time.UnixMilli(st.Ctime).UTC()
-	if id, ok := ParseIdentity(data); ok {
+	if id, ok := ParseIdentity(r.data); ok {
 		n.Identity = &id
 	}
-	return nil
+	return r.data, nil
 }

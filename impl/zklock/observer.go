@@ -2,6 +2,7 @@ package zklock
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -27,9 +28,13 @@ type Observer struct {
 
 // Acquisition is one acquisition's outcome.
 type Acquisition struct {
-	Lock string // the lock path, as given to NewMutex or NewRWMutex
-	Mode Mode   // what was asked for
-	Try  bool   // TryLock or TryRLock
+	// Lock is the path as given to NewMutex, NewRWMutex, NewElection or
+	// NewSemaphore. A semaphore's internal mutex is reported too, as the
+	// lock P/locks: its own acquisitions and lease ends, beside the
+	// semaphore's under P.
+	Lock string
+	Mode Mode // what was asked for
+	Try  bool // TryLock or TryRLock
 	// Ahead is the number of contenders ahead of ours at our first
 	// listing (the queue's depth when we joined), -1 if we never listed.
 	Ahead  int
@@ -41,7 +46,7 @@ type Acquisition struct {
 
 // LeaseEnd is the end of a granted lease.
 type LeaseEnd struct {
-	Lock string
+	Lock string        // the same path as the lease's Acquisition
 	Mode Mode          // the lease's mode when it ended (ModeRead after a Downgrade)
 	Held time.Duration // from the grant to the end
 	Err  error         // ErrReleased, or an error matching ErrLockLost
@@ -101,9 +106,16 @@ func (s *Session) observeSession(kind SessionEventKind, err error) {
 	}
 }
 
-// observeEnd reports the end of l; called once, outside l.mu.
+// observeEnd reports the end of l; called once, outside l.mu. A
+// semaphore's lease ends under the semaphore's path, as its acquisition
+// was reported (Semaphore.acquire), not under the P/leases folder its node
+// is in: an observer pairs the two by that name (otelzklock's held gauge).
 func (l *Lease) observeEnd(mode Mode, err error) {
 	if f := l.s.cfg.observer.LeaseEnded; f != nil {
-		f(LeaseEnd{Lock: l.core.name, Mode: mode, Held: time.Since(l.granted), Err: err})
+		name := l.core.name
+		if l.sem != "" {
+			name = strings.TrimSuffix(name, semLeases)
+		}
+		f(LeaseEnd{Lock: name, Mode: mode, Held: time.Since(l.granted), Err: err})
 	}
 }
