@@ -77,14 +77,22 @@ func TestControls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The controls' index knows one mutant, the one the good promise names:
+	// a promise of the repository's would have to name all of them.
+	full := ix
+	one := *ix
+	one.mutants = map[string]bool{"notification-is-grant": true}
+	ix = &one
 	good := "## Locks\n\n### One holder\n\nPromise.\nBound: one.\n\n" +
 		"- spec: `PredecessorLock.MutualExclusion`\n- configs: `PredecessorLock.Safety`\n" +
+		"- controls: `PredecessorLockNotifyIsGrant.MiddleCancel`\n" +
 		"- tests: `TestMutualExclusion`\n- mutants: `notification-is-grant`\n- chaos: `overlap`\n"
 	if bad := checkGuarantees(ix, good); len(bad) != 0 {
 		t.Fatalf("the well-formed promise is rejected: %v", bad)
 	}
 	for name, doc := range map[string]string{
 		"missing test":       strings.Replace(good, "TestMutualExclusion", "TestNoSuchTestAnywhere", 1),
+		"wrapped missing":    strings.Replace(good, "`TestMutualExclusion`", "`TestMutualExclusion`,\n  `TestNoSuchTestAnywhere`", 1),
 		"no test":            strings.Replace(good, "- tests: `TestMutualExclusion`\n", "", 1),
 		"missing mutant":     strings.Replace(good, "`notification-is-grant`", "`no-such-mutant`", 1),
 		"missing chaos":      strings.Replace(good, "`overlap`", "`no-such-check`", 1),
@@ -98,10 +106,21 @@ func TestControls(t *testing.T) {
 		"duplicate promise":  good + "\n" + strings.TrimPrefix(good, "## Locks\n\n"),
 		"empty name list":    strings.Replace(good, "- mutants: `notification-is-grant`", "- mutants: none", 1),
 		"property as config": strings.Replace(good, "`PredecessorLock.Safety`", "`PredecessorLock.MutualExclusion`", 1),
+		"failing as config":  strings.Replace(good, "`PredecessorLock.Safety`", "`PredecessorLock.Pause`", 1),
+		"passing as control": strings.Replace(good, "- configs:", "- controls:", 1),
 	} {
 		if bad := checkGuarantees(ix, doc); len(bad) == 0 {
 			t.Errorf("control %q: accepted:\n%s", name, doc)
 		}
+	}
+
+	more := one
+	more.mutants = map[string]bool{"notification-is-grant": true, "skip-own-node-check": true}
+	if bad := checkGuarantees(&more, good); len(bad) == 0 {
+		t.Errorf("control %q: accepted", "mutant no promise names")
+	}
+	if len(full.mutants) < 2 {
+		t.Errorf("the repository's index has %d mutants", len(full.mutants))
 	}
 
 	if bad := checkReadmeLength(strings.Repeat("line\n", maxReadmeLines)); len(bad) != 0 {

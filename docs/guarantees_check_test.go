@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ type index struct {
 	tests   map[string]bool            // func TestX, ExampleX, FuzzX, BenchmarkX in *_test.go
 	mutants map[string]bool            // Name fields of cmd/mutants
 	chaos   map[string]bool            // checker.CheckName values
-	configs map[string]bool            // Module.Name of spec/tla/Module.Name.cfg
+	configs map[string]string          // Module.Name of spec/tla/Module.Name.cfg -> its expected verdict
 	defs    map[string]map[string]bool // module -> identifiers defined in it
 	extends map[string][]string        // module -> modules it EXTENDS
 }
@@ -28,13 +29,14 @@ var (
 	promiseHead = regexp.MustCompile(`^###\s+(.+)$`)
 	checksLine  = regexp.MustCompile(`^- ([a-z]+): (.*)$`)
 	nameToken   = regexp.MustCompile("`([^`]+)`")
+	cfgExpect   = regexp.MustCompile(`(?m)^\\\* expect: (\S+)`)
 )
 
 // buildIndex scans the repository at root for the names of its checks.
 func buildIndex(root string) (*index, error) {
 	ix := &index{
 		tests: map[string]bool{}, mutants: map[string]bool{}, chaos: map[string]bool{},
-		configs: map[string]bool{}, defs: map[string]map[string]bool{}, extends: map[string][]string{},
+		configs: map[string]string{}, defs: map[string]map[string]bool{}, extends: map[string][]string{},
 	}
 	goFiles, err := walk(root, func(rel string) bool { return strings.HasSuffix(rel, ".go") })
 	if err != nil {
@@ -70,7 +72,15 @@ func buildIndex(root string) (*index, error) {
 		base := filepath.Base(p)
 		switch {
 		case strings.HasSuffix(base, ".cfg"):
-			ix.configs[strings.TrimSuffix(base, ".cfg")] = true
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			expect := "(none)"
+			if m := cfgExpect.FindStringSubmatch(string(raw)); m != nil {
+				expect = m[1]
+			}
+			ix.configs[strings.TrimSuffix(base, ".cfg")] = expect
 		case strings.HasSuffix(base, ".tla"):
 			raw, err := os.ReadFile(p)
 			if err != nil {
@@ -154,8 +164,20 @@ var checkKinds = map[string]func(ix *index, name string) error{
 		return nil
 	},
 	"configs": func(ix *index, name string) error {
-		if !ix.configs[name] {
+		switch expect, ok := ix.configs[name]; {
+		case !ok:
 			return fmt.Errorf("no spec/tla/%s.cfg", name)
+		case expect != "pass":
+			return fmt.Errorf("spec/tla/%s.cfg expects %s, not pass: list it under controls", name, expect)
+		}
+		return nil
+	},
+	"controls": func(ix *index, name string) error {
+		switch expect, ok := ix.configs[name]; {
+		case !ok:
+			return fmt.Errorf("no spec/tla/%s.cfg", name)
+		case expect == "pass":
+			return fmt.Errorf("spec/tla/%s.cfg must pass, not fail: list it under configs", name)
 		}
 		return nil
 	},
@@ -176,7 +198,8 @@ func parsePromises(text string) ([]*promise, []string) {
 	var ps []*promise
 	var bad []string
 	var cur *promise
-	for i, l := range proseLines(text) {
+	for _, ll := range logicalLines(proseLines(text)) {
+		i, l := ll.line, ll.text
 		if strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "# ") {
 			cur = nil
 			continue
@@ -215,10 +238,49 @@ func parsePromises(text string) ([]*promise, []string) {
 	return ps, bad
 }
 
+// numbered is a line of text and its 0-based line number.
+type numbered struct {
+	line int
+	text string
+}
+
+// logicalLines joins a list item's continuation lines (indented, not a new
+// item) to it, so that a list of names may wrap.
+func logicalLines(lines []string) []numbered {
+	var out []numbered
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if len(out) > 0 && strings.HasPrefix(l, "  ") && t != "" && !strings.HasPrefix(t, "- ") &&
+			strings.HasPrefix(out[len(out)-1].text, "- ") {
+			out[len(out)-1].text += " " + t
+			continue
+		}
+		out = append(out, numbered{i, l})
+	}
+	return out
+}
+
 // checkGuarantees reports a GUARANTEES.md that promises something no test
-// stands behind, or names a check that does not exist.
+// stands behind, names a check that does not exist, or leaves a mutant of
+// cmd/mutants out (every mutant breaks a promise, so some promise names it).
 func checkGuarantees(ix *index, text string) []string {
 	ps, bad := parsePromises(text)
+	named := map[string]bool{}
+	for _, p := range ps {
+		for _, n := range p.checks["mutants"] {
+			named[n] = true
+		}
+	}
+	var unnamed []string
+	for m := range ix.mutants {
+		if !named[m] {
+			unnamed = append(unnamed, m)
+		}
+	}
+	sort.Strings(unnamed)
+	for _, m := range unnamed {
+		bad = append(bad, fmt.Sprintf("GUARANTEES.md: no promise names the mutant %q", m))
+	}
 	if len(ps) == 0 {
 		bad = append(bad, "GUARANTEES.md: no promise (### heading)")
 	}
