@@ -71,6 +71,10 @@ func TestGuaranteesNameRealChecks(t *testing.T) {
 	report(t, checkGuarantees(ix, readRepo(t, "docs/GUARANTEES.md")))
 }
 
+func TestReadmeListsEveryPromise(t *testing.T) {
+	report(t, checkReadmeTable(readRepo(t, "README.md"), readRepo(t, "docs/GUARANTEES.md")))
+}
+
 // TestControls: each check rejects a document made to break it.
 func TestControls(t *testing.T) {
 	ix, err := buildIndex(root)
@@ -112,6 +116,14 @@ func TestControls(t *testing.T) {
 		if bad := checkGuarantees(ix, doc); len(bad) == 0 {
 			t.Errorf("control %q: accepted:\n%s", name, doc)
 		}
+	}
+
+	readme := "| promise | bound | checked |\n|---|---|---|\n| one | one | [how](docs/GUARANTEES.md#one-holder) |\n"
+	if bad := checkReadmeTable(readme, good); len(bad) != 0 {
+		t.Errorf("a README that lists the promise is rejected: %v", bad)
+	}
+	if bad := checkReadmeTable(readme, good+"\n### Another promise\n\nBound: b.\n"); len(bad) == 0 {
+		t.Errorf("control %q: accepted", "a promise the README does not list")
 	}
 
 	more := one

@@ -307,3 +307,24 @@ func checkGuarantees(ix *index, text string) []string {
 	}
 	return bad
 }
+
+// checkReadmeTable reports a promise of GUARANTEES.md that README.md's
+// table of promises does not link to: the README lists every promise, a
+// line each.
+func checkReadmeTable(readme, guarantees string) []string {
+	linked := map[string]bool{}
+	targets, _ := links(readme)
+	for _, t := range targets {
+		if a, ok := strings.CutPrefix(t, "docs/GUARANTEES.md#"); ok {
+			linked[a] = true
+		}
+	}
+	ps, _ := parsePromises(guarantees)
+	var bad []string
+	for _, p := range ps {
+		if !linked[slug(p.title)] {
+			bad = append(bad, fmt.Sprintf("README.md: no line of the promises' table links to GUARANTEES.md#%s (%q)", slug(p.title), p.title))
+		}
+	}
+	return bad
+}
