@@ -75,6 +75,27 @@ func TestReadmeListsEveryPromise(t *testing.T) {
 	report(t, checkReadmeTable(readRepo(t, "README.md"), readRepo(t, "docs/GUARANTEES.md")))
 }
 
+// TestAPINamesExist: the identifiers of impl/zklock and otelzklock that the
+// README and the operator's guide cite are declared there.
+func TestAPINamesExist(t *testing.T) {
+	a, err := loadAPI(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, typeSpans := range map[string]bool{"README.md": true, "docs/OPERATIONS.md": true, "docs/GUARANTEES.md": false} {
+		report(t, checkAPI(a, f, readRepo(t, f), typeSpans))
+	}
+	good := "`zklock.NewSession`, `Lease.Guard`, `zklock.LeaderInfo.Vacant`, `otelzklock.NewObserver`, zklock.go\n"
+	if bad := checkAPI(a, "x.md", good, true); len(bad) != 0 {
+		t.Errorf("real names rejected: %v", bad)
+	}
+	for _, doc := range []string{"`zklock.NoSuchFunc`", "`Lease.NoSuchMethod`", "zklock.Lease.NoSuchMethod", "`otelzklock.NoSuch`"} {
+		if bad := checkAPI(a, "x.md", doc, true); len(bad) == 0 {
+			t.Errorf("control %s: accepted", doc)
+		}
+	}
+}
+
 // TestControls: each check rejects a document made to break it.
 func TestControls(t *testing.T) {
 	ix, err := buildIndex(root)
