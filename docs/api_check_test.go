@@ -107,11 +107,12 @@ func (a *api) addFile(pkg string, file *ast.File) {
 var (
 	pkgIdent  = regexp.MustCompile(`\b(zklock|otelzklock)\.([A-Za-z_]\w*)(?:\.([A-Z]\w*))?`)
 	typeIdent = regexp.MustCompile(`^([A-Z]\w*)\.([A-Z]\w*)\b`)
+	errIdent  = regexp.MustCompile(`^Err[A-Z]\w*$`)
 )
 
 // checkAPI reports every identifier of a cited package that a document
 // names and the package does not declare: `zklock.Name` and
-// `zklock.Type.Member` anywhere, and, with typeSpans, `Type.Member` at the
+// `zklock.Type.Member` anywhere, an error `ErrX` alone in a code span, and, with typeSpans, `Type.Member` at the
 // start of a code span when Type is one of zklock's types (a document that
 // also cites TLA+ names, Election.Safety, leaves typeSpans off).
 func checkAPI(a *api, name, text string, typeSpans bool) []string {
@@ -127,6 +128,11 @@ func checkAPI(a *api, name, text string, typeSpans bool) []string {
 				bad = append(bad, fmt.Sprintf("%s: %s.%s is not declared in %s", where, pkg, id, apiPackages[pkg]))
 			} else if mem != "" && a.members[pkg+"."+id] != nil && !a.members[pkg+"."+id][mem] {
 				bad = append(bad, fmt.Sprintf("%s: %s.%s has no %s", where, pkg, id, mem))
+			}
+		}
+		for _, span := range inlineCode.FindAllString(l, -1) {
+			if e := strings.Trim(span, "`"); errIdent.MatchString(e) && !a.names["zklock"][e] {
+				bad = append(bad, fmt.Sprintf("%s: `%s` is not declared in impl/zklock", where, e))
 			}
 		}
 		if !typeSpans {

@@ -89,7 +89,7 @@ func TestAPINamesExist(t *testing.T) {
 	if bad := checkAPI(a, "x.md", good, true); len(bad) != 0 {
 		t.Errorf("real names rejected: %v", bad)
 	}
-	for _, doc := range []string{"`zklock.NoSuchFunc`", "`Lease.NoSuchMethod`", "zklock.Lease.NoSuchMethod", "`otelzklock.NoSuch`"} {
+	for _, doc := range []string{"`zklock.NoSuchFunc`", "`Lease.NoSuchMethod`", "zklock.Lease.NoSuchMethod", "`otelzklock.NoSuch`", "`ErrNoSuchError`"} {
 		if bad := checkAPI(a, "x.md", doc, true); len(bad) == 0 {
 			t.Errorf("control %s: accepted", doc)
 		}
