@@ -112,9 +112,10 @@ var (
 
 // checkAPI reports every identifier of a cited package that a document
 // names and the package does not declare: `zklock.Name` and
-// `zklock.Type.Member` anywhere, an error `ErrX` alone in a code span, and, with typeSpans, `Type.Member` at the
-// start of a code span when Type is one of zklock's types (a document that
-// also cites TLA+ names, Election.Safety, leaves typeSpans off).
+// `zklock.Type.Member` anywhere, an error `ErrX` alone in a code span,
+// and, with typeSpans, `Type.Member` at the start of a code span when Type
+// is one of zklock's types (a document that also cites TLA+ names,
+// Election.Safety, leaves typeSpans off).
 func checkAPI(a *api, name, text string, typeSpans bool) []string {
 	var bad []string
 	for i, l := range strings.Split(text, "\n") {
