@@ -81,7 +81,7 @@ func WithDriftMargin(d time.Duration) SessionOption {
 // answering: up to syncLimit ticks, while the leader, which alone expires
 // sessions, no longer hears about ours. The session therefore counts its
 // loss deadline only from requests the leader is proven to have heard of
-// (a sync it answered came after them; see README, "Loss is said, early"),
+// (a sync it answered came after them; see docs/GUARANTEES.md, "Loss is said, early"),
 // and that proof lags by (syncLimit+1) ticks: the negotiated timeout must
 // exceed the drift margin plus that lag, or NewSession refuses it. The
 // default is ZooKeeper's shipped timing, 2 s and 5 (a lag of 12 s). Values

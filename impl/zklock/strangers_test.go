@@ -14,7 +14,7 @@ import (
 )
 
 // Strangers in the lock path: anyone with write access to it can create
-// children. What zklock promises (README, "Strangers in the lock path"):
+// children. What zklock promises (docs/GUARANTEES.md, "Strangers never make zklock grant twice"):
 // a child whose name is not a lock marker (lock-, __READ__, __WRIT__)
 // followed by ten digits is not a contender and is ignored by Lock, RLock
 // and Contenders; a child whose name is one is a contender whoever made
