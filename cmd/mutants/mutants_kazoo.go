@@ -12,7 +12,7 @@ func init() {
 		c.kind = ModeExclusive
 `,
 		Replace: ``,
-		Killers: []string{"TestKazooInteropMutex", "TestKazooInteropRWMutex", "TestParseKazooNames", "TestKazooQueue"},
+		Killers: []string{"TestKazooInteropMutex", "TestKazooInteropRWMutex", "TestParseKazooNames", "TestKazooQueue", "TestKazooNamedStrangers"},
 	})
 }
 

@@ -3,6 +3,7 @@ package zklock
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // kazoo (the Python client) names its lock nodes <32 hex>__lock__<seq>
@@ -82,4 +83,51 @@ func TestKazooQueue(t *testing.T) {
 			t.Errorf("decide(me %d, %v) = %v, seq %d; want %v, seq %d", c.me, c.kind, grant, wait.seq, c.grant, c.wait)
 		}
 	}
+}
+
+// TestKazooNamedStrangers: hand-made persistent children named like kazoo's
+// nodes are contenders like any other: "__rlock__0000000000" lets readers
+// share with it and blocks writers and a Mutex; "__lock__0000000001" blocks
+// readers too; Contenders lists them in sequence order.
+func TestKazooNamedStrangers(t *testing.T) {
+	skipTraceCheck(t, "a stranger's node that the model never created is in the queue")
+	a := admin(t)
+	lock := lockPath(t)
+	createStrangers(t, a, lock, []string{"__rlock__0000000000"})
+	c := newClient(t, "c")
+	rw, err := NewRWMutex(c.Session, lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMutex(c.Session, lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxFor(t, time.Minute)
+	r, err := rw.TryRLock(ctx)
+	if err != nil {
+		t.Fatalf("TryRLock behind a kazoo-named reader: %v", err)
+	}
+	if err := r.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustBeLocked(t, ctx, "TryLock (write) behind a kazoo-named reader", rw.TryLock)
+	mustBeLocked(t, ctx, "Mutex TryLock behind a kazoo-named reader", m.TryLock)
+	createStrangers(t, a, lock, []string{"__lock__0000000001"})
+	mustBeLocked(t, ctx, "TryRLock behind a kazoo-named Lock", rw.TryRLock)
+	names, err := rw.Contenders(ctx)
+	want := []string{lock + "/__rlock__0000000000", lock + "/__lock__0000000001"}
+	if err != nil || !slices.Equal(names, want) {
+		t.Fatalf("Contenders = %q, %v; want %q", names, err, want)
+	}
+	for _, n := range want {
+		if err := a.Delete(n, -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := rw.TryLock(ctx)
+	if err != nil {
+		t.Fatalf("TryLock once the strangers went: %v", err)
+	}
+	w.Unlock(ctx)
 }
