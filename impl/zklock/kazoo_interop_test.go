@@ -91,17 +91,40 @@ func kazooVenv(ctx context.Context, t *testing.T) (string, error) {
 		}
 		return nil
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	// Made beside dir and renamed into place, so that test binaries of two
+	// packages or server versions set up at once never see half a venv (a
+	// venv's python finds its packages relative to itself: it may move).
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return "", err
 	}
-	if err := run("python3", "-m", "venv", dir); err != nil {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".new-")
+	if err != nil {
 		return "", err
 	}
-	if err := run(filepath.Join(dir, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check",
+	defer os.RemoveAll(tmp)
+	if err := run("python3", "-m", "venv", tmp); err != nil {
+		return "", err
+	}
+	if err := run(filepath.Join(tmp, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
 		"--require-hashes", "--only-binary", ":all:", "-r", req); err != nil {
 		return "", err
 	}
-	return python, os.WriteFile(stamp, want, 0o644)
+	if err := os.WriteFile(filepath.Join(tmp, "requirements.txt"), want, 0o644); err != nil {
+		return "", err
+	}
+	// Only a venv is replaced (ZKLOCK_KAZOO_VENV may name any folder).
+	if _, err := os.Stat(filepath.Join(dir, "pyvenv.cfg")); err == nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if have, rerr := os.ReadFile(stamp); rerr == nil && bytes.Equal(have, want) {
+			return python, nil // another test binary made it first
+		}
+		return "", err
+	}
+	return python, nil
 }
 
 // startKazoo starts testdata/kazoo_holder.py on servers, one kazoo session
