@@ -220,8 +220,9 @@ func TestKazooInteropRWMutex(t *testing.T) {
 	// or waits for both.
 	k.acquire(t, "r1", "read", lock)
 	k.waitGranted(t, "r1")
+	mustBeLocked(t, ctx, "zklock TryLock beside a kazoo ReadLock alone", rwW.TryLock)
 	zR1 := mustGrant(t, "zklock RLock beside a kazoo ReadLock", zkLock(ctx, track, "zklock R1", "read", rwR.RLock))
-	mustBeLocked(t, ctx, "zklock TryLock beside a kazoo ReadLock", rwW.TryLock)
+	mustBeLocked(t, ctx, "zklock TryLock beside a kazoo and a zklock reader", rwW.TryLock)
 	curatorQueued(t, k, a, "w1", "write", lock)
 	k.release(t, "r1")
 	k.waitReleased(t, "r1")
