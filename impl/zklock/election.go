@@ -22,8 +22,9 @@ import (
 // those digits: Curator's LeaderLatch sorts every child by what follows its
 // last "latch-", so the two agree on every such node. Any other child, a
 // Mutex's or kazoo's lock node included, is a stranger the election
-// ignores (LeaderLatch sorts it by its whole name, after the candidates
-// unless it begins with a character below '0').
+// ignores. LeaderLatch sorts such a child by its whole name against the
+// candidates' digits: one that sorts ahead ("0000000000", "-x") blocks
+// Curator's candidates there, never ours, and no child makes two lead.
 //
 // An Election is safe for concurrent use; each Campaign is a candidate of
 // its own.
