@@ -17,7 +17,7 @@ ZK_VERSIONS ?= 3.8 3.9
 # The packages that depend on the server version; the rest run once.
 ZK_PKGS   := ./impl/... ./ensemble/...
 
-.PHONY: setup verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
+.PHONY: setup kazoo-venv verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
         staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
@@ -110,7 +110,27 @@ setup:
 	@want=$(STATICCHECK_VERSION); have=$$($(STATICCHECK) -version 2>/dev/null | sed -n 's/.*(\(.*\))/v\1/p'); \
 	if [ "$$have" != "$$want" ]; then \
 	  echo "installing staticcheck $$want"; $(GO) install honnef.co/go/tools/cmd/staticcheck@$$want; fi
+	@if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip' 2>/dev/null; then \
+	  echo "installing Debian's python3 and python3-venv (the kazoo interop test; Debian's python3 has no ensurepip without it)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq python3 python3-venv; \
+	fi
+	@$(MAKE) --no-print-directory kazoo-venv
 	$(GO) mod download
+
+# kazoo-venv: the kazoo release the kazoo interop test runs against, pinned
+# by hash in $(KAZOO_REQ), in a venv of its own; remade when the pin
+# changes (the venv keeps a copy of the requirements it was made from, as
+# the test's own set-up does when make setup did not run).
+KAZOO_VENV := .cache/kazoo-venv
+KAZOO_REQ  := impl/zklock/testdata/kazoo-requirements.txt
+kazoo-venv:
+	@if ! cmp -s $(KAZOO_REQ) $(KAZOO_VENV)/requirements.txt || [ ! -x $(KAZOO_VENV)/bin/python ]; then \
+	  echo "installing kazoo into $(KAZOO_VENV) (the kazoo interop test)"; \
+	  rm -rf $(KAZOO_VENV) && python3 -m venv $(KAZOO_VENV) && \
+	  $(KAZOO_VENV)/bin/pip install --quiet --disable-pip-version-check --require-hashes --only-binary :all: -r $(KAZOO_REQ) && \
+	  cp $(KAZOO_REQ) $(KAZOO_VENV)/requirements.txt; \
+	fi
 
 ## test: the fast subset, no ensemble, no TLC.
 test: vet fmt-check unit
@@ -424,10 +444,10 @@ bench: setup
 bench-quick: setup
 	$(GO) run ./cmd/bench --quick --out ''
 
-# Go and Java (Curator) processes contending on one lock path; part of
-# `integration` too.
+# Go, Java (Curator) and Python (kazoo) processes contending on one lock
+# path; part of `integration` too.
 interop: setup
-	$(GO) test -count=1 -race -run '^TestInterop' ./impl/zklock
+	$(GO) test -count=1 -race -run '^(TestInterop|TestKazooInterop)' ./impl/zklock
 
 ensemble-up:
 	$(GO) run ./cmd/zkensemble up

@@ -15,6 +15,7 @@
 //	model/stalereads  StaleReads: any recipe with reads from a lagging server
 //	                  (PredecessorLockStaleReads, SharedLockStaleReads)
 //	model/lockall     LockAll (impl/zklock LockAll over two locks) and its controls
+//	model/kazooqueue  KazooQueue: zklock's and kazoo's clients on one lock path
 //	model/semaphore   Semaphore (Curator's InterProcessSemaphoreV2) and its mutants
 //	model/explore     explicit-state explorer: breadth-first search over
 //	                  fingerprinted states (parallel, or in TLC's order),

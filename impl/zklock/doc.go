@@ -85,11 +85,22 @@
 //
 // # Strangers in the lock path
 //
-// A child named like a contender (a lock marker and ten digits) is one,
-// whoever made it, as in Curator; any other child is ignored. ZooKeeper
+// A child named like a contender is one, whoever made it, as in Curator:
+// a lock marker followed by the server's ten sequence digits, the marker
+// Curator's ("lock-" exclusive, "__READ__" read, "__WRIT__" write) or
+// kazoo's, the Python client's ("__lock__" of Lock and WriteLock,
+// exclusive; "__rlock__" of ReadLock, read). All of them form one queue
+// ordered by the ten digits, with one rule: a reader waits for the last
+// non-reader ahead of it, anyone else for every node ahead of it, which
+// is kazoo's rule too. So Go, Java and Python processes can share a lock,
+// provided kazoo is told to count Curator's names (extra_lock_patterns:
+// "-lock-", "-__READ__" and "-__WRIT__" for Lock and WriteLock, "-lock-"
+// and "-__WRIT__" for ReadLock). Any other child is ignored: neither
+// waited for nor deleted. A name can only add a contender we wait for,
+// never remove one, so no child makes us grant beside a holder. ZooKeeper
 // numbers a sequential child by its parent's child-change counter, which
 // only grows, so a node created with the sequence flag after ours (any
-// zklock or Curator client's) sorts after ours. Only a node named by hand,
+// zklock, Curator or kazoo client's) sorts after ours. Only a node named by hand,
 // without the flag, can sort ahead of a node created before it (say
 // lock-0000000000). Such a node is waited for like a holder if a listing of
 // ours sees it: the first one after our create, or any later one. A waiter

@@ -16,9 +16,15 @@ import (
 // (_c_<uuid>-latch-<sequence>) and carries the candidate's value, as
 // LeaderLatch's carries its participant id. The candidate with the lowest
 // sequence number leads; the others queue behind it as a Mutex's waiters
-// do, each watching the node before its own. Only "latch-" nodes are
-// candidates: any other child of the path, a Mutex's lock node included, is
-// a stranger the election ignores.
+// do, each watching the node before its own. Every child whose name ends
+// in "latch-" and ten digits is a candidate, whoever made it and whatever
+// comes before "latch-" (a hand-made mylatch-0000000000 is one), ordered by
+// those digits: Curator's LeaderLatch sorts every child by what follows its
+// last "latch-", so the two agree on every such node. Any other child, a
+// Mutex's or kazoo's lock node included, is a stranger the election
+// ignores. LeaderLatch sorts such a child by its whole name against the
+// candidates' digits: one that sorts ahead ("0000000000", "-x") blocks
+// Curator's candidates there, never ours, and no child makes two lead.
 //
 // An Election is safe for concurrent use; each Campaign is a candidate of
 // its own.

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -134,9 +135,10 @@ func (h *holdTracker) check(t *testing.T) {
 	}
 }
 
-// javaHolder is one harness process in hold mode; each contender in it has a
-// session of its own.
+// javaHolder is one holder process in hold mode: the Curator harness, in
+// which each contender has a session of its own, or the kazoo holder.
 type javaHolder struct {
+	side  string // "curator" or "kazoo": the holders' names in the tracker
 	stdin io.WriteCloser
 	track *holdTracker
 
@@ -156,20 +158,32 @@ func startCurator(t *testing.T, servers []string, track *holdTracker) *javaHolde
 	// A JVM that starts fast: the harness waits, it does not compute.
 	cmd := h.Command(ctx, []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"},
 		"hold", "--servers", strings.Join(servers, ","), "--session-timeout-ms", fmt.Sprint(longTimeout.Milliseconds()))
+	return startHolder(t, "curator", cmd, cancel, track)
+}
+
+// startHolder starts a holder process that speaks the hold protocol on
+// stdin and stdout (acquire, release, quit; ready, granted, released), as
+// the Curator harness and testdata/kazoo_holder.py do, and waits until it
+// is ready. side names it in the tracker and in failures; cancel kills it.
+func startHolder(t *testing.T, side string, cmd *exec.Cmd, cancel context.CancelFunc, track *holdTracker) *javaHolder {
+	t.Helper()
 	cmd.Stderr = testWriter{t}
 	cmd.WaitDelay = 5 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting the Curator harness: %v", err)
+		cancel()
+		t.Fatalf("starting the %s holder: %v", side, err)
 	}
-	j := &javaHolder{stdin: stdin, track: track, changed: make(chan struct{}),
+	j := &javaHolder{side: side, stdin: stdin, track: track, changed: make(chan struct{}),
 		mode: map[string]string{}, granted: map[string]string{}, freed: map[string]bool{}}
 	ready := make(chan struct{})
 	readerDone := make(chan struct{})
@@ -192,7 +206,7 @@ func startCurator(t *testing.T, servers []string, track *holdTracker) *javaHolde
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			cancel() // kills our JVM, and only it
+			cancel() // kills our process, and only it
 			<-done
 		}
 		cancel()
@@ -201,9 +215,9 @@ func startCurator(t *testing.T, servers []string, track *holdTracker) *javaHolde
 	select {
 	case <-ready:
 	case <-readerDone:
-		t.Fatal("the Curator harness exited before it was ready")
+		t.Fatalf("the %s holder exited before it was ready", side)
 	case <-time.After(time.Minute):
-		t.Fatal("the Curator harness did not start within a minute")
+		t.Fatalf("the %s holder did not start within a minute", side)
 	}
 	return j
 }
@@ -220,10 +234,10 @@ func (j *javaHolder) line(s string, ready chan struct{}) {
 	case f[0] == "granted" && len(f) == 3:
 		j.granted[f[1]] = f[2]
 		// Checked here, as the line arrives, not when the test gets to it.
-		j.track.grant("curator "+f[1], j.mode[f[1]])
+		j.track.grant(j.side+" "+f[1], j.mode[f[1]])
 	case f[0] == "released" && len(f) == 2:
 		j.freed[f[1]] = true
-		j.track.released("curator " + f[1])
+		j.track.released(j.side + " " + f[1])
 	default:
 		j.errs = append(j.errs, s)
 	}
@@ -241,15 +255,16 @@ func (j *javaHolder) wake() {
 func (j *javaHolder) send(t *testing.T, format string, args ...any) {
 	t.Helper()
 	if _, err := fmt.Fprintf(j.stdin, format+"\n", args...); err != nil {
-		t.Fatalf("writing to the Curator harness: %v", err)
+		t.Fatalf("writing to the %s holder: %v", j.side, err)
 	}
 }
 
-// acquire asks Curator for a lock; kind is mutex, read, write, or latch (a
-// LeaderLatch, "granted" once it leads).
+// acquire asks the holder for a lock; kind is mutex, read, write, or latch
+// (a LeaderLatch, "granted" once it leads) for Curator, lock (kazoo's Lock),
+// read or write for kazoo.
 func (j *javaHolder) acquire(t *testing.T, id, kind, path string) {
 	t.Helper()
-	mode := map[string]string{"mutex": "exclusive", "read": "read", "write": "write", "latch": "exclusive"}[kind]
+	mode := map[string]string{"mutex": "exclusive", "read": "read", "write": "write", "latch": "exclusive", "lock": "exclusive"}[kind]
 	j.mu.Lock()
 	j.mode[id] = mode
 	j.mu.Unlock()
@@ -259,7 +274,7 @@ func (j *javaHolder) acquire(t *testing.T, id, kind, path string) {
 // release marks id releasing in the tracker, then tells Curator.
 func (j *javaHolder) release(t *testing.T, id string) {
 	t.Helper()
-	j.track.releasing("curator " + id)
+	j.track.releasing(j.side + " " + id)
 	j.send(t, "release %s", id)
 }
 
@@ -272,18 +287,18 @@ func (j *javaHolder) waitFor(t *testing.T, what string, d time.Duration, cond fu
 		ok, errs, exited, changed := cond(), j.errs, j.exited, j.changed
 		j.mu.Unlock()
 		if len(errs) > 0 {
-			t.Fatalf("Curator harness: %s", strings.Join(errs, "; "))
+			t.Fatalf("%s holder: %s", j.side, strings.Join(errs, "; "))
 		}
 		if ok {
 			return
 		}
 		if exited {
-			t.Fatalf("the Curator harness exited while waiting for %s", what)
+			t.Fatalf("the %s holder exited while waiting for %s", j.side, what)
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			t.Fatalf("Curator: no %s within %v", what, d)
+			t.Fatalf("%s: no %s within %v", j.side, what, d)
 		}
 	}
 }
@@ -306,17 +321,17 @@ func (j *javaHolder) isGranted(id string) bool {
 	return j.granted[id] != ""
 }
 
-// curatorQueued asks Curator for the lock (kind as for acquire), waits until
-// the contender has its node under lock (the harness stores "curator:<id>" in
-// it), then for waitGrace, and fails if Curator granted it meanwhile. It
-// returns the node's name.
+// curatorQueued asks the holder (Curator or kazoo) for the lock (kind as for
+// acquire), waits until the contender has its node under lock (the holder
+// stores "<side>:<id>" in it), then for waitGrace, and fails if the holder
+// granted it meanwhile. It returns the node's name.
 func curatorQueued(t *testing.T, j *javaHolder, a *adminClient, id, kind, lock string) string {
 	t.Helper()
 	j.acquire(t, id, kind, lock)
 	var name string
-	eventually(t, "Curator's node for "+id, time.Minute, func() bool {
+	eventually(t, j.side+"'s node for "+id, time.Minute, func() bool {
 		for _, n := range nodes(t, a, lock) {
-			if data, _, err := a.Get(lock + "/" + n); err == nil && string(data) == "curator:"+id {
+			if data, _, err := a.Get(lock + "/" + n); err == nil && string(data) == j.side+":"+id {
 				name = n
 				return true
 			}
@@ -325,7 +340,7 @@ func curatorQueued(t *testing.T, j *javaHolder, a *adminClient, id, kind, lock s
 	})
 	time.Sleep(waitGrace)
 	if j.isGranted(id) {
-		t.Fatalf("Curator granted %s while it should wait", id)
+		t.Fatalf("%s granted %s while it should wait", j.side, id)
 	}
 	return name
 }

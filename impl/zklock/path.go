@@ -56,6 +56,19 @@ const (
 	uuidLen         = 36
 )
 
+// Node-name parts as kazoo (the Python client, kazoo.recipe.lock) writes
+// them: "<32 hex digits>__lock__<seq>" for Lock and WriteLock, which wait
+// for every contender ahead of them, and "<32 hex digits>__rlock__<seq>"
+// for ReadLock, which waits only for the "__lock__" nodes ahead of it. That
+// is zklock's own rule for an exclusive node and a read node, so a kazoo
+// node counts as one of those, in the one queue ordered by the server's
+// sequence suffix. kazoo never downgrades a node in place, so "__lock__"
+// is exclusive rather than write (see handOff).
+const (
+	kazooLockMarker = "__lock__"
+	kazooReadMarker = "__rlock__"
+)
+
 // newUUID returns a random (version 4) UUID, the identity of one acquisition:
 // after a lost create reply it finds the node the server may have made.
 func newUUID() (string, error) {
@@ -88,10 +101,14 @@ type child struct {
 }
 
 // parseChild reads a child name. A contender's name ends in a marker
-// ("lock-", "__READ__" or "__WRIT__") followed by exactly the server's ten
-// sequence digits; any other child, such as a nested lock path whose name
-// happens to end in digits ("job-0000000001"), is not a contender and ok
-// is false.
+// followed by exactly the server's ten sequence digits: Curator's "lock-"
+// (exclusive), "__READ__" (read) and "__WRIT__" (write), or kazoo's
+// "__lock__" (exclusive) and "__rlock__" (read), whoever made the node and
+// whatever comes before the marker. Any other child, such as a nested lock
+// path whose name happens to end in digits ("job-0000000001"), is not a
+// contender and ok is false: it is ignored, neither waited for nor
+// deleted. A name can only ever add a contender that we wait for, never
+// remove one, so no name makes us grant beside a holder.
 func parseChild(name string) (c child, ok bool) { return parseNode(name, false) }
 
 // parseNode is parseChild for a lock path (latch false) or for an election
@@ -124,6 +141,10 @@ func parseNode(name string, latch bool) (c child, ok bool) {
 		c.kind = ModeRead
 	case strings.HasSuffix(head, writeMarker[1:]):
 		c.kind = ModeWrite
+	case strings.HasSuffix(head, kazooReadMarker):
+		c.kind = ModeRead
+	case strings.HasSuffix(head, kazooLockMarker):
+		c.kind = ModeExclusive
 	default:
 		return child{}, false
 	}

@@ -35,10 +35,14 @@ import (
 //
 // Every child of P/leases counts, as Curator counts it: a node that is not
 // a lease node (a stranger) takes a lease's room, so strangers can only
-// make us grant fewer leases, never more. Curator stores max nowhere, and
-// neither does Semaphore: two processes that use one path with different
-// maxes each enforce their own on the shared count (a process with max 1
-// waits while any lease is held, one with max 3 holds beside two others).
+// make us grant fewer leases, never more; a child named "lease-" and ten
+// digits, alone or after "-", is a lease whoever made it. Curator stores
+// max nowhere, and neither does Semaphore: processes that use one path
+// with different maxes each enforce their own on the shared count (max 1
+// waits while any lease is held, max 3 holds beside two others), but all
+// take turns on the one internal mutex, which an acquirer keeps while it
+// waits for a lease, as Curator's does: one with room under its max waits
+// (TryAcquire: ErrLocked) while one with a smaller max waits for a lease.
 //
 // A Semaphore is safe for concurrent use; each Acquire is an acquirer of
 // its own.
@@ -147,7 +151,7 @@ func (m *Semaphore) serverPath() string { return m.path }
 // Holders lists the lease nodes (full paths, relative to the session's
 // chroot), oldest first. While an acquirer waits for a free lease its node
 // is listed too, as the newest: it holds once the number of children is
-// at most max. Strangers in P/leases are not listed, though they count.
+// at most max. Hand-made lease nodes are listed; strangers count, unlisted.
 // It syncs the session's server with the ensemble's leader first, so it
 // sees every change acknowledged before the call.
 func (m *Semaphore) Holders(ctx context.Context) ([]string, error) {

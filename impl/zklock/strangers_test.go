@@ -15,8 +15,9 @@ import (
 
 // Strangers in the lock path: anyone with write access to it can create
 // children. What zklock promises (docs/GUARANTEES.md, "Strangers never make zklock grant twice"):
-// a child whose name is not a lock marker (lock-, __READ__, __WRIT__)
-// followed by ten digits is not a contender and is ignored by Lock, RLock
+// a child whose name is not a lock marker (Curator's lock-, __READ__,
+// __WRIT__; kazoo's __lock__, __rlock__) followed by ten digits is not a
+// contender and is ignored by Lock, RLock
 // and Contenders; a child whose name is one is a contender whoever made
 // it, so a stranger's node that sorts ahead of us when we list is waited
 // for until it goes, and Contenders shows it so that an operator can find

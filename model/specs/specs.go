@@ -99,6 +99,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadTimedElection(module, m)
 	case module == "LockAll":
 		return loadLockAll(module, m)
+	case module == "KazooQueue":
+		return loadKazooQueue(module, m)
 	case module == "Semaphore":
 		return loadSemaphore(module, m)
 	}
