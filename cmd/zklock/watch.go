@@ -65,13 +65,6 @@ func (w *watcher) release(full string) {
 	delete(w.active, full)
 }
 
-// watching is how many nodes have a watch armed now.
-func (w *watcher) watching() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.active)
-}
-
 // children watches full's children for as long as the watcher lives (an
 // exists watch while full does not exist: its creation is a change too).
 // It arms the first watch before it returns, so a view read after it
