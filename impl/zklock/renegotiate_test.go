@@ -20,9 +20,12 @@ func beatOf(c *client) time.Duration {
 }
 
 // TestRenegotiatedTimeoutRetimesTheHeartbeat: the heartbeat's period is a
-// quarter of the room the timeout leaves, and it must follow the timeout of
-// every reconnect: syncs at the old period are too rare to prove anything
-// before a shorter timeout's deadline (code mutant heartbeat-keeps-period).
+// quarter of the room the timeout leaves, and it must follow a reconnect
+// that negotiates a shorter timeout: syncs at the old period are too rare
+// to prove anything before the shorter timeout's deadline (code mutant
+// heartbeat-keeps-period). A later reconnect that negotiates the longer
+// one again changes nothing: the session keeps the smallest timeout of its
+// life (TestLongerRenegotiatedTimeoutIsIgnored).
 func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
 	c := newClient(t, "c")
 	c.mu.Lock()
@@ -34,11 +37,36 @@ func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
 	if period(shorter) < minRoom/4 {
 		t.Fatalf("test timing: %v leaves no room", shorter)
 	}
-	for _, timeout := range []time.Duration{shorter, real} {
-		c.connected(time.Now(), id, timeout)
-		eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
-			return beatOf(c) == period(timeout)
-		})
+	c.connected(c.lossNow(), id, shorter)
+	eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
+		return beatOf(c) == period(shorter)
+	})
+	if err := c.Err(); err != nil {
+		t.Fatalf("session ended: %v", err)
+	}
+}
+
+// TestLongerRenegotiatedTimeoutIsIgnored: a reconnect that negotiates a
+// longer timeout than the session had (a server with a larger
+// minSessionTimeout) leaves the loss deadline counted from the shorter
+// one: a new leader re-arms the session with the timeout it was created
+// with (spec/tla/SessionClock.tla, LatestTimeout; code mutant
+// latest-timeout). TestReconnectToLargerMinSessionTimeout shows it with
+// real servers.
+func TestLongerRenegotiatedTimeoutIsIgnored(t *testing.T) {
+	c := newClient(t, "c")
+	c.mu.Lock()
+	id, real := c.id, c.timeout
+	c.mu.Unlock()
+	at := c.lossNow()
+	c.connected(at, id, 3*real)
+	if got := c.Timeout(); got != real {
+		t.Fatalf("Timeout %v after a reconnect that negotiated %v, want the smaller %v", got, 3*real, real)
+	}
+	after, _ := c.deadline()
+	if limit := at.Add(real - real/5); after.After(limit) {
+		t.Fatalf("the loss deadline moved to %v after the reattach, past %v: it counts from the longer timeout",
+			after.Sub(at), real-real/5)
 	}
 	if err := c.Err(); err != nil {
 		t.Fatalf("session ended: %v", err)
@@ -65,7 +93,7 @@ func TestRenegotiatedTimeoutWithoutRoomEndsSession(t *testing.T) {
 	c.mu.Lock()
 	id, lag := c.id, c.cfg.syncLag()
 	c.mu.Unlock()
-	c.connected(time.Now(), id, lag) // no room at all
+	c.connected(c.lossNow(), id, lag) // no room at all
 	select {
 	case <-c.Done():
 	case <-time.After(30 * time.Second):
