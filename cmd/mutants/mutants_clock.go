@@ -19,15 +19,23 @@ func init() {
 			Name: "latest-timeout",
 			Why:  "count the loss deadline from the timeout the latest reconnect negotiated (the code before the fix): a server with a larger minSessionTimeout lengthens it, but a new leader re-arms the session with the timeout createSession stored (SessionClock.LatestTimeout)",
 			File: "impl/zklock/deadline.go",
-			Find: `	if timeout < s.timeout {
+			Find: `	if timeout < s.timeout {`,
+			Replace: `	if timeout > s.timeout {
 		s.timeout = timeout
-		changed, shorter = true, true
-	}`,
-			Replace: `	if timeout != s.timeout {
-		changed, shorter = true, timeout < s.timeout
-		s.timeout = timeout
-	}`,
+		changed = true
+	}
+	if timeout < s.timeout {`,
 			Killers: []string{"TestLongerRenegotiatedTimeoutIsIgnored", "TestReconnectToLargerMinSessionTimeout"},
+		},
+		mutant{
+			Name: "shorter-timeout-silent",
+			Why:  "take a shorter timeout from a reconnect without a word: the servers disagree on their bounds, and a reply held up past the shorter timeout finds the session expired while the client believed (SessionClock.ShorterReattach), which no client rule can prevent; only the operator can",
+			File: "impl/zklock/deadline.go",
+			Find: `		s.log.Warn("zklock: a reconnect negotiated a shorter session timeout; give every server the same minSessionTimeout and maxSessionTimeout",
+			"session", fmt.Sprintf("0x%x", s.id), "was", s.timeout, "now", timeout)
+`,
+			Replace: ``,
+			Killers: []string{"TestRenegotiatedTimeoutRetimesTheHeartbeat"},
 		},
 	)
 	// Two mutants of the list find lines that now read the loss clock

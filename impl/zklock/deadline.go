@@ -151,6 +151,12 @@ func (s *Session) readyClosed() bool {
 // so the leader touched it after sent, whichever follower answered before.
 func (s *Session) reattached(sent time.Time, timeout time.Duration) (changed, shorter bool) {
 	if timeout < s.timeout {
+		// The leader armed the shorter timeout as it revalidated, before
+		// the reply told us: a reply held up past it finds the session
+		// expired while we believed (SessionClock.ShorterReattach). Only
+		// servers that agree on their timeout bounds rule that out.
+		s.log.Warn("zklock: a reconnect negotiated a shorter session timeout; give every server the same minSessionTimeout and maxSessionTimeout",
+			"session", fmt.Sprintf("0x%x", s.id), "was", s.timeout, "now", timeout)
 		s.timeout = timeout
 		changed, shorter = true, true
 	}

@@ -1,8 +1,12 @@
 package zklock
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -27,7 +31,8 @@ func beatOf(c *client) time.Duration {
 // one again changes nothing: the session keeps the smallest timeout of its
 // life (TestLongerRenegotiatedTimeoutIsIgnored).
 func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
-	c := newClient(t, "c")
+	var logged syncBuffer
+	c := newClient(t, "c", WithLogger(slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	c.mu.Lock()
 	id, real, lag := c.id, c.timeout, c.cfg.syncLag()
 	c.mu.Unlock()
@@ -37,10 +42,17 @@ func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
 	if period(shorter) < minRoom/4 {
 		t.Fatalf("test timing: %v leaves no room", shorter)
 	}
+	if strings.Contains(logged.String(), "shorter session timeout") {
+		t.Fatalf("warned of a shorter timeout before any reconnect: %s", logged.String())
+	}
 	c.connected(c.lossNow(), id, shorter)
 	eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
 		return beatOf(c) == period(shorter)
 	})
+	// The servers disagree on their bounds: the operator is told.
+	if !strings.Contains(logged.String(), "shorter session timeout") {
+		t.Errorf("no warning of the shorter renegotiated timeout; logged: %q", logged.String())
+	}
 	if err := c.Err(); err != nil {
 		t.Fatalf("session ended: %v", err)
 	}
@@ -113,4 +125,23 @@ func TestRenegotiatedTimeoutWithoutRoomEndsSession(t *testing.T) {
 	if err := lease.Unlock(context.Background()); !errors.Is(err, ErrLockLost) {
 		t.Fatalf("Unlock of the ended lease: %v, want ErrLockLost", err)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the session's goroutines to log
+// into while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
