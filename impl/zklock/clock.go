@@ -15,6 +15,11 @@ import "time"
 // waiter listed first before the suspend would be granted a lock another
 // client holds (spec/tla/SessionClock.tla, MonotonicSuspend). What each
 // system gets is systemClock's doc. Tests inject their own (withLossTimer).
+//
+// Go's timers run on the monotonic clock, so the monitor's timer fires
+// late after a suspend; the session still ends at once: a grant checks the
+// loss clock itself (checkDeadline), and the first reply after waking,
+// which arrives past the deadline, ends the session (acked).
 type lossTimer interface {
 	now() time.Time
 }
@@ -35,15 +40,6 @@ func withLossTimer(c lossTimer) SessionOption {
 		return nil
 	}
 }
-
-// maxLossWait bounds how long the monitor sleeps before it looks at the
-// loss clock again. Go's timers run on the monotonic clock, which on Linux
-// stops while the machine is suspended: a timer set for the deadline fires
-// that much running time later, however long the suspend. Looking again at
-// least this often ends a session whose deadline passed during a suspend
-// within maxLossWait of waking (the grant checks the clock itself, at
-// once).
-const maxLossWait = 500 * time.Millisecond
 
 // instant makes a loss-clock reading of a count of nanoseconds: a
 // time.Time without a monotonic reading, so that Sub, Before and After
