@@ -87,6 +87,11 @@ type Config struct {
 	// Start (see Ensemble.ClientTLS). Links between servers stay
 	// plaintext. It needs ZooKeeper 3.6 or later (both versions here are).
 	TLS bool
+	// ServerConfig holds, for server i (the index Kill takes), "key=value"
+	// lines appended to its zoo.cfg after ExtraConfig: servers with other
+	// bounds (minSessionTimeout, maxSessionTimeout), as a rolling change
+	// of configuration leaves them. Servers past its end get none.
+	ServerConfig [][]string
 }
 
 func (c Config) withDefaults() Config {
@@ -135,7 +140,7 @@ func (c Config) validate() error {
 			return fmt.Errorf("%w: ExtraConfig line %q is not key=value", ErrBadConfig, l)
 		}
 	}
-	return nil
+	return c.validateServerConfig()
 }
 
 // findJava resolves the java executable and checks that every jar on the
@@ -220,6 +225,9 @@ func (c Config) zooCfg(s *server, all []*server, links *linkTable, tm *tlsMateri
 		}
 	}
 	for _, l := range c.ExtraConfig {
+		line("%s", l)
+	}
+	for _, l := range c.serverLines(s.index) {
 		line("%s", l)
 	}
 	return b.String()

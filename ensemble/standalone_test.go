@@ -22,6 +22,8 @@ func TestConfigErrors(t *testing.T) {
 		{TickTime: time.Microsecond},
 		{SyncLimit: -1},
 		{ExtraConfig: []string{"no equals sign"}},
+		{ServerConfig: [][]string{nil, {"no equals sign"}}},
+		{Servers: 1, ServerConfig: [][]string{nil, nil}},
 		{Version: "3.7"},
 		{Version: "3.9.4"},
 	} {

@@ -30,7 +30,7 @@ func (s *Session) checkDeadline() error {
 		return err
 	}
 	deadline, live := s.deadline()
-	if !live || time.Now().Before(deadline) {
+	if !live || s.lossNow().Before(deadline) {
 		return nil
 	}
 	s.mu.Lock()
@@ -104,4 +104,67 @@ func (s *Session) beatPeriod() time.Duration {
 	defer s.mu.Unlock()
 	s.beat = max((s.timeout-s.margin()-s.cfg.syncLag())/4, minRoom/4)
 	return s.beat
+}
+
+// acked records an acknowledgement (the wire's report), unless it arrived
+// at or after the loss deadline: the session is lost then, whatever the
+// reply proves (SessionClock's AckReply comes only while the client
+// believes), and the session ends at once rather than at the monitor's
+// next look. After a suspend that is the first reply after waking.
+func (s *Session) acked(sent, at time.Time, sync bool) {
+	s.mu.Lock()
+	if s.clock == nil {
+		s.mu.Unlock()
+		return
+	}
+	if s.readyClosed() && !at.Before(s.clock.deadline(s.timeout, s.margin())) {
+		s.mu.Unlock()
+		_ = s.checkDeadline()
+		return
+	}
+	s.clock.acked(sent, at, sync)
+	s.mu.Unlock()
+}
+
+// readyClosed reports whether NewSession accepted the negotiated timeout:
+// from then on the loss deadline holds.
+func (s *Session) readyClosed() bool {
+	select {
+	case <-s.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// reattached records a reattach to the session on a reconnect (under
+// s.mu), sent at sent, with the timeout it negotiated; changed says the
+// loss timeout changed, shorter that it shrank.
+//
+// The session keeps the smallest timeout negotiated in its life: a server
+// with a larger minSessionTimeout negotiates a longer one, and the leader
+// touches the session with it, but a new leader re-arms every session with
+// the timeout createSession stored (spec/tla/SessionClock.tla,
+// LatestTimeout fails with the latest timeout). A reattach counts like a
+// sync: the server revalidates the session with the leader before it
+// answers (a follower's REVALIDATE; the leader touches the session then),
+// so the leader touched it after sent, whichever follower answered before.
+func (s *Session) reattached(sent time.Time, timeout time.Duration) (changed, shorter bool) {
+	if timeout < s.timeout {
+		// The leader armed the shorter timeout as it revalidated, before
+		// the reply told us: a reply held up past it finds the session
+		// expired while we believed (SessionClock.ShorterReattach). Only
+		// servers that agree on their timeout bounds rule that out.
+		s.log.Warn("zklock: a reconnect negotiated a shorter session timeout; give every server the same minSessionTimeout and maxSessionTimeout",
+			"session", fmt.Sprintf("0x%x", s.id), "was", s.timeout, "now", timeout)
+		s.timeout = timeout
+		changed, shorter = true, true
+	}
+	if at := s.lossNow(); at.Before(s.clock.deadline(s.timeout, s.margin())) {
+		s.clock.acked(sent, at, true)
+	} else {
+		// Past the deadline the session is lost: the monitor looks now.
+		changed, shorter = true, true
+	}
+	return changed, shorter
 }

@@ -64,10 +64,10 @@ func TestLossDeadlineCountsFromSend(t *testing.T) {
 	}()
 
 	c.net.Delay(d)
-	on := time.Now() // every request sent from now on is held both ways
+	on := c.lossNow() // every request sent from now on is held both ways
 	base := func() (time.Time, time.Time) {
 		deadline, _ := c.deadline()
-		return deadline.Add(-(timeout - margin)), time.Now()
+		return deadline.Add(-(timeout - margin)), c.lossNow()
 	}
 	// closest is how near the bound the counted send time came, for the log.
 	closest := time.Duration(-1)

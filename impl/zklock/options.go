@@ -37,6 +37,7 @@ type sessionConfig struct {
 	auth      []zkAuth
 	tls       *tls.Config
 	observer  Observer
+	lossTimer lossTimer // nil: systemClock
 }
 
 type zkAuth struct {

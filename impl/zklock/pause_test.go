@@ -277,7 +277,7 @@ func TestRenegotiatedTimeoutRearmsTheTimer(t *testing.T) {
 	c.mu.Lock()
 	id, real := c.id, c.timeout
 	c.timeout = 5 * time.Hour
-	c.clock.base = time.Now().Add(-time.Minute)
+	c.clock.base = c.lossNow().Add(-time.Minute)
 	c.mu.Unlock()
 	c.kick <- struct{}{} // the monitor now sleeps towards base + 4 h
 	eventually(t, "the monitor took the kick", 10*time.Second, func() bool { return len(c.kick) == 0 })
@@ -285,7 +285,11 @@ func TestRenegotiatedTimeoutRearmsTheTimer(t *testing.T) {
 	// still between the kick and its select would read the renegotiated
 	// one below and end the session even if nothing rearmed its timer.
 	eventually(t, "the monitor asleep again", 10*time.Second, monitorAsleep)
-	c.connected(time.Now().Add(-time.Hour), id, real)
+	// No reply may reach the session from now on: one arriving past the
+	// deadline would end it (acked) whether or not the timer was rearmed.
+	c.net.BlackholeUntilHealed()
+	defer c.net.Heal()
+	c.connected(c.lossNow().Add(-time.Hour), id, real)
 	select {
 	case <-c.Done():
 	case <-time.After(30 * time.Second):

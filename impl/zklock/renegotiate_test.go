@@ -1,8 +1,12 @@
 package zklock
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -20,11 +24,15 @@ func beatOf(c *client) time.Duration {
 }
 
 // TestRenegotiatedTimeoutRetimesTheHeartbeat: the heartbeat's period is a
-// quarter of the room the timeout leaves, and it must follow the timeout of
-// every reconnect: syncs at the old period are too rare to prove anything
-// before a shorter timeout's deadline (code mutant heartbeat-keeps-period).
+// quarter of the room the timeout leaves, and it must follow a reconnect
+// that negotiates a shorter timeout: syncs at the old period are too rare
+// to prove anything before the shorter timeout's deadline (code mutant
+// heartbeat-keeps-period). A later reconnect that negotiates the longer
+// one again changes nothing: the session keeps the smallest timeout of its
+// life (TestLongerRenegotiatedTimeoutIsIgnored).
 func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
-	c := newClient(t, "c")
+	var logged syncBuffer
+	c := newClient(t, "c", WithLogger(slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	c.mu.Lock()
 	id, real, lag := c.id, c.timeout, c.cfg.syncLag()
 	c.mu.Unlock()
@@ -34,11 +42,43 @@ func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
 	if period(shorter) < minRoom/4 {
 		t.Fatalf("test timing: %v leaves no room", shorter)
 	}
-	for _, timeout := range []time.Duration{shorter, real} {
-		c.connected(time.Now(), id, timeout)
-		eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
-			return beatOf(c) == period(timeout)
-		})
+	if strings.Contains(logged.String(), "shorter session timeout") {
+		t.Fatalf("warned of a shorter timeout before any reconnect: %s", logged.String())
+	}
+	c.connected(c.lossNow(), id, shorter)
+	eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
+		return beatOf(c) == period(shorter)
+	})
+	// The servers disagree on their bounds: the operator is told.
+	if !strings.Contains(logged.String(), "shorter session timeout") {
+		t.Errorf("no warning of the shorter renegotiated timeout; logged: %q", logged.String())
+	}
+	if err := c.Err(); err != nil {
+		t.Fatalf("session ended: %v", err)
+	}
+}
+
+// TestLongerRenegotiatedTimeoutIsIgnored: a reconnect that negotiates a
+// longer timeout than the session had (a server with a larger
+// minSessionTimeout) leaves the loss deadline counted from the shorter
+// one: a new leader re-arms the session with the timeout it was created
+// with (spec/tla/SessionClock.tla, LatestTimeout; code mutant
+// latest-timeout). TestReconnectToLargerMinSessionTimeout shows it with
+// real servers.
+func TestLongerRenegotiatedTimeoutIsIgnored(t *testing.T) {
+	c := newClient(t, "c")
+	c.mu.Lock()
+	id, real := c.id, c.timeout
+	c.mu.Unlock()
+	at := c.lossNow()
+	c.connected(at, id, 3*real)
+	if got := c.Timeout(); got != real {
+		t.Fatalf("Timeout %v after a reconnect that negotiated %v, want the smaller %v", got, 3*real, real)
+	}
+	after, _ := c.deadline()
+	if limit := at.Add(real - real/5); after.After(limit) {
+		t.Fatalf("the loss deadline moved to %v after the reattach, past %v: it counts from the longer timeout",
+			after.Sub(at), real-real/5)
 	}
 	if err := c.Err(); err != nil {
 		t.Fatalf("session ended: %v", err)
@@ -65,7 +105,7 @@ func TestRenegotiatedTimeoutWithoutRoomEndsSession(t *testing.T) {
 	c.mu.Lock()
 	id, lag := c.id, c.cfg.syncLag()
 	c.mu.Unlock()
-	c.connected(time.Now(), id, lag) // no room at all
+	c.connected(c.lossNow(), id, lag) // no room at all
 	select {
 	case <-c.Done():
 	case <-time.After(30 * time.Second):
@@ -85,4 +125,23 @@ func TestRenegotiatedTimeoutWithoutRoomEndsSession(t *testing.T) {
 	if err := lease.Unlock(context.Background()); !errors.Is(err, ErrLockLost) {
 		t.Fatalf("Unlock of the ended lease: %v, want ErrLockLost", err)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the session's goroutines to log
+// into while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

@@ -253,7 +253,10 @@ func (s *Session) relative(p string) string {
 	return p
 }
 
-// Timeout is the session timeout the server agreed to.
+// Timeout is the smallest session timeout the servers agreed to in the
+// session's life, the one its loss deadline counts from: a reconnect may
+// negotiate a longer one, but a new leader re-arms the session with the
+// timeout it was created with.
 func (s *Session) Timeout() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -287,7 +290,7 @@ func (s *Session) monitor() {
 				break
 			}
 			if deadline, live := s.deadline(); live {
-				timer.Reset(time.Until(deadline))
+				timer.Reset(deadline.Sub(s.lossNow()))
 			}
 		}
 		select {
@@ -363,7 +366,8 @@ func (s *Session) beginOp() error {
 
 func (s *Session) endOp() { s.ops.Done() }
 
-// acked, connected and expired are the wire's reports (wireObserver).
+// acked (deadline.go), connected and expired are the wire's reports
+// (wireObserver).
 
 // sawZxid keeps the highest zxid seen: ZooKeeper never shows a session a
 // lower one than it has seen, so it places each reply in the ensemble's
@@ -375,14 +379,6 @@ func (s *Session) sawZxid(zxid int64) {
 			return
 		}
 	}
-}
-
-func (s *Session) acked(sent, at time.Time, sync bool) {
-	s.mu.Lock()
-	if s.clock != nil {
-		s.clock.acked(sent, at, sync)
-	}
-	s.mu.Unlock()
 }
 
 func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
@@ -400,13 +396,9 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		s.mu.Unlock()
 		s.expired()
 	default:
-		// A reattach: the server revalidated the session with the leader
-		// before answering, on the stream a sync takes. The timeout may
-		// have been renegotiated: a shorter one moves the deadline earlier,
-		// so the monitor must look again now, not at the old deadline.
-		changed, shorter := timeout != s.timeout, timeout < s.timeout
-		s.timeout = timeout
-		s.clock.acked(sent, time.Now(), true)
+		// A reattach (reattached): a shorter timeout moves the deadline
+		// earlier, so the monitor must look again now, not at the old one.
+		changed, shorter := s.reattached(sent, timeout)
 		s.mu.Unlock()
 		s.observeSession(SessionReconnected, nil)
 		if !changed {

@@ -37,6 +37,9 @@ type wireObserver interface {
 	wrote(path string, zxid int64)
 	connected(sent time.Time, sessionID int64, timeout time.Duration)
 	expired()
+	// lossNow reads the clock the loss deadline is counted on: the send
+	// and arrival times reported are on it.
+	lossNow() time.Time
 }
 
 // wire dials for go-zookeeper and keeps the connections it made, so that a
@@ -284,7 +287,7 @@ type trackedConn struct {
 }
 
 func (c *trackedConn) Write(p []byte) (int, error) {
-	c.sending = time.Now()
+	c.sending = c.w.obs.lossNow()
 	// Not the connect request, whose bytes at the opcode's place are the
 	// epoch of the last zxid seen.
 	if c.w.c2n.Load() > 0 && c.out.Started() && c.out.AtBoundary() {
@@ -395,7 +398,7 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 	}
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
-		c.w.obs.acked(req.sent, time.Now(), req.op == zkwire.OpSync)
+		c.w.obs.acked(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)
 	}
 	if req.created != nil {
 		c.c2pending.Add(-1)

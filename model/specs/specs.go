@@ -93,6 +93,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadSessionTiming(module, m)
 	case module == "SessionTimingLoad":
 		return loadSessionTimingLoad(module, m)
+	case module == "SessionClock":
+		return loadSessionClock(module, m)
 	case module == "TimedLock":
 		return loadTimedLock(module, m)
 	case module == "TimedElection":
@@ -397,6 +399,13 @@ func (r *constReader) modelValues(name string) []string {
 	// TLC orders model values by name.
 	sort.Strings(out)
 	return out
+}
+
+// fail records the first error.
+func (r *constReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
 }
 
 // done returns the first error, or an error naming constants the config
