@@ -34,7 +34,7 @@ var Layers = [][]string{
 	// The chaos driver: workload, nemesis, validation and report.
 	{"cmd/chaos/internal"},
 	// Commands: the top, imported by nothing.
-	{"cmd"},
+	{"cmd", "docs"},
 }
 
 // Place is where a package sits: its layer's index in Layers (0 at the
