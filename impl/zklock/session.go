@@ -77,7 +77,7 @@ type Session struct {
 
 // NewSession connects to the ensemble and waits for the server to grant a
 // session: as long as ctx allows, but never longer than the larger of the
-// session timeout asked for and DefaultSessionTimeout (10 s), after which it
+// session timeout asked for and 10 s, after which it
 // returns ErrNoServer (nothing listens at the addresses, or nothing answers).
 //
 // servers are "host:port" addresses, or comma-separated connect strings
