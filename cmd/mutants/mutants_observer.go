@@ -31,5 +31,13 @@ func init() {
 			Replace: `	names, pzxid, err := l.children(ctx, joining)`,
 			Killers: []string{"TestElectionObserverAheadOfJoins"},
 		},
+		mutant{
+			Name:    "session-callback-inline",
+			Why:     "an Observer's Session function runs on the goroutine of the event, as before the fix: on go-zookeeper's receive goroutine a blocked SessionReconnected holds back the check of a renegotiated timeout (Done closes late), and on the loss monitor a SessionEnded that calls Close waits for the monitor, which waits for it",
+			File:    "impl/zklock/observer.go",
+			Find:    "\t\ts.cbs.post(func() { f(ev) })",
+			Replace: "\t\tf(ev)",
+			Killers: []string{"TestSlowCallbackDoesNotDelayDone", "TestCloseFromEveryCallback"},
+		},
 	)
 }

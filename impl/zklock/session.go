@@ -45,6 +45,7 @@ type Session struct {
 	endLife     context.CancelFunc
 	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
 	listings    *listingSlots  // listings of lock queues in flight, at most maxListings (listings.go)
+	cbs         callbacks      // the Observer's calls, off the goroutines doing the work (callbacks.go)
 	wg          sync.WaitGroup // calls in flight and background clean-up
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
@@ -172,8 +173,18 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		return nil, err
 	}
 	close(s.ready)
+	// Under mu, as background starts its goroutines: an Observer function
+	// may have closed the session already (Close then waits for nothing
+	// started after it ended).
+	s.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return nil, fmt.Errorf("zklock: new session: %w", err)
+	}
 	s.wg.Add(1)
 	go s.heartbeat()
+	s.mu.Unlock()
 	for _, a := range cfg.auth {
 		if err := s.addAuth(ctx, a); err != nil {
 			s.Close()
@@ -215,6 +226,7 @@ func (s *Session) Close() error {
 	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
 	s.wg.Wait()
+	s.cbs.wait()
 	return nil
 }
 
@@ -408,21 +420,20 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		s.timeout = timeout
 		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
+		if changed {
+			// The room the timeout leaves sets the heartbeat's period; a
+			// timeout that leaves too little is refused, as NewSession
+			// refuses it, since no heartbeat could keep the session alive.
+			if err := s.roomErr(); err != nil {
+				s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
+				return
+			}
+			notify(s.retime)
+			if shorter {
+				notify(s.kick)
+			}
+		}
 		s.observeSession(SessionReconnected, nil)
-		if !changed {
-			return
-		}
-		// The room the timeout leaves sets the heartbeat's period; a
-		// timeout that leaves too little is refused, as NewSession refuses
-		// it, since no heartbeat could keep the session alive.
-		if err := s.roomErr(); err != nil {
-			s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
-			return
-		}
-		notify(s.retime)
-		if shorter {
-			notify(s.kick)
-		}
 	}
 }
 
