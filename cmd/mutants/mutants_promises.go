@@ -1,0 +1,22 @@
+package main
+
+// Promises stated in doc comments that no test guarded (issue 37): each
+// mutant breaks one, and the test named for it is the only thing that
+// notices.
+func init() {
+	mutants = append(mutants,
+		mutant{
+			Name: "acks-merge-proves-more",
+			Why:  "the loss clock's bounded memory, instead of dropping an acknowledgement that arrived within a grain of the one kept before it, gives the kept one the dropped one's newer send time (a merge): a sync that proves the older arrival then proves a send time that remembering every acknowledgement would not (SessionTimingLoad's ProvesNoMore)",
+			File: "impl/zklock/lossclock.go",
+			Find: `	if n := len(c.acks); n > 0 && at.Sub(c.acks[n-1].at) < c.grain {
+		return
+	}`,
+			Replace: `	if n := len(c.acks); n > 0 && at.Sub(c.acks[n-1].at) < c.grain {
+		c.acks[n-1].sent = sent
+		return
+	}`,
+			Killers: []string{"TestLossClockProvesNoMore"},
+		},
+	)
+}
