@@ -18,5 +18,13 @@ func init() {
 	}`,
 			Killers: []string{"TestLossClockProvesNoMore"},
 		},
+		mutant{
+			Name:    "woken-waiter-lists-joining",
+			Why:     "a waiter woken by a watch lists in its session's joining line: its listing, on which its grant may depend, waits behind every waiter its session is still queuing (doc.go: a waiter woken by a watch lists before those still joining)",
+			File:    "impl/zklock/contender.go",
+			Find:    "\t\t\tline = urgent\n",
+			Replace: "\t\t\tline = joining\n",
+			Killers: []string{"TestWokenWaiterListsBeforeJoins"},
+		},
 	)
 }
