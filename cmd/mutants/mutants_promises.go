@@ -34,5 +34,16 @@ func init() {
 			Replace: "\t\t\t\t_ = res[1].Stat.Version\n",
 			Killers: []string{"TestElectionCheckAfterProclaim"},
 		},
+		mutant{
+			Name: "leader-without-sync",
+			Why:  "Election.Leader reads without syncing first: on a server that has not applied a change acknowledged before the call (a follower cut off from the leader), it reports a leader that has resigned",
+			File: "impl/zklock/election.go",
+			Find: `	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return LeaderInfo{}, fmt.Errorf("zklock: leader of %s: %w", l.name, err)
+	}
+`,
+			Replace: "\t_ = s\n",
+			Killers: []string{"TestElectionLeaderSyncsFirst"},
+		},
 	)
 }
