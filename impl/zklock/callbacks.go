@@ -11,10 +11,10 @@ import (
 // at a time, in the order of the events, and never on the goroutine whose
 // work they report. Those goroutines are go-zookeeper's receive goroutine
 // (a reconnect's connect reply), the loss monitor, the call workers and
-// the calls of the API: on the first, a slow function held back every
-// reply and the check of a renegotiated timeout, so Done closed late; and
+// the calls of the API: on the first, a slow function would hold back
+// every reply and the check of a renegotiated timeout, and so Done; and
 // Close, which waits for the monitor, the workers and the calls under way,
-// deadlocked when a function called it from one of them.
+// would deadlock when a function called it from one of them.
 //
 // The goroutine runs only while calls are queued: it starts with the first
 // and returns once the queue is empty, so a session that is lost and never

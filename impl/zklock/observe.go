@@ -198,8 +198,8 @@ func (w *watcher) list(ctx context.Context, a traceevent.Action) ([]child, Trace
 	s, l := w.e.core.s, w.e.core
 	sent := s.now()
 	// The urgent line: an observer's report waits on this listing, as a
-	// woken waiter's grant does on its own, and in the joining line it
-	// waited behind every join its session had queued (listings.go).
+	// woken waiter's grant does on its own; in the joining line it would
+	// wait behind every join its session has queued (listings.go).
 	names, pzxid, err := l.children(ctx, urgent)
 	if err != nil {
 		return nil, TraceEvent{}, err
