@@ -420,18 +420,22 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		s.timeout = timeout
 		s.clock.acked(sent, time.Now(), true)
 		s.mu.Unlock()
-		if changed {
-			// The room the timeout leaves sets the heartbeat's period; a
-			// timeout that leaves too little is refused, as NewSession
-			// refuses it, since no heartbeat could keep the session alive.
-			if err := s.roomErr(); err != nil {
-				s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
-				return
-			}
-			notify(s.retime)
-			if shorter {
-				notify(s.kick)
-			}
+		// The Observer hears of the reconnect after the session has taken
+		// its own steps: the room checked and the monitor woken.
+		if !changed {
+			s.observeSession(SessionReconnected, nil)
+			return
+		}
+		// The room the timeout leaves sets the heartbeat's period; a
+		// timeout that leaves too little is refused, as NewSession refuses
+		// it, since no heartbeat could keep the session alive.
+		if err := s.roomErr(); err != nil {
+			s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
+			return
+		}
+		notify(s.retime)
+		if shorter {
+			notify(s.kick)
 		}
 		s.observeSession(SessionReconnected, nil)
 	}
