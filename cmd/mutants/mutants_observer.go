@@ -39,5 +39,24 @@ func init() {
 			Replace: "\t\tf(ev)",
 			Killers: []string{"TestSlowCallbackDoesNotDelayDone", "TestCloseFromEveryCallback"},
 		},
+		mutant{
+			Name: "callbacks-concurrent",
+			Why:  "each Observer call runs on a goroutine of its own: calls overlap and run out of order (a Reconnected counted after the Ended that followed it), and Close no longer waits for them",
+			File: "impl/zklock/callbacks.go",
+			Find: `	c.queue = append(c.queue, fn)
+	if c.running {
+		c.mu.Unlock()
+		return
+	}
+	c.running, c.runner = true, 0
+	c.drained = make(chan struct{})
+	c.mu.Unlock()
+	go c.run()
+`,
+			Replace: `	c.mu.Unlock()
+	go fn()
+`,
+			Killers: []string{"TestCallbacksInOrderOneAtATime"},
+		},
 	)
 }
