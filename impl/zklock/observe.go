@@ -21,13 +21,17 @@ type Observation struct {
 	err error
 }
 
-// Leaders delivers every change of leader or of the leader's value, in
-// epoch order: never an epoch lower than one already sent, never one twice
-// but with a new value. A vacancy (nobody leads) comes as a LeaderInfo
-// whose Vacant is true (Epoch 0). Changes that come and go between two
-// reads are not seen: the channel tells the latest state, not every step.
-// It is closed when the observation ends (see Err); a receiver that falls
-// behind holds the observer up, it does not lose changes.
+// Leaders delivers the latest leader, as a latest-value channel (as etcd's
+// watchers and Kubernetes' informers are read): it holds at most one
+// report, the newest the observer made, and a newer report replaces one
+// not read yet. So a receiver that comes back after a while reads the
+// current state first, never one the observer has since seen replaced;
+// the states between two reads may be skipped. What a receiver reads is
+// in epoch order: never an epoch lower than one already read, never the
+// same one twice but with a new value. A vacancy (nobody leads) comes as
+// a LeaderInfo whose Vacant is true (Epoch 0). A slow receiver never holds
+// the observer up. The channel is closed when the observation ends (see
+// Err), after the last report, which can still be read.
 func (o *Observation) Leaders() <-chan LeaderInfo { return o.ch }
 
 // Err is nil while the observation runs; once Leaders is closed, why it
@@ -40,9 +44,11 @@ func (o *Observation) Err() error {
 }
 
 // Observe follows the election's leader until ctx ends or the session
-// ends. The observer holds one watch at a time: a data watch on the
+// ends. The observer arms one watch at a time: a data watch on the
 // leader's node, or, while nobody leads, a children watch on the election
-// path (an exists watch while the path itself is missing). So a change of
+// path (an exists watch while the path itself is missing). It holds at
+// most two: a watch it armed on the path can still stand beside the
+// leader's (see below). So a change of
 // leader wakes the observers and at most two candidates, as a Mutex's
 // release does: the next in line, and the one after it (which watches the
 // node two ahead, so that its own turn then comes in one notification);
@@ -69,7 +75,8 @@ func (e *Election) Observe(ctx context.Context) (*Observation, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &Observation{ch: make(chan LeaderInfo)}
+	// One slot: the latest report (deliver).
+	o := &Observation{ch: make(chan LeaderInfo, 1)}
 	w := &watcher{e: e, o: o, id: id}
 	// On the session's background group, so that Close waits for it.
 	if !s.background(func(life context.Context) { w.run(ctx, life) }) {
@@ -137,14 +144,7 @@ func (w *watcher) loop(ctx, life context.Context) error {
 			s.trace(*read)
 		}
 		if send {
-			select {
-			case w.o.ch <- info:
-				w.markSent(info)
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-life.Done():
-				return s.Err()
-			}
+			w.deliver(info)
 		}
 		target := ""
 		if !info.Vacant() {
@@ -197,7 +197,10 @@ func (w *watcher) successors(ctx context.Context, head string) error {
 func (w *watcher) list(ctx context.Context, a traceevent.Action) ([]child, TraceEvent, error) {
 	s, l := w.e.core.s, w.e.core
 	sent := s.now()
-	names, pzxid, err := l.children(ctx, joining)
+	// The urgent line: an observer's report waits on this listing, as a
+	// woken waiter's grant does on its own; in the joining line it would
+	// wait behind every join its session has queued (listings.go).
+	names, pzxid, err := l.children(ctx, urgent)
 	if err != nil {
 		return nil, TraceEvent{}, err
 	}
@@ -283,6 +286,19 @@ func (w *watcher) fresh(info LeaderInfo) bool {
 		return info.mzxid > w.last.mzxid && !bytes.Equal(info.Value, w.last.Value)
 	}
 	return false
+}
+
+// deliver puts info in the channel's one slot, in place of a report not
+// read yet: that report is older, and a receiver that comes back must
+// read the current state first. Only the watcher sends, so once the slot
+// is emptied the send cannot block.
+func (w *watcher) deliver(info LeaderInfo) {
+	select {
+	case <-w.o.ch:
+	default:
+	}
+	w.o.ch <- info
+	w.markSent(info)
 }
 
 // markSent records a report as sent.

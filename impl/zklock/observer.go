@@ -8,10 +8,16 @@ import (
 
 // Observer is told what a session and its locks do, for metrics: every
 // field is optional, in the manner of net/http/httptrace.ClientTrace.
-// zklock calls each from the goroutine doing the work, after the fact and
-// holding none of its own locks; a function must return quickly (count,
-// record, hand off) and must not block. Give it with WithObserver;
-// package otelzklock turns it into OpenTelemetry metrics.
+// zklock calls them after the fact, holding none of its own locks, on a
+// goroutine the session owns: one call at a time, in the order of the
+// events, never on the goroutine whose work they report (so a Lock may
+// return before its Acquired call runs). A slow or blocking function
+// delays only the calls after it: not the session's replies, its loss
+// deadline, Done, or the calls of the API. A function may call Close;
+// Close called elsewhere returns once every call queued before it has
+// returned. Calls queue without bound while a function blocks, so it
+// should still return soon (count, record, hand off). Give it with
+// WithObserver; package otelzklock turns it into OpenTelemetry metrics.
 type Observer struct {
 	// Acquired is called when an acquisition returns: Lock, RLock,
 	// TryLock, TryRLock, and each lock of a LockAll (not a call refused
@@ -94,15 +100,19 @@ func WithObserver(o Observer) SessionOption {
 	}
 }
 
+// observeAcquire, observeSession and observeEnd queue the Observer's
+// calls (callbacks.go).
+
 func (s *Session) observeAcquire(a Acquisition) {
 	if f := s.cfg.observer.Acquired; f != nil {
-		f(a)
+		s.cbs.post(func() { f(a) })
 	}
 }
 
 func (s *Session) observeSession(kind SessionEventKind, err error) {
 	if f := s.cfg.observer.Session; f != nil {
-		f(SessionEvent{Kind: kind, ID: s.ID(), Err: err})
+		ev := SessionEvent{Kind: kind, ID: s.ID(), Err: err}
+		s.cbs.post(func() { f(ev) })
 	}
 }
 
@@ -116,6 +126,7 @@ func (l *Lease) observeEnd(mode Mode, err error) {
 		if l.sem != "" {
 			name = strings.TrimSuffix(name, semLeases)
 		}
-		f(LeaseEnd{Lock: name, Mode: mode, Held: time.Since(l.granted), Err: err})
+		ev := LeaseEnd{Lock: name, Mode: mode, Held: time.Since(l.granted), Err: err}
+		l.s.cbs.post(func() { f(ev) })
 	}
 }

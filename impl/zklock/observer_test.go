@@ -65,6 +65,8 @@ func TestObserver(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	h.cbs.wait() // the Observer's calls run on a goroutine of their own
+	w.cbs.wait()
 	hr.mu.Lock()
 	if len(hr.acquired) != 1 || hr.acquired[0].Err != nil || hr.acquired[0].Ahead != 0 || hr.acquired[0].Lock != lock {
 		t.Errorf("holder's acquisitions %+v, want one granted with nobody ahead on %s", hr.acquired, lock)

@@ -45,6 +45,7 @@ type Session struct {
 	endLife     context.CancelFunc
 	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
 	listings    *listingSlots  // listings of lock queues in flight, at most maxListings (listings.go)
+	cbs         callbacks      // the Observer's calls, off the goroutines doing the work (callbacks.go)
 	wg          sync.WaitGroup // calls in flight and background clean-up
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
@@ -77,7 +78,7 @@ type Session struct {
 
 // NewSession connects to the ensemble and waits for the server to grant a
 // session: as long as ctx allows, but never longer than the larger of the
-// session timeout asked for and DefaultSessionTimeout (10 s), after which it
+// session timeout asked for and 10 s, after which it
 // returns ErrNoServer (nothing listens at the addresses, or nothing answers).
 //
 // servers are "host:port" addresses, or comma-separated connect strings
@@ -172,8 +173,18 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		return nil, err
 	}
 	close(s.ready)
+	// Under mu, as background starts its goroutines: an Observer function
+	// may have closed the session already (Close then waits for nothing
+	// started after it ended).
+	s.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return nil, fmt.Errorf("zklock: new session: %w", err)
+	}
 	s.wg.Add(1)
 	go s.heartbeat()
+	s.mu.Unlock()
 	for _, a := range cfg.auth {
 		if err := s.addAuth(ctx, a); err != nil {
 			s.Close()
@@ -215,6 +226,7 @@ func (s *Session) Close() error {
 	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
 	s.wg.Wait()
+	s.cbs.wait()
 	return nil
 }
 
@@ -400,8 +412,10 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		// earlier, so the monitor must look again now, not at the old one.
 		changed, shorter := s.reattached(sent, timeout)
 		s.mu.Unlock()
-		s.observeSession(SessionReconnected, nil)
+		// The Observer hears of the reconnect after the session has taken
+		// its own steps: the room checked and the monitor woken.
 		if !changed {
+			s.observeSession(SessionReconnected, nil)
 			return
 		}
 		// The room the timeout leaves sets the heartbeat's period; a
@@ -415,6 +429,7 @@ func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
 		if shorter {
 			notify(s.kick)
 		}
+		s.observeSession(SessionReconnected, nil)
 	}
 }
 

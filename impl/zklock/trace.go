@@ -45,7 +45,11 @@ type TraceEvent struct {
 // Start == Time and no zxids.
 
 // Tracer receives trace events synchronously, in the order each client saw
-// them; it must be quick and safe for concurrent use. A session without a
+// them, on the goroutine that took the step (the session's own among
+// them); it must be quick and safe for concurrent use, and must not call
+// the session's Close, which waits for those goroutines. Unlike an
+// Observer's functions it is not deferred: a trace validator needs each
+// step reported before the next one it depends on. A session without a
 // tracer builds no events.
 type Tracer func(TraceEvent)
 
