@@ -13,7 +13,7 @@ func TestObserverSemaphoreLeaseName(t *testing.T) {
 	var r recorder
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
-	_, m := newSem(t, "holder", p, 2, WithObserver(r.observer()))
+	c, m := newSem(t, "holder", p, 2, WithObserver(r.observer()))
 	a, err := m.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -21,6 +21,7 @@ func TestObserverSemaphoreLeaseName(t *testing.T) {
 	if err := a.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
+	c.cbs.wait() // the Observer's calls run on a goroutine of their own
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	held := map[string]int{}
