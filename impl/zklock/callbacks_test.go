@@ -26,8 +26,7 @@ import (
 func TestSlowCallbackDoesNotDelayDone(t *testing.T) {
 	release := make(chan struct{})
 	blocked := make(chan struct{}, 1)
-	var c *client
-	c = newClient(t, "c", WithObserver(Observer{Session: func(e SessionEvent) {
+	c := newClient(t, "c", WithObserver(Observer{Session: func(e SessionEvent) {
 		if e.Kind == SessionReconnected {
 			blocked <- struct{}{}
 			<-release
