@@ -37,8 +37,9 @@
 (*    ensemble.  That window is the                                        *)
 (*    client's reconnect period, no longer: a holder does not wait for     *)
 (*    its loss deadline.                                                   *)
-(*  - TokensGrowOrSaid: a process never hands out a token lower than one   *)
-(*    it handed out before without saying so (TokenRule "flag": the lease  *)
+(*  - TokensGrowOrSaid: a process never hands out a token lower than (or  *)
+(*    equal to) one it handed out before without saying so (TokenRule      *)
+(*    "flag": the lease                                                    *)
 (*    carries the fact; "silent": it does not).                            *)
 (* What does not survive (TokensIncrease, a witness expected to fail):     *)
 (* the order of tokens across the ensemble's whole history.  A fenced     *)
@@ -72,7 +73,7 @@ VARIABLES
     met,       \* met[c]: c's session met the rewound ensemble and was refused
     token,     \* token[c]: the token of c's last grant
     high,      \* high[c]: the highest token process c handed out
-    lower,     \* lower[c]: c's last grant was lower than a token it handed out before
+    lower,     \* lower[c]: c's last grant was not above a token it handed out before
     said,      \* said[c]: c's last grant said so
     top,       \* the highest token ever granted
     dropped,   \* some grant's token was lower than an earlier grant's
@@ -126,8 +127,9 @@ Connect(c) ==
     /\ UNCHANGED <<holder, believes, token, high, lower, said, top, dropped, rewinds>>
 
 \* c creates the lock node, absent, and is granted: its token is the
-\* node's czxid.  A token below one the process handed out before is said
-\* (TokenRule "flag") or not ("silent").
+\* node's czxid.  A token not above one the process handed out before (in
+\* one history it is always above) is said (TokenRule "flag") or not
+\* ("silent").
 Acquire(c) ==
     /\ live[c] /\ c \in known
     /\ holder = NoOne
@@ -139,8 +141,8 @@ Acquire(c) ==
     /\ seen' = [seen EXCEPT ![c] = zxid + 1]
     /\ token' = [token EXCEPT ![c] = zxid + 1]
     /\ high' = [high EXCEPT ![c] = IF zxid + 1 > high[c] THEN zxid + 1 ELSE high[c]]
-    /\ lower' = [lower EXCEPT ![c] = zxid + 1 < high[c]]
-    /\ said' = [said EXCEPT ![c] = TokenRule = "flag" /\ zxid + 1 < high[c]]
+    /\ lower' = [lower EXCEPT ![c] = zxid + 1 <= high[c]]
+    /\ said' = [said EXCEPT ![c] = TokenRule = "flag" /\ zxid + 1 <= high[c]]
     /\ top' = IF zxid + 1 > top THEN zxid + 1 ELSE top
     /\ dropped' = (dropped \/ zxid + 1 < top)
     /\ UNCHANGED <<known, live, met, rewinds>>
@@ -215,7 +217,7 @@ BeliefExclusion ==
         (a # b /\ believes[a] /\ believes[b]) =>
             \E x \in {a, b} : x \notin known /\ ~met[x]
 
-\* A process hands out a token lower than one it handed out before only
+\* A process hands out a token not above one it handed out before only
 \* saying so.
 TokensGrowOrSaid == \A c \in Clients : lower[c] => said[c]
 
