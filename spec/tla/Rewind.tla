@@ -199,11 +199,15 @@ LossDeadline(c) ==
     /\ believes' = [believes EXCEPT ![c] = FALSE]
     /\ UNCHANGED <<zxid, holder, known, seen, met, token, high, lower, said, top, dropped, rewinds>>
 
+\* Action by action, each over the clients (the Go mirror's order).
 Next ==
     \/ Rewind
-    \/ \E c \in Clients :
-          \/ Connect(c) \/ Acquire(c) \/ Release(c)
-          \/ MeetExpired(c) \/ MeetOlder(c) \/ LossDeadline(c)
+    \/ \E c \in Clients : Connect(c)
+    \/ \E c \in Clients : Acquire(c)
+    \/ \E c \in Clients : Release(c)
+    \/ \E c \in Clients : MeetExpired(c)
+    \/ \E c \in Clients : MeetOlder(c)
+    \/ \E c \in Clients : LossDeadline(c)
 
 Spec == Init /\ [][Next]_vars
 
