@@ -106,7 +106,7 @@ func partitions(h History, ls *leases, ps pauses, horizon int64) []Partition {
 				model = ModelSemaphore
 			}
 			p = get(locks, model, r.Path)
-			input = &LockInput{Kind: r.Kind, Mode: r.Mode, Outcome: r.outcome(), Token: r.Token, Client: r.Client, Path: r.Path, Max: r.Max}
+			input = &LockInput{Kind: r.Kind, Mode: r.Mode, Outcome: r.outcome(), Token: r.Token, Client: r.Client, Path: r.Path, Max: r.Max, Rewound: r.Rewound}
 			if r.Kind == KindLost {
 				call = lostCall(r, ls, ps)
 			}

@@ -100,6 +100,10 @@ type Record struct {
 	Nodes []string `json:"nodes,omitempty"`
 	// Error is the error text the client saw, for the report only.
 	Error string `json:"error,omitempty"`
+	// Rewound, on an acquire, says the client was told that the lease's
+	// token is not above one its process handed out before on the path
+	// (zklock's Lease.TokenRewound): the ensemble's history went back.
+	Rewound bool `json:"rewound,omitempty"`
 }
 
 // MaxTime bounds every time in a history (about 146 years in nanoseconds), which

@@ -1,0 +1,148 @@
+package checker
+
+import (
+	"fmt"
+	"time"
+)
+
+// An operator's faults: someone with the campaign's credentials deletes a
+// holder's lock node (and may put one of the same name in its place), or
+// wipes the ensemble (every server's data emptied: the history starts
+// over, zxids go back, sessions are gone). A holder cannot learn of either
+// before it happens, so its belief may outlast its node; what a lock must
+// promise is that the belief ends soon after:
+//
+//   - after a deletion, within one notification: a holder watching its own
+//     node learns of the deletion when the next waiter learns of it, so its
+//     belief overlaps the next grant by no more than NotifyGrace after the
+//     delete returned (the belief-overlap judgment: an overlap is excused
+//     within that window, a violation beyond it);
+//   - after a wipe, at the first contact with the new history: within
+//     RewindGrace after the ensemble is healthy again (the reconnect
+//     period of the client and its probe of the servers).
+//
+// Tokens are compared only within one history: a token-order finding that
+// spans a wipe is excused, and the token-said check asks instead that an
+// acquire whose token is not above one the process handed out before
+// (every client of a campaign is one process) said so (Record.Rewound).
+
+// The fault names the checker reads besides FaultPause: the chaos kinds
+// operator-delete, operator-replace and wipe.
+const (
+	FaultOperatorDelete  = "operator-delete"
+	FaultOperatorReplace = "operator-replace"
+	FaultWipe            = "wipe"
+)
+
+// CheckTokenSaid: an acquire's token is not above one handed out before its
+// call on the same path, and the acquire did not say so (Record.Rewound).
+const CheckTokenSaid CheckName = "token-said"
+
+// Defaults for [Options.NotifyGrace] and [Options.RewindGrace].
+const (
+	DefaultNotifyGrace = time.Second
+	DefaultRewindGrace = 5 * time.Second
+)
+
+func operatorFault(name string) bool {
+	return name == FaultOperatorDelete || name == FaultOperatorReplace || name == FaultWipe
+}
+
+// graceOf is how long after fault f ends a belief it explains may last.
+func (p pauses) graceOf(f *Record) int64 {
+	switch f.Fault {
+	case FaultOperatorDelete, FaultOperatorReplace:
+		return p.notify
+	case FaultWipe:
+		return p.rewind
+	}
+	return p.grace
+}
+
+func (p pauses) describeOperator(l *lease, i int) string {
+	f := &p.h[i]
+	if f.Fault == FaultWipe {
+		return fmt.Sprintf("the ensemble was wiped by fault record %d (%s to %s) and %s stopped believing at %s, within %v of the ensemble's return",
+			i, fmtTime(f.Call), fmtTime(f.end()), l.client, fmtTime(l.end), time.Duration(p.rewind))
+	}
+	return fmt.Sprintf("an operator deleted %s's node by fault record %d (%s, %s to %s) and %s stopped believing at %s, within one notification (%v)",
+		l.client, i, f.Fault, fmtTime(f.Call), fmtTime(f.end()), l.client, fmtTime(l.end), time.Duration(p.notify))
+}
+
+// wipes are the indices of h's wipe faults.
+type wipes struct {
+	h  History
+	at []int
+}
+
+func findWipes(h History) wipes {
+	w := wipes{h: h}
+	for i := range h {
+		if h[i].Kind == KindFault && h[i].Fault == FaultWipe {
+			w.at = append(w.at, i)
+		}
+	}
+	return w
+}
+
+// between returns the index of a wipe that overlaps [from, to], or -1.
+func (w wipes) between(from, to int64) int {
+	for _, i := range w.at {
+		if f := &w.h[i]; f.Call <= to && f.end() >= from {
+			return i
+		}
+	}
+	return -1
+}
+
+// excuse excuses a token-order finding whose interval spans a wipe: its
+// tokens are of two histories. nil without wipes.
+func (w wipes) excuse() func(*Finding) {
+	if len(w.at) == 0 {
+		return nil
+	}
+	return func(f *Finding) {
+		if f.Check != CheckTokenOrder {
+			return
+		}
+		if i := w.between(f.Start, f.End); i >= 0 {
+			r := &w.h[i]
+			f.Excuse = fmt.Sprintf("the ensemble was wiped between (fault record %d, %s to %s): tokens of two histories are not ordered",
+				i, fmtTime(r.Call), fmtTime(r.end()))
+			f.Faults = []int{i}
+		}
+	}
+}
+
+// checkTokensSaid reports every acquire whose token is not above one
+// granted on its path before it was called, across a wipe, unless it said
+// so. Within one history the token-order check judges the same pairs.
+func checkTokensSaid(ls *leases, w wipes, out *collector) {
+	if len(w.at) == 0 {
+		return
+	}
+	for path, group := range ls.byPath {
+		byReturn := sortedLeases(group, func(l *lease) int64 { return l.start })
+		byCall := sortedLeases(group, func(l *lease) int64 { return l.call })
+		var best *lease
+		i := 0
+		for _, y := range byCall {
+			for i < len(byReturn) && byReturn[i].start < y.call {
+				if best == nil || byReturn[i].token > best.token {
+					best = byReturn[i]
+				}
+				i++
+			}
+			if best == nil || best.token < y.token || y.rewound || best == y || w.between(best.start, y.start) < 0 {
+				continue
+			}
+			out.add(Finding{
+				Check: CheckTokenSaid, Path: path,
+				Clients: []string{best.client, y.client}, Tokens: []int64{best.token, y.token},
+				Start: best.start, End: y.start, Records: []int{best.acq, y.acq},
+				Text: fmt.Sprintf("%s was granted %s with token %d at %s, before %s asked; %s got token %d, not above it, and was not told",
+					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token),
+			})
+		}
+	}
+}

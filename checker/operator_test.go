@@ -1,0 +1,111 @@
+package checker_test
+
+import (
+	"testing"
+
+	"github.com/zklock/zklock/checker"
+)
+
+// Times in these histories are nanoseconds: the graces are DefaultNotifyGrace
+// (1 s) and DefaultRewindGrace (5 s).
+const sec = int64(1e9)
+
+func rewoundAcq(client, path string, call, ret, token int64) checker.Record {
+	r := acq(client, path, call, ret, token)
+	r.Rewound = true
+	return r
+}
+
+var operatorGood = []control{
+	{
+		// The holder watches its node: its loss comes with the next grant.
+		name:    "operator-delete: the holder's belief ends within one notification",
+		excused: []checker.CheckName{checker.CheckOverlap},
+		h: checker.History{
+			acq("A", L, 0, 10, 1),
+			fault(checker.FaultOperatorDelete, "A", 50, 60),
+			acq("B", L, 20, 70, 2),
+			lost("A", L, 10, 80, 1),
+			rel("B", L, 100, 110, 2, ok),
+		},
+	},
+	{
+		name:    "wipe: the holder ends at its first contact; the later token is lower and said",
+		excused: []checker.CheckName{checker.CheckOverlap, checker.CheckTokenOrder},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec),
+			rewoundAcq("B", L, 3*sec+10, 3*sec+20, 5),
+			lost("A", L, 10, 4*sec, 9),
+			rel("B", L, 5*sec, 5*sec+10, 5, ok),
+		},
+	},
+}
+
+var operatorBad = []control{
+	{
+		// go-zookeeper's zk.Lock: nothing tells the holder.
+		name:    "operator-delete: the holder believes on, a second past the next grant",
+		illegal: []string{"mutex " + L},
+		violate: []checker.CheckName{checker.CheckOverlap},
+		h: checker.History{
+			acq("A", L, 0, 10, 1),
+			fault(checker.FaultOperatorDelete, "A", 50, 60),
+			acq("B", L, 20, 70, 2),
+			rel("A", L, 60+2*sec, 60+2*sec+10, 1, ok),
+			rel("B", L, 3*sec, 3*sec+10, 2, ok),
+		},
+	},
+	{
+		name:    "operator-delete of another client's node excuses nothing",
+		illegal: []string{"mutex " + L},
+		violate: []checker.CheckName{checker.CheckOverlap},
+		h: checker.History{
+			acq("A", L, 0, 10, 1),
+			fault(checker.FaultOperatorDelete, "C", 50, 60),
+			acq("B", L, 20, 70, 2),
+			rel("A", L, 80, 90, 1, ok),
+			rel("B", L, 100, 110, 2, ok),
+		},
+	},
+	{
+		// The lost record's call is after the wipe here only to show that
+		// the overlap check alone judges the window: the wipe voids what
+		// the holder knew, so the linearizability check places its loss
+		// anywhere after its acquire.
+		name:    "wipe: the holder waits for its loss deadline, past the window",
+		violate: []checker.CheckName{checker.CheckOverlap},
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec),
+			rewoundAcq("B", L, 3*sec+10, 3*sec+20, 5),
+			lost("A", L, 3*sec+100, 9*sec, 9),
+			rel("B", L, 10*sec, 10*sec+10, 5, ok),
+		},
+	},
+	{
+		name:    "wipe: a lower token handed out without saying so",
+		illegal: []string{"mutex " + L},
+		violate: []checker.CheckName{checker.CheckTokenSaid},
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			rel("A", L, 20, 30, 9, ok),
+			fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec),
+			acq("B", L, 3*sec+10, 3*sec+20, 5),
+			rel("B", L, 5*sec, 5*sec+10, 5, ok),
+		},
+	},
+}
+
+func TestOperatorControls(t *testing.T) {
+	for _, c := range operatorGood {
+		c.verdict = checker.VerdictPass
+		t.Run(c.name, func(t *testing.T) { runControl(t, c) })
+	}
+	for _, c := range operatorBad {
+		c.verdict = checker.VerdictFail
+		t.Run(c.name, func(t *testing.T) { runControl(t, c) })
+	}
+}
