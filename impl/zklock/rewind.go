@@ -39,8 +39,8 @@ import (
 // A rewind also takes the fencing tokens back: a later grant's czxid can
 // be lower than (or equal to) an earlier one's. A process never hands one
 // out silently: a grant whose token is not above the highest this process
-// handed out for the same lock path on the same servers, before its
-// acquisition began, says so (Lease.TokenRewound).
+// handed out for the same lock path before its acquisition began says so
+// (Lease.TokenRewound).
 
 // ErrHistoryRewound: the ensemble's history is older than what the session
 // has seen: its data was wiped or restored from a backup. The session
@@ -181,7 +181,7 @@ func parseSrvr(out string) (srvrStat, error) {
 	return st, nil
 }
 
-// issuedTokens keeps, by servers and lock path (tokenKey), the two
+// issuedTokens keeps, by chroot and lock path (tokenKey), the two
 // latest highest tokens this process handed out and when.
 var issuedTokens = struct {
 	sync.Mutex
@@ -195,13 +195,13 @@ type highTokens struct {
 	topAt, prevAt time.Time
 }
 
-// tokenKey names a lock path on an ensemble: the session's servers and
-// chroot, and the path. Two connect strings naming one ensemble
-// differently keep two records (a lower token is then not said: the
-// record is per connect string).
-func (s *Session) tokenKey(path string) string {
-	return strings.Join(s.rewind.servers, ",") + s.chroot + "\x00" + path
-}
+// tokenKey names a lock path for the process: the session's chroot and
+// the path, whatever servers the session reaches them through (clients
+// behind proxies, or connect strings listing the servers in another
+// order, name one ensemble differently). A process that locks the same
+// path on two ensembles may be told of a rewind that was none: the flag
+// is a warning, never a refusal.
+func (s *Session) tokenKey(path string) string { return s.chroot + "\x00" + path }
 
 // noteToken records a grant's token and returns the highest token handed
 // out before begun for the same lock path when the grant's is not above
@@ -249,8 +249,8 @@ func (l *Lease) noteGrant(begun time.Time) {
 }
 
 // TokenRewound reports whether the lease's token is not above a token
-// this process handed out for the same lock path (on the same connect
-// string) before this lease's acquisition began, and that higher token.
+// this process handed out for the same lock path (under the same chroot)
+// before this lease's acquisition began, and that higher token.
 // ZooKeeper's zxids only grow within one history of the ensemble; a wipe
 // or a restore from a backup starts another, whose tokens can be lower. A
 // resource fenced by the highest token it has seen refuses this lease's
@@ -259,3 +259,8 @@ func (l *Lease) noteGrant(begun time.Time) {
 func (l *Lease) TokenRewound() (before int64, rewound bool) {
 	return l.below, l.below != 0
 }
+
+// EpochRewound is TokenRewound for the leadership's epoch (its lease's
+// token): whether a wipe or a restore took it back to or below an epoch
+// this process was elected with before, and that higher epoch.
+func (l *Leadership) EpochRewound() (before int64, rewound bool) { return l.lease.TokenRewound() }

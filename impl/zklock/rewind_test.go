@@ -95,7 +95,7 @@ func TestWipeEndsLeaseAtOnce(t *testing.T) {
 // before a higher grant (readers of an RWMutex, leases of a Semaphore,
 // granted in no czxid order) is not.
 func TestNoteTokenOrder(t *testing.T) {
-	s := &Session{rewind: rewindWatch{servers: []string{"note-token-order:1"}}}
+	s := &Session{}
 	path := "/" + t.Name()
 	t0 := time.Now()
 	if got := s.noteToken(path, 0x10000000a, t0); got != 0 {
@@ -115,9 +115,12 @@ func TestNoteTokenOrder(t *testing.T) {
 	if got := s.noteToken(path, 0x10000000b, time.Now()); got != 0 {
 		t.Fatalf("a higher token: %#x", got)
 	}
-	other := &Session{rewind: rewindWatch{servers: []string{"note-token-order:2"}}}
-	if got := other.noteToken(path, 1, time.Now()); got != 0 {
-		t.Fatalf("another ensemble's lock: %#x", got)
+	if got := s.noteToken(path+"-other", 1, time.Now()); got != 0 {
+		t.Fatalf("another lock: %#x", got)
+	}
+	chrooted := &Session{chroot: "/app"}
+	if got := chrooted.noteToken(path, 1, time.Now()); got != 0 {
+		t.Fatalf("the same path under a chroot: %#x", got)
 	}
 }
 
