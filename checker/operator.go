@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -20,6 +21,10 @@ import (
 //   - after a wipe, at the first contact with the new history: within
 //     RewindGrace after the ensemble is healthy again (the reconnect
 //     period of the client and its probe of the servers).
+//
+// A wipe fault lists in its Nodes the registers kept in the ensemble: their
+// state goes back with it, so their writes are judged within one history
+// (a separate partition after the wipe; a stale write across it excused).
 //
 // Tokens are compared only within one history: a token-order finding that
 // spans a wipe is excused, and the token-said check asks instead that an
@@ -96,22 +101,46 @@ func (w wipes) between(from, to int64) int {
 }
 
 // excuse excuses a token-order finding whose interval spans a wipe: its
-// tokens are of two histories. nil without wipes.
+// tokens are of two histories; and a stale-write finding on a register
+// the wipe took back (its Nodes): the register's history started over
+// with the ensemble's. nil without wipes.
 func (w wipes) excuse() func(*Finding) {
 	if len(w.at) == 0 {
 		return nil
 	}
 	return func(f *Finding) {
-		if f.Check != CheckTokenOrder {
+		if f.Check != CheckTokenOrder && f.Check != CheckStaleWrite {
 			return
 		}
-		if i := w.between(f.Start, f.End); i >= 0 {
-			r := &w.h[i]
-			f.Excuse = fmt.Sprintf("the ensemble was wiped between (fault record %d, %s to %s): tokens of two histories are not ordered",
-				i, fmtTime(r.Call), fmtTime(r.end()))
-			f.Faults = []int{i}
+		i := w.between(f.Start, f.End)
+		if i < 0 || (f.Check == CheckStaleWrite && !slices.Contains(w.h[i].Nodes, f.Register)) {
+			return
+		}
+		r := &w.h[i]
+		what := "tokens of two histories are not ordered"
+		if f.Check == CheckStaleWrite {
+			what = "the register, kept in the ensemble, went back with it"
+		}
+		f.Excuse = fmt.Sprintf("the ensemble was wiped between (fault record %d, %s to %s): %s",
+			i, fmtTime(r.Call), fmtTime(r.end()), what)
+		f.Faults = []int{i}
+	}
+}
+
+// registerKey is the partition of an operation on register reg called at
+// call: a register a wipe took back (listed in the wipe's Nodes) starts a
+// new partition after each such wipe, "reg@wipe N".
+func (w wipes) registerKey(reg string, call int64) string {
+	n := 0
+	for _, i := range w.at {
+		if r := &w.h[i]; r.end() <= call && slices.Contains(r.Nodes, reg) {
+			n++
 		}
 	}
+	if n == 0 {
+		return reg
+	}
+	return fmt.Sprintf("%s@wipe %d", reg, n)
 }
 
 // checkTokensSaid reports every acquire whose token is not above one

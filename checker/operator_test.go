@@ -109,3 +109,43 @@ func TestOperatorControls(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { runControl(t, c) })
 	}
 }
+
+// A register kept in the ensemble goes back with a wipe (the wipe's Nodes
+// name it): its writes are judged within one history. One the wipe does
+// not name (a resource outside the ensemble) must still refuse the lower
+// token.
+func TestWipeTakesBackItsRegisters(t *testing.T) {
+	wipe := fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec)
+	wipe.Nodes = []string{"zk:/data/a"}
+	runControl(t, control{
+		name:    "a wiped register starts over",
+		verdict: checker.VerdictPass,
+		excused: []checker.CheckName{checker.CheckStaleWrite, checker.CheckTokenOrder},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			write("A", "zk:/data/a", 20, 30, 9, "a", ok),
+			rel("A", L, 40, 45, 9, ok),
+			wipe,
+			rewoundAcq("B", L, 3*sec+10, 3*sec+20, 5),
+			read("B", "zk:/data/a", 3*sec+30, 3*sec+40, ""),
+			write("B", "zk:/data/a", 3*sec+50, 3*sec+60, 5, "b", ok),
+			rel("B", L, 3*sec+70, 3*sec+80, 5, ok),
+		},
+	})
+	runControl(t, control{
+		name:    "a register outside the ensemble does not",
+		verdict: checker.VerdictFail,
+		illegal: []string{"register mem:a"},
+		violate: []checker.CheckName{checker.CheckStaleWrite},
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			write("A", "mem:a", 20, 30, 9, "a", ok),
+			rel("A", L, 40, 45, 9, ok),
+			wipe,
+			rewoundAcq("B", L, 3*sec+10, 3*sec+20, 5),
+			write("B", "mem:a", 3*sec+50, 3*sec+60, 5, "b", ok),
+			rel("B", L, 3*sec+70, 3*sec+80, 5, ok),
+		},
+	})
+}

@@ -96,7 +96,8 @@ type Record struct {
 	Fault   string   `json:"fault,omitempty"`
 	Target  string   `json:"target,omitempty"`
 	Clients []string `json:"clients,omitempty"`
-	// Nodes lists the lock nodes present under Path at the end of a run.
+	// Nodes lists the lock nodes present under Path at the end of a run; on
+	// a wipe fault, the registers kept in the ensemble, which it took back.
 	Nodes []string `json:"nodes,omitempty"`
 	// Error is the error text the client saw, for the report only.
 	Error string `json:"error,omitempty"`

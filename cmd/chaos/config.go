@@ -234,6 +234,14 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
 	}
+	fmt.Fprint(w, "An operator's faults, by name only (not in \"all\"):\n")
+	for _, f := range schedule.OptIn {
+		where := ""
+		if f.Server {
+			where = " [server]"
+		}
+		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
+	}
 	fmt.Fprint(w, usageTail)
 	fs.SetOutput(w)
 	fs.PrintDefaults()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/internal/chaos/schedule"
 	"github.com/zklock/zklock/internal/chaos/workload"
 )
@@ -23,7 +24,7 @@ const replaceHold = 2 * time.Second
 // (the checker reads these names: checker.FaultOperatorDelete, ...).
 func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, fault func(string, string, int64, int64)) {
 	if f.Kind == schedule.Wipe {
-		in.wipe(ctx, ev, fault)
+		in.wipe(ctx, ev)
 		return
 	}
 	connect := workload.Connect
@@ -111,7 +112,7 @@ type wiper interface {
 }
 
 // wipe stops every server, empties its data and starts it again.
-func (in *Injector) wipe(ctx context.Context, ev *Event, fault func(string, string, int64, int64)) {
+func (in *Injector) wipe(ctx context.Context, ev *Event) {
 	w, ok := in.clu.(wiper)
 	if !ok {
 		ev.Skipped = "only a local ensemble can be wiped"
@@ -122,7 +123,15 @@ func (in *Injector) wipe(ctx context.Context, ev *Event, fault func(string, stri
 	rec := in.w.Rec
 	call := rec.Now()
 	err := w.Wipe(ctx)
-	fault(string(schedule.Wipe), "*", call, rec.Now())
+	// The registers kept in ZooKeeper went back with it: the checker
+	// judges their writes within one history.
+	var regs []string
+	for _, lp := range append(append([]*workload.LockPath(nil), in.w.Excl...), in.w.RW...) {
+		regs = append(regs, lp.ZKRegister())
+	}
+	rec.Add(checker.Record{Kind: checker.KindFault, Fault: checker.FaultWipe, Target: checker.TargetAll,
+		Call: call, Return: rec.Now(), Nodes: regs})
+	in.w.Mon.Faults.Add(1)
 	if err != nil {
 		ev.Error = err.Error()
 		return
