@@ -338,10 +338,10 @@ chaos-campaigns:
 CHAOS_OPERATOR_ZKLOCK ?=
 chaos-operator:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete
-	@test -x $(CHAOS) || $(GO) build -o $(CHAOS) ./cmd/chaos
+	$(GO) build -o $(CHAOS) ./cmd/chaos
 	@echo "chaos-operator: zklock under wipes"; \
 	$(CHAOS) --faults wipe --duration 25s --fault-interval 8s --quiet --out out/verify/wipe
-	@$(call control,zk-lock-operator-delete,$(CHAOS) --lock=zk --faults operator-delete --idle-hold 5s --fault-interval 3s)
+	@$(call control,zk-lock-operator-delete,$(CHAOS) --lock=zk --faults operator-delete --idle-hold 5s --fault-interval 3s --control "go-zookeeper's zk.Lock: its holder never learns that an operator deleted its node")
 	@grep -q 'VIOLATION overlap' out/verify/control-zk-lock-operator-delete/check.txt || \
 	  { echo "control zk-lock-operator-delete: flagged, but not by the overlap check"; exit 1; }
 	@if [ -n "$(CHAOS_OPERATOR_ZKLOCK)" ]; then echo "chaos-operator: zklock under operator-delete and operator-replace"; \
