@@ -328,7 +328,10 @@ chaos-campaigns:
 
 # The operator's faults (opt-in kinds, not in --faults all): zklock must
 # pass wipes (every server's data emptied: a holder refused by the older
-# history ends at once, ErrHistoryRewound; a lower token is said); zk.Lock,
+# history ends at once, ErrHistoryRewound; a lower token is said), and built
+# with the wait-for-loss-on-rewind mutant be flagged by the rewind-belief
+# check (a 10 s session: its holders believe well past the checker's 2 s;
+# a second campaign if the first caught no holder across a wipe); zk.Lock,
 # whose holder never learns that an operator deleted its node, must be
 # flagged by the overlap check under operator-delete (idle holds keep its
 # belief well past the one-notification window the checker allows).
@@ -336,11 +339,17 @@ chaos-campaigns:
 # own node: CHAOS_OPERATOR_ZKLOCK=1 runs that campaign too (to become the
 # default once the own-node watch is merged).
 CHAOS_OPERATOR_ZKLOCK ?=
+CHAOS_REWIND := .cache/bin/chaos-wait-for-loss-on-rewind
 chaos-operator:
-	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete
+	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete \
+	  out/verify/control-wait-for-loss-on-rewind
 	$(GO) build -o $(CHAOS) ./cmd/chaos
 	@echo "chaos-operator: zklock under wipes"; \
 	$(CHAOS) --faults wipe --duration 25s --fault-interval 8s --quiet --out out/verify/wipe
+	$(GO) build -o $(CHAOS_REWIND) -overlay $$($(GO) run ./cmd/mutants -only wait-for-loss-on-rewind -overlay .cache/mutants/wait-for-loss-on-rewind) ./cmd/chaos
+	@$(call control2,wait-for-loss-on-rewind,$(CHAOS_REWIND) --faults wipe --session-timeout 10s --fault-interval 8s --control "the wait-for-loss-on-rewind mutant: a holder refused by the wiped ensemble believes until its loss deadline")
+	@grep -q 'VIOLATION rewind-belief' out/verify/control-wait-for-loss-on-rewind/check.txt || \
+	  { echo "control wait-for-loss-on-rewind: flagged, but not by the rewind-belief check"; exit 1; }
 	@$(call control,zk-lock-operator-delete,$(CHAOS) --lock=zk --faults operator-delete --idle-hold 5s --fault-interval 3s --control "go-zookeeper's zk.Lock: its holder never learns that an operator deleted its node")
 	@grep -q 'VIOLATION overlap' out/verify/control-zk-lock-operator-delete/check.txt || \
 	  { echo "control zk-lock-operator-delete: flagged, but not by the overlap check"; exit 1; }

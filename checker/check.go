@@ -165,6 +165,7 @@ func Check(h History, opts Options) (*Result, error) {
 	res.Semaphore = summarizeSemaphore(ls)
 	checkTokens(ls, ps, out)
 	checkTokensSaid(ls, ws, out)
+	checkRewindBeliefs(ls, ws, int64(opts.RewindGrace), res.Horizon, out)
 	checkStaleWrites(h, out)
 	checkLeftovers(h, ls, out)
 	checkElection(h, out)

@@ -46,7 +46,9 @@ const CheckTokenSaid CheckName = "token-said"
 // Defaults for [Options.NotifyGrace] and [Options.RewindGrace].
 const (
 	DefaultNotifyGrace = time.Second
-	DefaultRewindGrace = 5 * time.Second
+	// DefaultRewindGrace: go-zookeeper retries the servers once a second,
+	// and zklock's probe of a refused handshake takes a round trip.
+	DefaultRewindGrace = 2 * time.Second
 )
 
 func operatorFault(name string) bool {
@@ -112,7 +114,16 @@ func (w wipes) excuse() func(*Finding) {
 		if f.Check != CheckTokenOrder && f.Check != CheckStaleWrite {
 			return
 		}
-		i := w.between(f.Start, f.End)
+		// A token is of the history it was granted in: the interval starts
+		// at the earliest grant the finding names, which may be before
+		// its Start (a tenure's end).
+		from := f.Start
+		for _, r := range f.Records {
+			if a := &w.h[r]; a.Kind == KindAcquire && a.Return < from {
+				from = a.Return
+			}
+		}
+		i := w.between(from, f.End)
 		if i < 0 || (f.Check == CheckStaleWrite && !slices.Contains(w.h[i].Nodes, f.Register)) {
 			return
 		}
@@ -171,6 +182,36 @@ func checkTokensSaid(ls *leases, w wipes, out *collector) {
 				Start: best.start, End: y.start, Records: []int{best.acq, y.acq},
 				Text: fmt.Sprintf("%s was granted %s with token %d at %s, before %s asked; %s got token %d, not above it, and was not told",
 					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token),
+			})
+		}
+	}
+}
+
+// CheckRewindBelief: a lease believed across the start of a wipe went on
+// being believed past RewindGrace after the ensemble was back, whether or
+// not anyone was granted meanwhile: its holder did not end it on meeting
+// the older history.
+const CheckRewindBelief CheckName = "rewind-belief"
+
+// checkRewindBeliefs reports every lease held when a wipe began whose
+// belief outlasted the wipe's end by more than grace.
+func checkRewindBeliefs(ls *leases, w wipes, grace, horizon int64, out *collector) {
+	for _, i := range w.at {
+		f := &w.h[i]
+		for _, l := range ls.all {
+			if l.start >= f.Call || l.end <= f.Call || l.end <= f.end()+grace {
+				continue
+			}
+			shown := l.end
+			if shown == never {
+				shown = horizon
+			}
+			out.add(Finding{
+				Check: CheckRewindBelief, Path: l.path,
+				Clients: []string{l.client}, Tokens: []int64{l.token},
+				Start: f.end(), End: shown, Records: append(leaseRecords(l), i),
+				Text: fmt.Sprintf("%s held %s (token %d) when the ensemble was wiped (fault record %d, %s to %s) and believed it until %s, past %v after the ensemble's return",
+					l.client, l.path, l.token, i, fmtTime(f.Call), fmtTime(f.end()), fmtTime(shown), time.Duration(grace)),
 			})
 		}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Times in these histories are nanoseconds: the graces are DefaultNotifyGrace
-// (1 s) and DefaultRewindGrace (5 s).
+// (1 s) and DefaultRewindGrace (2 s).
 const sec = int64(1e9)
 
 func rewoundAcq(client, path string, call, ret, token int64) checker.Record {
@@ -42,6 +42,22 @@ var operatorGood = []control{
 	},
 }
 
+func init() {
+	operatorGood = append(operatorGood, control{
+		// A's belief outlasts the wipe (within the grace) and ends after
+		// B's new-history grant: their tokens are of two histories.
+		name:    "wipe: a tenure of the old history ends after the wipe, a lower token follows",
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec),
+			lost("A", L, 10, 3*sec+100, 9),
+			rewoundAcq("B", L, 3*sec+200, 3*sec+300, 5),
+			rel("B", L, 4*sec, 4*sec+10, 5, ok),
+		},
+	})
+}
+
 var operatorBad = []control{
 	{
 		// go-zookeeper's zk.Lock: nothing tells the holder.
@@ -74,7 +90,7 @@ var operatorBad = []control{
 		// the holder knew, so the linearizability check places its loss
 		// anywhere after its acquire.
 		name:    "wipe: the holder waits for its loss deadline, past the window",
-		violate: []checker.CheckName{checker.CheckOverlap},
+		violate: []checker.CheckName{checker.CheckOverlap, checker.CheckRewindBelief},
 		excused: []checker.CheckName{checker.CheckTokenOrder},
 		h: checker.History{
 			acq("A", L, 0, 10, 9),
@@ -82,6 +98,16 @@ var operatorBad = []control{
 			rewoundAcq("B", L, 3*sec+10, 3*sec+20, 5),
 			lost("A", L, 3*sec+100, 9*sec, 9),
 			rel("B", L, 10*sec, 10*sec+10, 5, ok),
+		},
+	},
+	{
+		// Nobody was granted meanwhile: the belief alone is judged.
+		name:    "wipe: the holder believes long after the ensemble's return",
+		violate: []checker.CheckName{checker.CheckRewindBelief},
+		h: checker.History{
+			acq("A", L, 0, 10, 9),
+			fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec),
+			lost("A", L, 10, 9*sec, 9),
 		},
 	},
 	{

@@ -94,7 +94,7 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.DurationVar(&c.TickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), which zklock's loss rule needs")
 	fs.IntVar(&c.SyncLimit, "sync-limit", 5, "the servers' syncLimit: with --servers as their zoo.cfg says; for the local ensemble, the value it is started with")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
-	fs.DurationVar(&c.RewindGrace, "rewind-grace", 0, "how long after a wipe ends a holder may go on believing (0: the checker's default, 5s); a shorter one is a control's")
+	fs.DurationVar(&c.RewindGrace, "rewind-grace", 0, "how long after a wipe ends a holder may go on believing (0: the checker's default, 2s)")
 	fs.IntVar(&c.TraceBudget, "trace-budget", 5_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
 	fs.BoolVar(&c.TLS, "tls", false, "clients speak TLS to a local ensemble that serves TLS only; cut-create cannot see inside TLS and is left out of \"all\"")
