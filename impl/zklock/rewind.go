@@ -94,7 +94,7 @@ func (s *Session) probeHistory(seen int64, refusedBy string) {
 		answered = true
 		if st.leads && st.zxid < seen {
 			s.lose(fmt.Errorf("%w: %s (%s) is at zxid 0x%x, the session has seen 0x%x (refused by %s)",
-				ErrHistoryRewound, addr, st.mode, st.zxid, seen, refusedBy), traceevent.ResultExpired)
+				ErrHistoryRewound, addr, st.mode, st.zxid, seen, refusedBy), traceevent.ResultRewound)
 			return
 		}
 	}
