@@ -2,7 +2,7 @@ package checker
 
 import (
 	"fmt"
-	"slices"
+	"strings"
 	"time"
 )
 
@@ -124,7 +124,7 @@ func (w wipes) excuse() func(*Finding) {
 			}
 		}
 		i := w.between(from, f.End)
-		if i < 0 || (f.Check == CheckStaleWrite && !slices.Contains(w.h[i].Nodes, f.Register)) {
+		if i < 0 || (f.Check == CheckStaleWrite && !wipedRegister(&w.h[i], f.Register)) {
 			return
 		}
 		r := &w.h[i]
@@ -138,13 +138,25 @@ func (w wipes) excuse() func(*Finding) {
 	}
 }
 
+// wipedRegister says whether wipe f took register reg back: f's Nodes
+// name it, or name the register of which it is one client's part
+// ("name@client", a semaphore's lease holders each writing their own).
+func wipedRegister(f *Record, reg string) bool {
+	for _, n := range f.Nodes {
+		if reg == n || strings.HasPrefix(reg, n+"@") {
+			return true
+		}
+	}
+	return false
+}
+
 // registerKey is the partition of an operation on register reg called at
 // call: a register a wipe took back (listed in the wipe's Nodes) starts a
 // new partition after each such wipe, "reg@wipe N".
 func (w wipes) registerKey(reg string, call int64) string {
 	n := 0
 	for _, i := range w.at {
-		if r := &w.h[i]; r.end() <= call && slices.Contains(r.Nodes, reg) {
+		if r := &w.h[i]; r.end() <= call && wipedRegister(r, reg) {
 			n++
 		}
 	}

@@ -142,7 +142,7 @@ func TestOperatorControls(t *testing.T) {
 // token.
 func TestWipeTakesBackItsRegisters(t *testing.T) {
 	wipe := fault(checker.FaultWipe, checker.TargetAll, 50, 3*sec)
-	wipe.Nodes = []string{"zk:/data/a"}
+	wipe.Nodes = []string{"zk:/data/a", "zk:/data/s"}
 	runControl(t, control{
 		name:    "a wiped register starts over",
 		verdict: checker.VerdictPass,
@@ -156,6 +156,17 @@ func TestWipeTakesBackItsRegisters(t *testing.T) {
 			read("B", "zk:/data/a", 3*sec+30, 3*sec+40, ""),
 			write("B", "zk:/data/a", 3*sec+50, 3*sec+60, 5, "b", ok),
 			rel("B", L, 3*sec+70, 3*sec+80, 5, ok),
+		},
+	})
+	runControl(t, control{
+		name:    "a semaphore holder's part of a wiped register starts over",
+		verdict: checker.VerdictPass,
+		excused: []checker.CheckName{checker.CheckStaleWrite},
+		h: checker.History{
+			write("A", "zk:/data/s@A", 20, 30, 9, "a", ok),
+			wipe,
+			read("A", "zk:/data/s@A", 3*sec+30, 3*sec+40, ""),
+			write("A", "zk:/data/s@A", 3*sec+50, 3*sec+60, 5, "b", ok),
 		},
 	})
 	runControl(t, control{

@@ -11,8 +11,8 @@ func init() {
 			Why: "a refused handshake on a wiped ensemble is retried until the loss deadline, the holder believing all the while " +
 				"(go-zookeeper's default; Rewind.WaitForDeadline)",
 			File:    "impl/zklock/rewind.go",
-			Find:    `		if st.leads && st.zxid < seen {`,
-			Replace: `		if st.leads && st.zxid < seen && refusedBy == "" {`,
+			Find:    `		if a.st.leads && a.st.zxid < seen {`,
+			Replace: `		if a.st.leads && a.st.zxid < seen && refusedBy == "" {`,
 			Killers: []string{"TestWipeEndsLeaseAtOnce"},
 		},
 		mutant{

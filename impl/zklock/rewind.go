@@ -79,22 +79,42 @@ func (s *Session) handshakeCut(addr string) {
 	}()
 }
 
-// probeHistory asks every server for its role and last zxid, and ends
-// the session with ErrHistoryRewound if the leader's is below seen.
+// probeHistory asks every server at once for its role and last zxid (a
+// server still starting may take the whole srvrTimeout to answer), and
+// ends the session with ErrHistoryRewound as soon as a leader's is below
+// seen.
 func (s *Session) probeHistory(seen int64, refusedBy string) {
-	answered, notAllowed := false, false
+	ctx, cancel := context.WithTimeout(s.life, srvrTimeout)
+	var asking sync.WaitGroup
+	defer func() {
+		cancel() // the others' srvr end with it
+		asking.Wait()
+	}()
+	type answer struct {
+		addr string
+		st   srvrStat
+		err  error
+	}
+	answers := make(chan answer, len(s.rewind.servers))
 	for _, addr := range s.rewind.servers {
-		ctx, cancel := context.WithTimeout(s.life, srvrTimeout)
-		st, err := srvr(ctx, addr, s.cfg.tls)
-		cancel()
-		if err != nil {
-			notAllowed = notAllowed || errors.Is(err, errSrvrNotAllowed)
+		asking.Add(1)
+		go func() {
+			defer asking.Done()
+			st, err := srvr(ctx, addr, s.cfg.tls)
+			answers <- answer{addr, st, err}
+		}()
+	}
+	answered, notAllowed := false, false
+	for range s.rewind.servers {
+		a := <-answers
+		if a.err != nil {
+			notAllowed = notAllowed || errors.Is(a.err, errSrvrNotAllowed)
 			continue
 		}
 		answered = true
-		if st.leads && st.zxid < seen {
+		if a.st.leads && a.st.zxid < seen {
 			s.lose(fmt.Errorf("%w: %s (%s) is at zxid 0x%x, the session has seen 0x%x (refused by %s)",
-				ErrHistoryRewound, addr, st.mode, st.zxid, seen, refusedBy), traceevent.ResultRewound)
+				ErrHistoryRewound, a.addr, a.st.mode, a.st.zxid, seen, refusedBy), traceevent.ResultRewound)
 			return
 		}
 	}
