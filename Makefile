@@ -18,7 +18,7 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup kazoo-venv verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
-        staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-operator chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
@@ -355,6 +355,37 @@ chaos-campaigns:
 	@$(call control,semaphore-judge-max,$(CHAOS) --lock semaphore --max 2 --judge-max 1 --faults none --control "a semaphore of 2 leases judged against max 1")
 	@grep -q 'VIOLATION semaphore-overlap' out/verify/control-semaphore-judge-max/check.txt || \
 	  { echo "control semaphore-judge-max: flagged, but not by the semaphore-overlap check"; exit 1; }
+	@$(MAKE) --no-print-directory chaos-operator
+
+# The operator's faults (opt-in kinds, not in --faults all): zklock must
+# pass wipes (every server's data emptied: a holder refused by the older
+# history ends at once, ErrHistoryRewound; a lower token is said), and built
+# with the wait-for-loss-on-rewind mutant be flagged by the rewind-belief
+# check (a 10 s session: its holders believe well past the checker's 2 s;
+# a second campaign if the first caught no holder across a wipe); zk.Lock,
+# whose holder never learns that an operator deleted its node, must be
+# flagged by the overlap check under operator-delete (idle holds keep its
+# belief well past the one-notification window the checker allows).
+# zklock under operator-delete and operator-replace needs the watch on its
+# own node: CHAOS_OPERATOR_ZKLOCK=1 runs that campaign too (to become the
+# default once the own-node watch is merged).
+CHAOS_OPERATOR_ZKLOCK ?=
+CHAOS_REWIND := .cache/bin/chaos-wait-for-loss-on-rewind
+chaos-operator:
+	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete \
+	  out/verify/control-wait-for-loss-on-rewind
+	$(GO) build -o $(CHAOS) ./cmd/chaos
+	@echo "chaos-operator: zklock under wipes"; \
+	$(CHAOS) --faults wipe --duration 25s --fault-interval 8s --quiet --out out/verify/wipe
+	$(GO) build -o $(CHAOS_REWIND) -overlay $$($(GO) run ./cmd/mutants -only wait-for-loss-on-rewind -overlay .cache/mutants/wait-for-loss-on-rewind) ./cmd/chaos
+	@$(call control2,wait-for-loss-on-rewind,$(CHAOS_REWIND) --faults wipe --session-timeout 10s --fault-interval 8s --control "the wait-for-loss-on-rewind mutant: a holder refused by the wiped ensemble believes until its loss deadline")
+	@grep -q 'VIOLATION rewind-belief' out/verify/control-wait-for-loss-on-rewind/check.txt || \
+	  { echo "control wait-for-loss-on-rewind: flagged, but not by the rewind-belief check"; exit 1; }
+	@$(call control,zk-lock-operator-delete,$(CHAOS) --lock=zk --faults operator-delete --idle-hold 5s --fault-interval 3s --control "go-zookeeper's zk.Lock: its holder never learns that an operator deleted its node")
+	@grep -q 'VIOLATION overlap' out/verify/control-zk-lock-operator-delete/check.txt || \
+	  { echo "control zk-lock-operator-delete: flagged, but not by the overlap check"; exit 1; }
+	@if [ -n "$(CHAOS_OPERATOR_ZKLOCK)" ]; then echo "chaos-operator: zklock under operator-delete and operator-replace"; \
+	  $(CHAOS) --faults operator-delete,operator-replace --idle-hold 5s --duration 25s --fault-interval 3s --quiet --out out/verify/operator || exit 1; fi
 
 # The follower-lag control: every fault cuts off a holder's follower
 # (FOLLOWER_LAG); a second campaign, with another seed, only if the first

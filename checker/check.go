@@ -35,6 +35,11 @@ type Options struct {
 	MaxFindings int
 	// Parallelism is how many partitions are searched at once (0: GOMAXPROCS).
 	Parallelism int
+	// NotifyGrace is how long after an operator deleted a holder's node
+	// (operator-delete, operator-replace) the holder may go on believing
+	// (0: DefaultNotifyGrace); RewindGrace how long after a wipe ended
+	// (0: DefaultRewindGrace). See operator.go.
+	NotifyGrace, RewindGrace time.Duration
 }
 
 // Verdict is the overall outcome of [Check].
@@ -129,6 +134,12 @@ func Check(h History, opts Options) (*Result, error) {
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = runtime.GOMAXPROCS(0)
 	}
+	if opts.NotifyGrace <= 0 {
+		opts.NotifyGrace = DefaultNotifyGrace
+	}
+	if opts.RewindGrace <= 0 {
+		opts.RewindGrace = DefaultRewindGrace
+	}
 
 	res := &Result{Horizon: horizonOf(h), Election: summarizeElection(h)}
 	for i := range h {
@@ -145,11 +156,16 @@ func Check(h History, opts Options) (*Result, error) {
 
 	ls := buildLeases(h)
 	ps := buildPauses(h, int64(opts.PauseGrace))
+	ps.notify, ps.rewind = int64(opts.NotifyGrace), int64(opts.RewindGrace)
 	out := newCollector(opts.MaxFindings)
+	ws := findWipes(h)
+	out.excuse = ws.excuse()
 	checkOverlaps(ls, ps, res.Horizon, out)
 	checkSemaphoreOverlaps(ls, ps, res.Horizon, out)
 	res.Semaphore = summarizeSemaphore(ls)
 	checkTokens(ls, ps, out)
+	checkTokensSaid(ls, ws, out)
+	checkRewindBeliefs(ls, ws, int64(opts.RewindGrace), res.Horizon, out)
 	checkStaleWrites(h, out)
 	checkLeftovers(h, ls, out)
 	checkElection(h, out)

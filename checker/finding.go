@@ -79,6 +79,9 @@ type collector struct {
 	findings             []Finding
 	suppressed           int
 	suppressedViolations int
+	// excuse, when set, may excuse a finding as it is added (operator.go:
+	// token order across a wipe).
+	excuse func(*Finding)
 }
 
 func newCollector(max int) *collector {
@@ -86,6 +89,9 @@ func newCollector(max int) *collector {
 }
 
 func (c *collector) add(f Finding) {
+	if c.excuse != nil && f.Excuse == "" {
+		c.excuse(&f)
+	}
 	// Violations and excused findings are capped apart, so a flood of expected
 	// findings never hides a violation from the report.
 	key := fmt.Sprintf("%s\x00%s\x00%s\x00%t", f.Check, f.Path, f.Register, f.Violation())

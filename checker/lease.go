@@ -24,6 +24,7 @@ type lease struct {
 	start   int64 // acquire return: the tenure starts
 	end     int64 // the tenure ends; never if it did not
 	endRec  int   // index of the record that ended it, or -1
+	rewound bool  // the acquire said its token is not above an earlier one (Record.Rewound)
 }
 
 func (l *lease) writer() bool { return l.mode != ModeRead }
@@ -60,7 +61,7 @@ func buildLeases(h History) *leases {
 		}
 		l := &lease{
 			acq: i, path: r.Path, client: r.Client, session: r.Session, mode: r.Mode, max: r.Max,
-			token: r.Token, node: r.Node, call: r.Call, start: r.Return, end: never, endRec: -1,
+			token: r.Token, node: r.Node, call: r.Call, start: r.Return, end: never, endRec: -1, rewound: r.Rewound,
 		}
 		k := leaseKey{r.Path, r.Client, r.Token}
 		ls.byKey[k] = append(ls.byKey[k], l)

@@ -19,6 +19,10 @@ type LockInput struct {
 	Client  string  // for the visualisation
 	Path    string  // the partition key
 	Max     int     // a semaphore acquire's max (SemaphoreModel); 0 for a lock
+	// Rewound: the acquire said its token is not above one handed out
+	// before (Record.Rewound): the ensemble's history went back, and its
+	// tokens start a new order.
+	Rewound bool
 }
 
 // RegisterInput is the Input of an operation on [RegisterModel]. Its Output is

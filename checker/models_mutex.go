@@ -65,7 +65,7 @@ func mutexStep(state, input, _ interface{}) (bool, interface{}) {
 		if in.Outcome != OutcomeOK {
 			return true, s
 		}
-		if s.holder != 0 || in.Token <= s.last {
+		if s.holder != 0 || (in.Token <= s.last && !in.Rewound) {
 			return false, nil
 		}
 		return true, mutexState{holder: in.Token, client: in.Client, last: in.Token}

@@ -92,7 +92,7 @@ func rwStep(state, input, _ interface{}) (bool, interface{}) {
 		}
 		h := holder{in.Token, in.Client}
 		if in.Mode == ModeRead {
-			if in.Token <= s.lastWriter {
+			if in.Token <= s.lastWriter && !in.Rewound {
 				return false, nil
 			}
 			i := sort.Search(len(s.readers), func(i int) bool { return s.readers[i].token >= in.Token })
@@ -103,7 +103,7 @@ func rwStep(state, input, _ interface{}) (bool, interface{}) {
 			readers = append(append(append(readers, s.readers[:i]...), h), s.readers[i:]...)
 			return true, rwState{readers: readers, lastWriter: s.lastWriter, maxGranted: max(s.maxGranted, in.Token)}
 		}
-		if len(s.readers) > 0 || in.Token <= s.maxGranted {
+		if len(s.readers) > 0 || (in.Token <= s.maxGranted && !in.Rewound) {
 			return false, nil
 		}
 		return true, rwState{writer: h, lastWriter: in.Token, maxGranted: in.Token}

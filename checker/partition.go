@@ -66,6 +66,7 @@ func horizonOf(h History) int64 {
 }
 
 func partitions(h History, ls *leases, ps pauses, horizon int64) []Partition {
+	ws := findWipes(h)
 	type part struct {
 		p       Partition
 		clients map[string]int
@@ -106,12 +107,12 @@ func partitions(h History, ls *leases, ps pauses, horizon int64) []Partition {
 				model = ModelSemaphore
 			}
 			p = get(locks, model, r.Path)
-			input = &LockInput{Kind: r.Kind, Mode: r.Mode, Outcome: r.outcome(), Token: r.Token, Client: r.Client, Path: r.Path, Max: r.Max}
+			input = &LockInput{Kind: r.Kind, Mode: r.Mode, Outcome: r.outcome(), Token: r.Token, Client: r.Client, Path: r.Path, Max: r.Max, Rewound: r.Rewound}
 			if r.Kind == KindLost {
 				call = lostCall(r, ls, ps)
 			}
 		case KindWrite, KindRead:
-			p = get(regs, ModelRegister, r.registerKey())
+			p = get(regs, ModelRegister, ws.registerKey(r.registerKey(), r.Call))
 			input = &RegisterInput{Kind: r.Kind, Outcome: r.Outcome, Token: r.Token, Value: r.Value, Client: r.Client, Register: r.registerKey()}
 		default:
 			continue

@@ -10,12 +10,16 @@ type pauses struct {
 	h      History
 	faults []int
 	grace  int64
+	// notify and rewind are the graces after an operator's deletion of a
+	// node and after a wipe (operator.go); 0 for a history checked without
+	// Options.
+	notify, rewind int64
 }
 
 func buildPauses(h History, grace int64) pauses {
 	p := pauses{h: h, grace: grace}
 	for i := range h {
-		if h[i].Kind == KindFault && h[i].Fault == FaultPause {
+		if h[i].Kind == KindFault && (h[i].Fault == FaultPause || operatorFault(h[i].Fault)) {
 			p.faults = append(p.faults, i)
 		}
 	}
@@ -45,7 +49,7 @@ func (p pauses) excuse(l *lease, s int64) int {
 	}
 	for _, i := range p.faults {
 		f := &p.h[i]
-		if f.affects(l.client, l.session) && f.Call <= s && l.end <= f.end()+p.grace {
+		if f.affects(l.client, l.session) && f.Call <= s && l.end <= f.end()+p.graceOf(f) {
 			return i
 		}
 	}
@@ -55,6 +59,9 @@ func (p pauses) excuse(l *lease, s int64) int {
 // describe says why l's belief is excused by pause i.
 func (p pauses) describe(l *lease, i int) string {
 	f := &p.h[i]
+	if operatorFault(f.Fault) {
+		return p.describeOperator(l, i)
+	}
 	return fmt.Sprintf("%s was frozen by fault record %d (%s %s, %s to %s) and stopped believing at %s",
 		l.client, i, f.Fault, f.Target, fmtTime(f.Call), fmtTime(f.end()), fmtTime(l.end))
 }

@@ -96,10 +96,15 @@ type Record struct {
 	Fault   string   `json:"fault,omitempty"`
 	Target  string   `json:"target,omitempty"`
 	Clients []string `json:"clients,omitempty"`
-	// Nodes lists the lock nodes present under Path at the end of a run.
+	// Nodes lists the lock nodes present under Path at the end of a run; on
+	// a wipe fault, the registers kept in the ensemble, which it took back.
 	Nodes []string `json:"nodes,omitempty"`
 	// Error is the error text the client saw, for the report only.
 	Error string `json:"error,omitempty"`
+	// Rewound, on an acquire, says the client was told that the lease's
+	// token is not above one its process handed out before on the path
+	// (zklock's Lease.TokenRewound): the ensemble's history went back.
+	Rewound bool `json:"rewound,omitempty"`
 }
 
 // MaxTime bounds every time in a history (about 146 years in nanoseconds), which

@@ -94,6 +94,7 @@ func parseConfig(args []string, stdout io.Writer) (*campaign.Config, error) {
 	fs.DurationVar(&c.TickTime, "tick-time", 2*time.Second, "with --servers: the servers' tickTime (zoo.cfg), which zklock's loss rule needs")
 	fs.IntVar(&c.SyncLimit, "sync-limit", 5, "the servers' syncLimit: with --servers as their zoo.cfg says; for the local ensemble, the value it is started with")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", 5*time.Minute, "bound on the linearizability search")
+	fs.DurationVar(&c.RewindGrace, "rewind-grace", 0, "how long after a wipe ends a holder may go on believing (0: the checker's default, 2s)")
 	fs.IntVar(&c.TraceBudget, "trace-budget", 5_000_000, "bound on the search states per lock when zklock's trace is replayed in the model")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no schedule and no progress line on stderr")
 	fs.BoolVar(&c.TLS, "tls", false, "clients speak TLS to a local ensemble that serves TLS only; cut-create cannot see inside TLS and is left out of \"all\"")
@@ -163,6 +164,8 @@ func validateConfig(c *campaign.Config) error {
 		return fmt.Errorf("--idle-hold %v: must not be negative", c.IdleHold)
 	case c.PinFollowers && !c.Pin:
 		return fmt.Errorf("--pin-followers needs --pin")
+	case c.RewindGrace < 0:
+		return fmt.Errorf("--rewind-grace %v: must not be negative", c.RewindGrace)
 	case c.CheckTimeout <= 0:
 		return fmt.Errorf("--check-timeout %v: must be positive", c.CheckTimeout)
 	case c.TraceBudget <= 0:
@@ -231,6 +234,14 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 			where = " [server]"
 		case f.Links:
 			where = " [local ensemble]"
+		}
+		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
+	}
+	fmt.Fprint(w, "An operator's faults, by name only (not in \"all\"):\n")
+	for _, f := range schedule.OptIn {
+		where := ""
+		if f.Server {
+			where = " [server]"
 		}
 		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
 	}

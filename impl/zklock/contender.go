@@ -103,7 +103,7 @@ func (l *lockCore) acquire(ctx context.Context, kind Mode, try bool) (*Lease, er
 	if err != nil {
 		return nil, err
 	}
-	c := &contender{l: l, kind: kind, uuid: uuid, ahead: -1}
+	c := &contender{l: l, kind: kind, uuid: uuid, ahead: -1, begun: time.Now()}
 	c.trace(TraceEvent{Action: traceevent.RequestLock})
 	start := time.Now()
 	lease, err := c.run(ctx, try)
@@ -140,6 +140,10 @@ type contender struct {
 	// that showed our node, -1 before it: once it is set, we are queued
 	// and later listings are urgent (listings.go).
 	ahead int
+	// begun is when the acquisition began: its node was created later, so
+	// a token handed out before then is below its own in one history
+	// (rewind.go).
+	begun time.Time
 }
 
 // armedWatch is a watch set on a node of the queue whose event has not
@@ -550,6 +554,7 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 		return nil, err
 	}
 	lease := newLease(c)
+	lease.noteGrant(c.begun)
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}

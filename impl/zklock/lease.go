@@ -54,6 +54,7 @@ type Lease struct {
 	done    chan struct{}
 	onEnd   []func() // called once done is closed (MultiLease)
 	granted time.Time
+	below   int64 // a higher token this process handed out before on the lock (rewind.go)
 }
 
 // leaseState is where a Lease is in its life (see Lease).
@@ -93,8 +94,9 @@ func (l *Lease) Err() error {
 }
 
 // Token is the fencing token: the czxid of the lock node. ZooKeeper zxids
-// only grow across the ensemble's whole history, so a later tenure of this
-// lock always carries a larger token, even if the lock path was deleted and
+// only grow within one history of the ensemble (a wipe or a restore from a
+// backup starts another: see TokenRewound), so a later tenure of this lock
+// in it always carries a larger token, even if the lock path was deleted and
 // made again (sequence numbers restart then; zxids do not). A resource that
 // refuses tokens lower than the highest it has seen refuses late writes of
 // an earlier holder.

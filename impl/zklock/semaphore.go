@@ -193,7 +193,7 @@ func (m *Semaphore) acquire(ctx context.Context, try bool) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &contender{l: m.leases, kind: ModeExclusive, uuid: uuid, ahead: -1}
+	c := &contender{l: m.leases, kind: ModeExclusive, uuid: uuid, ahead: -1, begun: time.Now()}
 	start := time.Now()
 	lease, err := m.hold(ctx, c, try)
 	if err != nil {
@@ -364,6 +364,7 @@ func (m *Semaphore) grant(ctx context.Context, c *contender, r watchedListing) (
 	}
 	lease := newLease(c)
 	lease.sem = m.leases.sem
+	lease.noteGrant(c.begun)
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}

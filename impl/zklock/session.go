@@ -74,6 +74,7 @@ type Session struct {
 	how         traceevent.Result // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
 	closeCalled bool
+	rewind      rewindWatch // the servers a refused handshake asks (rewind.go)
 }
 
 // NewSession connects to the ensemble and waits for the server to grant a
@@ -132,6 +133,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		listings:    newListingSlots(maxListings),
 		chroot:      chroot,
 	}
+	s.rewind.servers = servers
 	s.life, s.endLife = context.WithCancel(context.Background())
 	s.wire = &wire{obs: s, writes: cfg.tracer != nil, tls: cfg.tls, evidence: newTLSEvidence()}
 	conn, events, err := zk.Connect(servers, cfg.timeout,

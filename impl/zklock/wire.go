@@ -40,6 +40,7 @@ type wireObserver interface {
 	// lossNow reads the clock the loss deadline is counted on: the send
 	// and arrival times reported are on it.
 	lossNow() time.Time
+	handshakeCut(addr string)
 }
 
 // wire dials for go-zookeeper and keeps the connections it made, so that a
@@ -325,7 +326,18 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 		}
 	}
 	c.in.Feed(p[:n])
+	if err != nil && !c.gotConnectReply && c.connectWasSent() {
+		c.w.obs.handshakeCut(c.addr)
+	}
 	return n, err
+}
+
+// connectWasSent says whether the connect request went out: a connection
+// closed after it and before its reply is a refused handshake.
+func (c *trackedConn) connectWasSent() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.connectSent.IsZero()
 }
 
 func (c *trackedConn) Close() error {

@@ -105,6 +105,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadKazooQueue(module, m)
 	case module == "Semaphore":
 		return loadSemaphore(module, m)
+	case module == "Rewind":
+		return loadRewind(module, m)
 	}
 	return nil, fmt.Errorf("specs: no model of module %s", module)
 }

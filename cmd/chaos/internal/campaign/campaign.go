@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -137,7 +138,10 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 		return err
 	}
 	c.history, err = os.Create(c.Out.File("history.jsonl"))
-	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore {
+	// Nor is a campaign's that wipes the ensemble: its zxids go back, and
+	// a trace orders every step by them in one history.
+	wiped := slices.Contains(c.Cfg.Faults, schedule.Wipe)
+	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore || wiped {
 		// zk.Lock has no tracer. A semaphore's trace is not replayed: its
 		// internal mutex's, replayed in the lock's model, ran out of a
 		// 5-million-state search in a clean-clone make verify (a

@@ -30,6 +30,7 @@ type Config struct {
 	TickTime       time.Duration   `json:"-"`
 	SyncLimit      int             `json:"sync_limit,omitempty"`
 	IdleHold       time.Duration   `json:"-"`
+	RewindGrace    time.Duration   `json:"-"` // the checker's RewindGrace (0: its default)
 	Out            string          `json:"out"`
 	Servers        []string        `json:"servers,omitempty"` // empty: start a local ensemble
 	KillCmd        string          `json:"kill_cmd,omitempty"`

@@ -127,6 +127,10 @@ func (in *Injector) inject(ctx context.Context, i int, f schedule.Fault) Event {
 		if in.intrude(ctx, f, &ev, fault); ev.Skipped != "" {
 			return ev
 		}
+	case schedule.OperatorDelete, schedule.OperatorReplace, schedule.Wipe:
+		if in.operator(ctx, f, &ev, fault); ev.Skipped != "" {
+			return ev
+		}
 	default:
 		c := in.pickClient(ctx, f)
 		if c == nil {

@@ -35,7 +35,7 @@ func Finish(c *camp.Campaign, started time.Time) *Report {
 	if r.Schedule == nil {
 		r.Schedule = []schedule.Fault{}
 	}
-	hc := validate.CheckHistory(validate.HistoryCheck{Dir: c.Out.Path, Timeout: cfg.CheckTimeout, Note: c.Note, Fail: c.Fail})
+	hc := validate.CheckHistory(validate.HistoryCheck{Dir: c.Out.Path, Timeout: cfg.CheckTimeout, RewindGrace: cfg.RewindGrace, Note: c.Note, Fail: c.Fail})
 	r.Operations, r.Check = hc.Operations, hc.Check
 	for k, v := range hc.Files {
 		r.Files[k] = v

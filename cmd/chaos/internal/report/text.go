@@ -60,7 +60,7 @@ func WriteTable(w io.Writer, r *Report, outDir string) {
 		if c.Semaphore != nil {
 			fmt.Fprintf(w, "semaphore: %s\n", c.Semaphore)
 		}
-		fmt.Fprintf(w, "direct checks: %d violations, %d findings excused by a client freeze\n", c.Violations, c.Excused)
+		fmt.Fprintf(w, "direct checks: %d violations, %d findings excused by a fault (a client freeze, an operator's delete or a wipe)\n", c.Violations, c.Excused)
 		shown := 0
 		for _, f := range c.Findings {
 			if f.Violation && shown < 5 {

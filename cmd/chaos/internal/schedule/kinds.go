@@ -68,7 +68,7 @@ var All = []Info{
 
 // Lookup returns the description of kind k, and false for an unknown kind.
 func Lookup(k Kind) (Info, bool) {
-	for _, f := range All {
+	for _, f := range append(All[:len(All):len(All)], OptIn...) {
 		if f.Kind == k {
 			return f, true
 		}
@@ -96,12 +96,12 @@ func ParseKinds(s string) ([]Kind, error) {
 	for _, name := range strings.Split(s, ",") {
 		k := Kind(strings.TrimSpace(name))
 		if _, ok := Lookup(k); !ok {
-			return nil, fmt.Errorf("unknown fault %q in --faults (known: %s)", name, names())
+			return nil, fmt.Errorf("unknown fault %q in --faults (known: %s,%s)", name, names(), optInNames())
 		}
 		seen[k] = true
 	}
 	var out []Kind
-	for _, f := range All {
+	for _, f := range append(All[:len(All):len(All)], OptIn...) {
 		if seen[f.Kind] {
 			out = append(out, f.Kind)
 		}

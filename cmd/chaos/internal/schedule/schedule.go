@@ -114,8 +114,10 @@ func Make(p Params) []Fault {
 		case Bridge:
 			f.Role = RoleServers
 			f.Duration = between(T, 2*T)
-		case Intruder:
+		case Intruder, OperatorDelete, OperatorReplace:
 			f.Role = RoleHolder // an instant: every attempt is made at once
+		case Wipe:
+			f.Role = RoleServers
 		case Flap:
 			f.Role = RoleLeader
 			f.Delay = between(100*time.Millisecond, 500*time.Millisecond)

@@ -69,10 +69,13 @@ type Finding struct {
 // HistoryCheck is where CheckHistory finds the history and writes its
 // reports, and whom it tells.
 type HistoryCheck struct {
-	Dir     string                           // the campaign's output folder, which holds history.jsonl
-	Timeout time.Duration                    // bound on the linearizability search (--check-timeout)
-	Note    func(format string, args ...any) // progress, for people
-	Fail    func(format string, args ...any) // what went wrong, for the report
+	Dir     string        // the campaign's output folder, which holds history.jsonl
+	Timeout time.Duration // bound on the linearizability search (--check-timeout)
+	// RewindGrace is the checker's Options.RewindGrace (--rewind-grace; 0:
+	// its default).
+	RewindGrace time.Duration
+	Note        func(format string, args ...any) // progress, for people
+	Fail        func(format string, args ...any) // what went wrong, for the report
 }
 
 // HistoryResult is what CheckHistory found.
@@ -95,7 +98,7 @@ func CheckHistory(c HistoryCheck) *HistoryResult {
 	}
 	out.History, out.Operations = h, CountOps(h)
 	c.Note("chaos: checking %d records...\n", len(h))
-	res, err := checker.Check(h, checker.Options{Timeout: c.Timeout, HTMLDir: c.Dir})
+	res, err := checker.Check(h, checker.Options{Timeout: c.Timeout, HTMLDir: c.Dir, RewindGrace: c.RewindGrace})
 	if err != nil {
 		c.Fail("checking: %v", err)
 		return out

@@ -84,6 +84,7 @@ func (w *electionWorker) lead(ctx context.Context, lp *LockPath) {
 		return
 	}
 	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, l.Epoch(), l.Node()
+	_, rec.Rewound = l.EpochRewound()
 	w.add(rec)
 
 	t := &tenure{lp: lp, mode: checker.ModeExclusive, token: l.Epoch(), node: l.Node(), session: sid, acqReturn: ret,

@@ -68,6 +68,7 @@ func (w *semaphoreWorker) round(ctx context.Context, lp *LockPath, try bool) {
 		return
 	}
 	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
+	_, rec.Rewound = lease.TokenRewound()
 	w.add(rec)
 	w.hold(ctx, lease, &tenure{lp: lp, mode: checker.ModeExclusive, token: lease.Token(), node: lease.Node(),
 		session: sid, acqReturn: ret, done: lease.Done(), conn: w.sess.Conn(), ownReg: lp.zkRegister() + "@" + w.name}, call)

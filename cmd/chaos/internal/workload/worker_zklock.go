@@ -94,6 +94,7 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 		return
 	}
 	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
+	_, rec.Rewound = lease.TokenRewound()
 	w.add(rec)
 
 	t := &tenure{lp: lp, mode: mode, token: lease.Token(), node: lease.Node(), session: sid, acqReturn: ret,

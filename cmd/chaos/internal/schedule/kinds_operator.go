@@ -1,0 +1,33 @@
+package schedule
+
+import "strings"
+
+// The operator's faults: what someone with the campaign's credentials
+// does to the ensemble by hand. They are not in All, so "all" leaves them
+// out: zklock passes them only with a watch on its own lock node, and
+// --faults names them one by one until then.
+const (
+	// OperatorDelete: a raw session deletes the current holder's node.
+	OperatorDelete Kind = "operator-delete"
+	// OperatorReplace: it deletes the node and creates one of the same
+	// name in its place (same data; its version set to the old one's).
+	OperatorReplace Kind = "operator-replace"
+	// Wipe: every server is stopped, its data emptied, and started again:
+	// the ensemble's history starts over (zxids go back, sessions are gone).
+	Wipe Kind = "wipe"
+)
+
+// OptIn lists the kinds --faults takes by name only, never as "all".
+var OptIn = []Info{
+	{Kind: OperatorDelete, Help: "an operator's session (the campaign's credentials) deletes a lease holder's lock node"},
+	{Kind: OperatorReplace, Help: "an operator's session deletes a lease holder's lock node and creates one of the same name, the same data and version"},
+	{Kind: Wipe, Server: true, Help: "stop every server, empty its data directory and start it again (the ensemble's history starts over)"},
+}
+
+func optInNames() string {
+	names := make([]string, len(OptIn))
+	for i, f := range OptIn {
+		names[i] = string(f.Kind)
+	}
+	return strings.Join(names, ",")
+}

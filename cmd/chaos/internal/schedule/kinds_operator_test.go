@@ -1,0 +1,37 @@
+package schedule
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The operator's kinds are taken by name, never by "all" (zklock passes
+// operator-delete only with a watch on its own node).
+func TestOperatorKindsOptIn(t *testing.T) {
+	all, err := ParseKinds("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{OperatorDelete, OperatorReplace, Wipe} {
+		if slices.Contains(all, k) {
+			t.Errorf("--faults all includes %s", k)
+		}
+		if _, ok := Lookup(k); !ok {
+			t.Errorf("Lookup(%s) finds nothing", k)
+		}
+	}
+	ks, err := ParseKinds("wipe, sever,operator-delete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Kind{Sever, OperatorDelete, Wipe}; !slices.Equal(ks, want) {
+		t.Errorf("ParseKinds: %v, want %v", ks, want)
+	}
+	if got := ServerKinds(ks); !slices.Equal(got, []Kind{Wipe}) {
+		t.Errorf("ServerKinds: %v, want [wipe]", got)
+	}
+	if _, err := ParseKinds("operator-deletes"); err == nil || !strings.Contains(err.Error(), "operator-replace") {
+		t.Errorf("an unknown kind: %v, want an error listing the operator's kinds", err)
+	}
+}
