@@ -252,6 +252,7 @@ type pendingRequest struct {
 	sent    time.Time
 	path    string   // a write's, when the wire reports writes
 	created *created // a create sent as create2: where its Stat goes
+	order   uint64   // how many requests the connection sent before it
 }
 
 type trackedConn struct {
@@ -275,7 +276,7 @@ type trackedConn struct {
 	c2pending atomic.Int32
 
 	mu          sync.Mutex
-	pending     []pendingRequest
+	pending     pendingRequests // requests sent on this connection, not answered yet
 	connectSent time.Time
 	closeOnce   sync.Once
 
@@ -352,7 +353,7 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 		p.created = c.sendingC2
 		c.c2pending.Add(1)
 	}
-	c.pending = append(c.pending, p)
+	c.pending.add(p)
 }
 
 func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
@@ -388,14 +389,7 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		return
 	}
 	c.mu.Lock()
-	var req pendingRequest
-	for i, p := range c.pending {
-		if p.xid == xid {
-			req = p
-			c.pending = append(c.pending[:i], c.pending[i+1:]...)
-			break
-		}
-	}
+	req, _ := c.pending.take(xid)
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
 		c.w.obs.acked(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)
