@@ -172,10 +172,10 @@ var mutants = []mutant{
 		Name: "timer-not-rearmed",
 		Why:  "a shorter timeout renegotiated on reconnect is stored, but the loss timer sleeps on towards the old deadline",
 		File: "impl/zklock/connevents.go",
-		Find: `		if shorter {
-			notify(s.kick)
-		}`,
-		Replace: `		_ = shorter`,
+		Find: `	if shorter {
+		notify(s.newDeadline)
+	}`,
+		Replace: `	_ = shorter`,
 		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
 	},
 	{
@@ -300,7 +300,7 @@ var mutants = []mutant{
 		File: "impl/zklock/session.go",
 		Find: `	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
-	s.wg.Wait()`,
+	s.goroutines.Wait()`,
 		Replace: `	s.lose(ErrClosed, traceevent.ResultClosed)`,
 		Killers: []string{"TestCloseStopsEveryGoroutine"},
 	},
@@ -486,8 +486,8 @@ var mutants = []mutant{
 		Why:  "Close waits for the calls and clean-ups but not for the monitor: it returns while the connection (go-zookeeper's goroutines with it) is still being torn down and the session's end not yet reported",
 		File: "impl/zklock/session.go",
 		Find: `	<-s.stopped
-	s.wg.Wait()`,
-		Replace: `	s.wg.Wait()`,
+	s.goroutines.Wait()`,
+		Replace: `	s.goroutines.Wait()`,
 		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
 	},
 	{
@@ -495,7 +495,7 @@ var mutants = []mutant{
 		Why:  "Close waits for the monitor's teardown but not for the calls in flight and the background clean-ups: it returns while they run",
 		File: "impl/zklock/session.go",
 		Find: `	<-s.stopped
-	s.wg.Wait()`,
+	s.goroutines.Wait()`,
 		Replace: `	<-s.stopped`,
 		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
 	},
@@ -532,10 +532,10 @@ var mutants = []mutant{
 		Name: "renegotiated-room-unchecked",
 		Why:  "accept a renegotiated timeout that leaves no room after the drift margin and the sync lag (the code before the fix): the session lingers with a deadline no sync can move, and ends at its timer with no word of why",
 		File: "impl/zklock/connevents.go",
-		Find: `		if err := s.roomErr(); err != nil {
-			s.lose(`,
-		Replace: `		if err := error(nil); err != nil {
-			s.lose(`,
+		Find: `	if err := s.roomErr(); err != nil {
+		return err`,
+		Replace: `	if err := error(nil); err != nil {
+		return err`,
 		Killers: []string{"TestRenegotiatedTimeoutWithoutRoomEndsSession"},
 	},
 	{

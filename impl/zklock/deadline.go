@@ -66,12 +66,12 @@ func (s *Session) roomErr() error {
 	return nil
 }
 
-// acked records an acknowledgement (the wire's report), unless it arrived
+// replied records an acknowledgement (the wire's report), unless it arrived
 // at or after the loss deadline: the session is lost then, whatever the
 // reply proves (SessionClock's AckReply comes only while the client
 // believes), and the session ends at once rather than at the monitor's
 // next look. After a suspend that is the first reply after waking.
-func (s *Session) acked(sent, at time.Time, sync bool) {
+func (s *Session) replied(sent, at time.Time, sync bool) {
 	s.mu.Lock()
 	if s.clock == nil {
 		s.mu.Unlock()

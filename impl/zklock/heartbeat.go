@@ -9,11 +9,11 @@ import (
 // heartbeat sends a sync every quarter of the room the timeout leaves, so
 // that the loss deadline keeps moving while the leader hears from us. One
 // sync at a time: a sync stuck behind a cut link is the point, not a reason
-// to pile up more. A reconnect may renegotiate the timeout (retime): the
-// period is read again then, or a shorter timeout would be left with syncs
-// too rare to prove anything before its deadline.
+// to pile up more. A reconnect may renegotiate the timeout (newTimeout):
+// the period is read again then, or a shorter timeout would be left with
+// syncs too rare to prove anything before its deadline.
 func (s *Session) heartbeat() {
-	defer s.wg.Done()
+	defer s.goroutines.Done()
 	every := s.beatPeriod()
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -21,7 +21,7 @@ func (s *Session) heartbeat() {
 		select {
 		case <-s.done:
 			return
-		case <-s.retime:
+		case <-s.newTimeout:
 			if e := s.beatPeriod(); e != every {
 				every = e
 				t.Reset(every)

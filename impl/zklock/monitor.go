@@ -28,7 +28,7 @@ func (s *Session) monitor() {
 		}
 		select {
 		case <-timer.C:
-		case <-s.kick:
+		case <-s.newDeadline:
 		case <-ready:
 			ready = nil
 		case <-s.done:

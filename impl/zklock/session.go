@@ -46,7 +46,7 @@ type Session struct {
 	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
 	listings    *listingSlots  // listings of lock queues in flight, at most maxListings (listings.go)
 	cbs         callbacks      // the Observer's calls, off the goroutines doing the work (callbacks.go)
-	wg          sync.WaitGroup // calls in flight and background clean-up
+	goroutines  sync.WaitGroup // call workers, background clean-up and the heartbeat: Close waits for them
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
 	// session reports LearnExpiry only after their steps: a step the server
@@ -67,8 +67,8 @@ type Session struct {
 	id          int64
 	timeout     time.Duration // negotiated
 	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
-	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
-	retime      chan struct{} // wakes the heartbeat when the timeout was renegotiated
+	newDeadline chan struct{} // wakes the monitor when the deadline may have moved earlier
+	newTimeout  chan struct{} // wakes the heartbeat when the timeout was renegotiated
 	beat        time.Duration // the heartbeat's period, as it last read it
 	err         error
 	how         traceevent.Result // how the session ended: a LearnExpiry result
@@ -127,8 +127,8 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		stopped:     make(chan struct{}),
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
-		kick:        make(chan struct{}, 1),
-		retime:      make(chan struct{}, 1),
+		newDeadline: make(chan struct{}, 1),
+		newTimeout:  make(chan struct{}, 1),
 		listings:    newListingSlots(maxListings),
 		chroot:      chroot,
 	}
@@ -182,7 +182,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		s.mu.Unlock()
 		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
-	s.wg.Add(1)
+	s.goroutines.Add(1)
 	go s.heartbeat()
 	s.mu.Unlock()
 	for _, a := range cfg.auth {
@@ -225,7 +225,7 @@ func (s *Session) Close() error {
 	}
 	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
-	s.wg.Wait()
+	s.goroutines.Wait()
 	s.cbs.wait()
 	return nil
 }

@@ -32,11 +32,11 @@ var errDialRefused = errors.New("zklock: session is over, not reconnecting")
 
 // wireObserver is what the wire reports to: the Session.
 type wireObserver interface {
-	acked(sent, at time.Time, sync bool)
+	replied(sent, at time.Time, sync bool)
 	sawZxid(zxid int64)
 	wrote(path string, zxid int64)
-	connected(sent time.Time, sessionID int64, timeout time.Duration)
-	expired()
+	connectReplied(sent time.Time, sessionID int64, timeout time.Duration)
+	serverExpired()
 	// lossNow reads the clock the loss deadline is counted on: the send
 	// and arrival times reported are on it.
 	lossNow() time.Time
@@ -368,10 +368,10 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		sent := c.connectSent
 		c.mu.Unlock()
 		if sid == 0 {
-			c.w.obs.expired()
+			c.w.obs.serverExpired()
 			return
 		}
-		c.w.obs.connected(sent, sid, timeout)
+		c.w.obs.connectReplied(sent, sid, timeout)
 		return
 	}
 	xid, zxid, code, ok := zkwire.ReplyHeader(hdr)
@@ -385,14 +385,14 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		c.w.obs.sawZxid(zxid)
 	}
 	if code == zkwire.ErrSessionExpired {
-		c.w.obs.expired()
+		c.w.obs.serverExpired()
 		return
 	}
 	c.mu.Lock()
 	req, _ := c.pending.take(xid)
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
-		c.w.obs.acked(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)
+		c.w.obs.replied(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)
 	}
 	if req.created != nil {
 		c.c2pending.Add(-1)
