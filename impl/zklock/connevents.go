@@ -32,7 +32,7 @@ func (s *Session) connectReplied(sent time.Time, id int64, timeout time.Duration
 	s.mu.Lock()
 	switch {
 	case s.id == 0:
-		s.startLossClock(sent, id, timeout)
+		s.recordGranted(sent, id, timeout)
 		s.mu.Unlock()
 		s.announceEstablished()
 	case s.id != id:
@@ -53,10 +53,10 @@ func (s *Session) connectReplied(sent time.Time, id int64, timeout time.Duration
 	}
 }
 
-// startLossClock records the session the server granted (under s.mu): its
+// recordGranted records the session the server granted (under s.mu): its
 // id, its timeout, and the loss clock, which counts from the connect
 // request's send.
-func (s *Session) startLossClock(sent time.Time, id int64, timeout time.Duration) {
+func (s *Session) recordGranted(sent time.Time, id int64, timeout time.Duration) {
 	s.id, s.timeout = id, timeout
 	s.clock = newLossClock(s.cfg.syncLag(), sent)
 }

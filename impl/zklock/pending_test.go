@@ -2,6 +2,7 @@ package zklock
 
 import (
 	"encoding/binary"
+	"fmt"
 	"testing"
 	"time"
 
@@ -166,4 +167,24 @@ func replyHeader(xid int32) []byte {
 	b := make([]byte, zkwire.ReplyHeaderLen)
 	binary.BigEndian.PutUint32(b, uint32(xid))
 	return b
+}
+
+// BenchmarkPendingRequests: a reply taking its request, and a new request,
+// with n outstanding, answered in the order sent: a map lookup and an
+// append, whatever n (no scan of the outstanding requests).
+func BenchmarkPendingRequests(b *testing.B) {
+	for _, n := range []int{1, 100, 10000} {
+		b.Run(fmt.Sprintf("outstanding=%d", n), func(b *testing.B) {
+			var q pendingRequests
+			for xid := range int32(n) {
+				q.add(pendingRequest{xid: xid, op: zkwire.OpGetData})
+			}
+			next := int32(n)
+			for i := 0; b.Loop(); i++ {
+				q.take(next - int32(n))
+				q.add(pendingRequest{xid: next, op: zkwire.OpGetData})
+				next++
+			}
+		})
+	}
 }
