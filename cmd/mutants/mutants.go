@@ -147,7 +147,7 @@ var mutants = []mutant{
 		// queued ahead of them (a session's requests are served in order),
 		// which hides the bug.
 		Also: []edit{{
-			File: "impl/zklock/deadline.go",
+			File: "impl/zklock/heartbeat.go",
 			Find: `		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {
 			s.log.Debug("zklock: heartbeat sync", "err", err)
 		}`,
@@ -171,11 +171,11 @@ var mutants = []mutant{
 	{
 		Name: "timer-not-rearmed",
 		Why:  "a shorter timeout renegotiated on reconnect is stored, but the loss timer sleeps on towards the old deadline",
-		File: "impl/zklock/session.go",
-		Find: `		if shorter {
-			notify(s.kick)
-		}`,
-		Replace: `		_ = shorter`,
+		File: "impl/zklock/connevents.go",
+		Find: `	if shorter {
+		notify(s.newDeadline)
+	}`,
+		Replace: `	_ = shorter`,
 		Killers: []string{"TestRenegotiatedTimeoutRearmsTheTimer"},
 	},
 	{
@@ -300,7 +300,7 @@ var mutants = []mutant{
 		File: "impl/zklock/session.go",
 		Find: `	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
-	s.wg.Wait()`,
+	s.goroutines.Wait()`,
 		Replace: `	s.lose(ErrClosed, traceevent.ResultClosed)`,
 		Killers: []string{"TestCloseStopsEveryGoroutine"},
 	},
@@ -393,7 +393,7 @@ var mutants = []mutant{
 	{
 		Name:    "heartbeat-without-sync",
 		Why:     "the heartbeat reads a node instead of sending a sync: it is acknowledged but proves nothing, so an idle session reaches its loss deadline",
-		File:    "impl/zklock/deadline.go",
+		File:    "impl/zklock/heartbeat.go",
 		Find:    `		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {`,
 		Replace: `		if _, _, err := s.conn.Exists("/"); err != nil && !errors.Is(err, context.Canceled) {`,
 		Killers: []string{"TestIdleSessionLives"},
@@ -486,8 +486,8 @@ var mutants = []mutant{
 		Why:  "Close waits for the calls and clean-ups but not for the monitor: it returns while the connection (go-zookeeper's goroutines with it) is still being torn down and the session's end not yet reported",
 		File: "impl/zklock/session.go",
 		Find: `	<-s.stopped
-	s.wg.Wait()`,
-		Replace: `	s.wg.Wait()`,
+	s.goroutines.Wait()`,
+		Replace: `	s.goroutines.Wait()`,
 		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
 	},
 	{
@@ -495,7 +495,7 @@ var mutants = []mutant{
 		Why:  "Close waits for the monitor's teardown but not for the calls in flight and the background clean-ups: it returns while they run",
 		File: "impl/zklock/session.go",
 		Find: `	<-s.stopped
-	s.wg.Wait()`,
+	s.goroutines.Wait()`,
 		Replace: `	<-s.stopped`,
 		Killers: []string{"TestCloseReturnsAfterEveryGoroutine"},
 	},
@@ -523,7 +523,7 @@ var mutants = []mutant{
 	{
 		Name:    "heartbeat-keeps-period",
 		Why:     "the heartbeat keeps the period it computed at the start when a reconnect renegotiates the timeout (the code before the fix): after a shorter timeout its syncs come too rarely to prove anything before the deadline",
-		File:    "impl/zklock/deadline.go",
+		File:    "impl/zklock/heartbeat.go",
 		Find:    `			if e := s.beatPeriod(); e != every {`,
 		Replace: `			if e := every; e != every {`,
 		Killers: []string{"TestRenegotiatedTimeoutRetimesTheHeartbeat"},
@@ -531,11 +531,11 @@ var mutants = []mutant{
 	{
 		Name: "renegotiated-room-unchecked",
 		Why:  "accept a renegotiated timeout that leaves no room after the drift margin and the sync lag (the code before the fix): the session lingers with a deadline no sync can move, and ends at its timer with no word of why",
-		File: "impl/zklock/session.go",
-		Find: `		if err := s.roomErr(); err != nil {
-			s.lose(`,
-		Replace: `		if err := error(nil); err != nil {
-			s.lose(`,
+		File: "impl/zklock/connevents.go",
+		Find: `	if err := s.roomErr(); err != nil {
+		return err`,
+		Replace: `	if err := error(nil); err != nil {
+		return err`,
 		Killers: []string{"TestRenegotiatedTimeoutWithoutRoomEndsSession"},
 	},
 	{
@@ -591,7 +591,7 @@ var mutants = []mutant{
 	{
 		Name:    "trace-stale-write-zxid",
 		Why:     "a traced write takes whatever zxid the wire last recorded for its path, even one older than the step: a Resign whose delete reply was lost and whose retry found the node gone is then traced at the zxid of the leader's last Proclaim (its multi checks the node), before steps that saw the node, and the model rejects the trace",
-		File:    "impl/zklock/session.go",
+		File:    "impl/zklock/sessiontrace.go",
 		Find:    `	ours := wrote && (ev.ZxidLow == 0 || z > ev.ZxidLow)`,
 		Replace: `	ours := wrote`,
 		Killers: []string{"TestElectionResignReplyLost"},

@@ -47,9 +47,9 @@ func init() {
 			m.Find = `		s.clock.acked(sent, at, true)`
 			m.Replace = `		s.clock.acked(sent, at, false)`
 		case "sent-time-is-arrival":
-			m.Find = `		c.w.obs.acked(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)`
+			m.Find = `		c.w.obs.replied(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)`
 			m.Replace = `		at := c.w.obs.lossNow()
-		c.w.obs.acked(at, at, req.op == zkwire.OpSync)`
+		c.w.obs.replied(at, at, req.op == zkwire.OpSync)`
 		}
 	}
 }

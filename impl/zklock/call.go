@@ -66,7 +66,7 @@ func (s *Session) run(j job) error {
 		w <- j // its buffer is empty: a worker is popped once per time it went idle
 		return nil
 	}
-	s.wg.Add(1)
+	s.goroutines.Add(1)
 	s.mu.Unlock()
 	go s.worker(j)
 	return nil
@@ -75,7 +75,7 @@ func (s *Session) run(j job) error {
 // worker runs j, then the jobs handed to it while it is idle, until the
 // session ends.
 func (s *Session) worker(j job) {
-	defer s.wg.Done()
+	defer s.goroutines.Done()
 	jobs := make(chan job, 1)
 	idle := func() {
 		s.mu.Lock()
@@ -132,7 +132,7 @@ func do[T any](ctx context.Context, s *Session, fn func() (T, error)) (T, error)
 func (s *Session) classify(err error) error {
 	switch {
 	case errors.Is(err, zk.ErrSessionExpired):
-		s.expired()
+		s.serverExpired()
 		return s.Err()
 	case errors.Is(err, zk.ErrNoAuth):
 		return ErrNoAuth
@@ -207,10 +207,10 @@ func (s *Session) background(fn func(life context.Context)) bool {
 		s.mu.Unlock()
 		return false
 	}
-	s.wg.Add(1)
+	s.goroutines.Add(1)
 	s.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
+		defer s.goroutines.Done()
 		fn(s.life)
 	}()
 	return true

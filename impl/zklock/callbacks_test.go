@@ -45,8 +45,8 @@ func TestSlowCallbackDoesNotDelayDone(t *testing.T) {
 	replies := make(chan struct{})
 	go func() {
 		defer close(replies)
-		c.connected(time.Now(), id, timeout) // a reconnect: same timeout
-		c.connected(time.Now(), id, lag)     // no room at all
+		c.connectReplied(time.Now(), id, timeout) // a reconnect: same timeout
+		c.connectReplied(time.Now(), id, lag)     // no room at all
 	}()
 	select {
 	case <-blocked:

@@ -19,7 +19,7 @@ import "time"
 // Go's timers run on the monotonic clock, so the monitor's timer fires
 // late after a suspend; the session still ends at once: a grant checks the
 // loss clock itself (checkDeadline), and the first reply after waking,
-// which arrives past the deadline, ends the session (acked).
+// which arrives past the deadline, ends the session (replied).
 type lossTimer interface {
 	now() time.Time
 }

@@ -191,7 +191,7 @@ func (h *closeHooks) closeAndCheck(t *testing.T, s *Session, hooks int) {
 	// A Close that returned early leaves them running: they end now.
 	h.running.Wait()
 	<-s.stopped
-	s.wg.Wait()
+	s.goroutines.Wait()
 	t.Logf("Close took %v", took.Round(time.Millisecond))
 	h.mu.Lock()
 	late, held := h.late, h.held

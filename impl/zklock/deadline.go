@@ -1,8 +1,6 @@
 package zklock
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -68,50 +66,12 @@ func (s *Session) roomErr() error {
 	return nil
 }
 
-// heartbeat sends a sync every quarter of the room the timeout leaves, so
-// that the loss deadline keeps moving while the leader hears from us. One
-// sync at a time: a sync stuck behind a cut link is the point, not a reason
-// to pile up more. A reconnect may renegotiate the timeout (retime): the
-// period is read again then, or a shorter timeout would be left with syncs
-// too rare to prove anything before its deadline.
-func (s *Session) heartbeat() {
-	defer s.wg.Done()
-	every := s.beatPeriod()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.done:
-			return
-		case <-s.retime:
-			if e := s.beatPeriod(); e != every {
-				every = e
-				t.Reset(every)
-			}
-			continue
-		case <-t.C:
-		}
-		if _, err := s.conn.Sync("/"); err != nil && !errors.Is(err, context.Canceled) {
-			s.log.Debug("zklock: heartbeat sync", "err", err)
-		}
-	}
-}
-
-// beatPeriod is a quarter of the room the negotiated timeout leaves (at
-// least minRoom/4); the heartbeat notes it in beat.
-func (s *Session) beatPeriod() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.beat = max((s.timeout-s.margin()-s.cfg.syncLag())/4, minRoom/4)
-	return s.beat
-}
-
-// acked records an acknowledgement (the wire's report), unless it arrived
+// replied records an acknowledgement (the wire's report), unless it arrived
 // at or after the loss deadline: the session is lost then, whatever the
 // reply proves (SessionClock's AckReply comes only while the client
 // believes), and the session ends at once rather than at the monitor's
 // next look. After a suspend that is the first reply after waking.
-func (s *Session) acked(sent, at time.Time, sync bool) {
+func (s *Session) replied(sent, at time.Time, sync bool) {
 	s.mu.Lock()
 	if s.clock == nil {
 		s.mu.Unlock()

@@ -30,12 +30,12 @@ func TestReattachCountsAsSync(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	const timeout, lag = 10 * time.Second, 3 * time.Second
 	s := &Session{id: 7, cfg: sessionConfig{margin: -1, lossTimer: fixedClock(t0.Add(5100 * time.Millisecond))},
-		timeout: timeout, clock: newLossClock(lag, t0), kick: make(chan struct{}, 1)}
-	s.acked(t0.Add(time.Second), t0.Add(1100*time.Millisecond), false)
+		timeout: timeout, clock: newLossClock(lag, t0), newDeadline: make(chan struct{}, 1)}
+	s.replied(t0.Add(time.Second), t0.Add(1100*time.Millisecond), false)
 	if got, _ := s.deadline(); !got.Equal(t0.Add(timeout - timeout/5)) {
 		t.Fatalf("an acknowledgement alone moved the deadline to %v after the session began", got.Sub(t0))
 	}
-	s.connected(t0.Add(5*time.Second), 7, timeout)
+	s.connectReplied(t0.Add(5*time.Second), 7, timeout)
 	if got, want := s.clock.base, t0.Add(time.Second); !got.Equal(want) {
 		t.Fatalf("base %v after the reattach, want %v: the reattach did not count as a sync", got.Sub(t0), want.Sub(t0))
 	}

@@ -18,7 +18,7 @@ func slotSession(t *testing.T) *Session {
 	s.life, s.endLife = context.WithCancel(context.Background())
 	t.Cleanup(func() {
 		s.lose(ErrClosed, traceevent.ResultClosed)
-		s.wg.Wait()
+		s.goroutines.Wait()
 	})
 	return s
 }

@@ -17,7 +17,7 @@ func bareSession(tb testing.TB) *Session {
 	s.life, s.endLife = context.WithCancel(context.Background())
 	tb.Cleanup(func() {
 		s.endLife()
-		s.wg.Wait()
+		s.goroutines.Wait()
 	})
 	return s
 }
@@ -82,7 +82,7 @@ func TestCallWorkersReused(t *testing.T) {
 	}
 	s.endLife()
 	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
+	go func() { s.goroutines.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):

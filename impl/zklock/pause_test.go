@@ -279,17 +279,17 @@ func TestRenegotiatedTimeoutRearmsTheTimer(t *testing.T) {
 	c.timeout = 5 * time.Hour
 	c.clock.base = c.lossNow().Add(-time.Minute)
 	c.mu.Unlock()
-	c.kick <- struct{}{} // the monitor now sleeps towards base + 4 h
-	eventually(t, "the monitor took the kick", 10*time.Second, func() bool { return len(c.kick) == 0 })
+	c.newDeadline <- struct{}{} // the monitor now sleeps towards base + 4 h
+	eventually(t, "the monitor took the kick", 10*time.Second, func() bool { return len(c.newDeadline) == 0 })
 	// and went back to sleep, having read the 5-hour timeout: a monitor
 	// still between the kick and its select would read the renegotiated
 	// one below and end the session even if nothing rearmed its timer.
 	eventually(t, "the monitor asleep again", 10*time.Second, monitorAsleep)
 	// No reply may reach the session from now on: one arriving past the
-	// deadline would end it (acked) whether or not the timer was rearmed.
+	// deadline would end it (replied) whether or not the timer was rearmed.
 	c.net.BlackholeUntilHealed()
 	defer c.net.Heal()
-	c.connected(c.lossNow().Add(-time.Hour), id, real)
+	c.connectReplied(c.lossNow().Add(-time.Hour), id, real)
 	select {
 	case <-c.Done():
 	case <-time.After(30 * time.Second):

@@ -45,7 +45,7 @@ func TestRenegotiatedTimeoutRetimesTheHeartbeat(t *testing.T) {
 	if strings.Contains(logged.String(), "shorter session timeout") {
 		t.Fatalf("warned of a shorter timeout before any reconnect: %s", logged.String())
 	}
-	c.connected(c.lossNow(), id, shorter)
+	c.connectReplied(c.lossNow(), id, shorter)
 	eventually(t, "the heartbeat read the renegotiated timeout", 10*time.Second, func() bool {
 		return beatOf(c) == period(shorter)
 	})
@@ -71,7 +71,7 @@ func TestLongerRenegotiatedTimeoutIsIgnored(t *testing.T) {
 	id, real := c.id, c.timeout
 	c.mu.Unlock()
 	at := c.lossNow()
-	c.connected(at, id, 3*real)
+	c.connectReplied(at, id, 3*real)
 	if got := c.Timeout(); got != real {
 		t.Fatalf("Timeout %v after a reconnect that negotiated %v, want the smaller %v", got, 3*real, real)
 	}
@@ -105,7 +105,7 @@ func TestRenegotiatedTimeoutWithoutRoomEndsSession(t *testing.T) {
 	c.mu.Lock()
 	id, lag := c.id, c.cfg.syncLag()
 	c.mu.Unlock()
-	c.connected(c.lossNow(), id, lag) // no room at all
+	c.connectReplied(c.lossNow(), id, lag) // no room at all
 	select {
 	case <-c.Done():
 	case <-time.After(30 * time.Second):

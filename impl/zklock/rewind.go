@@ -71,9 +71,9 @@ func (s *Session) handshakeCut(addr string) {
 	if !s.rewind.probing.CompareAndSwap(false, true) {
 		return
 	}
-	s.wg.Add(1)
+	s.goroutines.Add(1)
 	go func() {
-		defer s.wg.Done()
+		defer s.goroutines.Done()
 		defer s.rewind.probing.Store(false)
 		s.probeHistory(seen, addr)
 	}()

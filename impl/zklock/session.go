@@ -46,7 +46,7 @@ type Session struct {
 	idle        []chan job     // idle call workers, each waiting on its own channel (see run); under mu
 	listings    *listingSlots  // listings of lock queues in flight, at most maxListings (listings.go)
 	cbs         callbacks      // the Observer's calls, off the goroutines doing the work (callbacks.go)
-	wg          sync.WaitGroup // calls in flight and background clean-up
+	goroutines  sync.WaitGroup // call workers, background clean-up and the heartbeat: Close waits for them
 
 	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
 	// session reports LearnExpiry only after their steps: a step the server
@@ -67,14 +67,33 @@ type Session struct {
 	id          int64
 	timeout     time.Duration // negotiated
 	clock       *lossClock    // from which send time the loss deadline counts; nil before the session exists
-	kick        chan struct{} // wakes the monitor when the deadline may have moved earlier
-	retime      chan struct{} // wakes the heartbeat when the timeout was renegotiated
+	newDeadline chan struct{} // wakes the monitor when the deadline may have moved earlier
+	newTimeout  chan struct{} // wakes the heartbeat when the timeout was renegotiated
 	beat        time.Duration // the heartbeat's period, as it last read it
 	err         error
 	how         traceevent.Result // how the session ended: a LearnExpiry result
 	leases      map[*Lease]struct{}
 	closeCalled bool
 	rewind      rewindWatch // the servers a refused handshake asks (rewind.go)
+}
+
+// newSessionConfig applies opts to the defaults and checks the result.
+func newSessionConfig(opts []SessionOption) (sessionConfig, error) {
+	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default(),
+		tickTime: DefaultTickTime, syncLimit: DefaultSyncLimit}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.margin >= cfg.timeout {
+		return cfg, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the session timeout %v",
+			ErrInvalidArgument, cfg.margin, cfg.timeout)
+	}
+	return cfg, nil
 }
 
 // NewSession connects to the ensemble and waits for the server to grant a
@@ -102,19 +121,9 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 	if err != nil {
 		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
-	cfg := sessionConfig{timeout: DefaultSessionTimeout, margin: -1, logger: slog.Default(),
-		tickTime: DefaultTickTime, syncLimit: DefaultSyncLimit}
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.margin >= cfg.timeout {
-		return nil, fmt.Errorf("zklock: new session: %w: drift margin %v is not below the session timeout %v",
-			ErrInvalidArgument, cfg.margin, cfg.timeout)
+	cfg, err := newSessionConfig(opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("zklock: new session: %w", err)
@@ -128,8 +137,8 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		stopped:     make(chan struct{}),
 		leases:      make(map[*Lease]struct{}),
 		timeout:     cfg.timeout,
-		kick:        make(chan struct{}, 1),
-		retime:      make(chan struct{}, 1),
+		newDeadline: make(chan struct{}, 1),
+		newTimeout:  make(chan struct{}, 1),
 		listings:    newListingSlots(maxListings),
 		chroot:      chroot,
 	}
@@ -184,7 +193,7 @@ func NewSession(ctx context.Context, servers []string, opts ...SessionOption) (*
 		s.mu.Unlock()
 		return nil, fmt.Errorf("zklock: new session: %w", err)
 	}
-	s.wg.Add(1)
+	s.goroutines.Add(1)
 	go s.heartbeat()
 	s.mu.Unlock()
 	for _, a := range cfg.auth {
@@ -227,7 +236,7 @@ func (s *Session) Close() error {
 	}
 	s.lose(ErrClosed, traceevent.ResultClosed)
 	<-s.stopped
-	s.wg.Wait()
+	s.goroutines.Wait()
 	s.cbs.wait()
 	return nil
 }
@@ -290,48 +299,6 @@ func (s *Session) margin() time.Duration {
 	return s.timeout / 5
 }
 
-// monitor runs the loss timer, then tears the connection down.
-func (s *Session) monitor() {
-	defer close(s.stopped)
-	// The loss timer starts once NewSession accepted the negotiated
-	// timeout: a session it refuses is closed, not reported lost.
-	ready := s.ready
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for running := true; running; {
-		if ready == nil {
-			if err := s.checkDeadline(); err != nil {
-				break
-			}
-			if deadline, live := s.deadline(); live {
-				timer.Reset(deadline.Sub(s.lossNow()))
-			}
-		}
-		select {
-		case <-timer.C:
-		case <-s.kick:
-		case <-ready:
-			ready = nil
-		case <-s.done:
-			running = false
-		}
-	}
-	// Close sends closeSession when it can, so the server deletes our lock
-	// nodes at once instead of at expiry; shutting the wire then unblocks a
-	// handshake that would otherwise wait for many timeouts.
-	s.conn.Close()
-	s.wire.shut()
-	if !drain(s.events, connCloseWait) {
-		s.log.Warn("zklock: go-zookeeper's connection did not stop; its goroutine is abandoned",
-			"session", fmt.Sprintf("0x%x", s.ID()), "waited", connCloseWait)
-	}
-	s.ops.Wait()
-	s.mu.Lock()
-	how, at := s.how, s.lostAt
-	s.mu.Unlock()
-	s.trace(TraceEvent{Action: traceevent.LearnExpiry, Result: how, Start: at})
-}
-
 // endedHow is how the session ended (a LearnExpiry result), "" while it
 // lives.
 func (s *Session) endedHow() traceevent.Result {
@@ -380,72 +347,6 @@ func (s *Session) beginOp() error {
 
 func (s *Session) endOp() { s.ops.Done() }
 
-// acked (deadline.go), connected and expired are the wire's reports
-// (wireObserver).
-
-// sawZxid keeps the highest zxid seen: ZooKeeper never shows a session a
-// lower one than it has seen, so it places each reply in the ensemble's
-// one order of writes (the trace validator orders steps by it).
-func (s *Session) sawZxid(zxid int64) {
-	for {
-		cur := s.zxid.Load()
-		if zxid <= cur || s.zxid.CompareAndSwap(cur, zxid) {
-			return
-		}
-	}
-}
-
-func (s *Session) connected(sent time.Time, id int64, timeout time.Duration) {
-	s.attaches.Add(1)
-	s.mu.Lock()
-	switch {
-	case s.id == 0:
-		s.id, s.timeout = id, timeout
-		s.clock = newLossClock(s.cfg.syncLag(), sent)
-		s.mu.Unlock()
-		s.wire.evidence.established()
-		close(s.established)
-		s.observeSession(SessionEstablished, nil)
-	case s.id != id:
-		s.mu.Unlock()
-		s.expired()
-	default:
-		// A reattach (reattached): a shorter timeout moves the deadline
-		// earlier, so the monitor must look again now, not at the old one.
-		changed, shorter := s.reattached(sent, timeout)
-		s.mu.Unlock()
-		// The Observer hears of the reconnect after the session has taken
-		// its own steps: the room checked and the monitor woken.
-		if !changed {
-			s.observeSession(SessionReconnected, nil)
-			return
-		}
-		// The room the timeout leaves sets the heartbeat's period; a
-		// timeout that leaves too little is refused, as NewSession refuses
-		// it, since no heartbeat could keep the session alive.
-		if err := s.roomErr(); err != nil {
-			s.lose(fmt.Errorf("%w: renegotiated on a reconnect: %w", ErrSessionLost, err), traceevent.ResultTimer)
-			return
-		}
-		notify(s.retime)
-		if shorter {
-			notify(s.kick)
-		}
-		s.observeSession(SessionReconnected, nil)
-	}
-}
-
-// notify wakes whoever waits on ch (a channel with room for one), unless
-// a wake-up is pending already.
-func notify(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
-
-func (s *Session) expired() { s.lose(ErrSessionExpired, traceevent.ResultExpired) }
-
 func (s *Session) addLease(l *Lease) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -475,109 +376,9 @@ func (s *Session) heldLeases(path string) []*Lease {
 	return out
 }
 
-// trace reports a step. LearnExpiry is the session's last: a step finishing
-// after it (a delete left to the background) belongs to a session the
-// client has abandoned, and the spec's client has moved on.
-func (s *Session) trace(ev TraceEvent) { s.traceWrite(ev, "") }
-
-// traceWrite reports a step whose write named path (a create's prefix, a
-// delete's node): the wire reported the write's zxid, which the step
-// carries as its Zxid.
-func (s *Session) traceWrite(ev TraceEvent, path string) {
-	t := s.cfg.tracer
-	if t == nil {
-		return
-	}
-	s.traceMu.Lock()
-	defer s.traceMu.Unlock()
-	if s.learned {
-		return
-	}
-	s.learned = ev.Action == traceevent.LearnExpiry
-	ev.Session = s.ID()
-	ev.Time = time.Now()
-	if ev.Start.IsZero() {
-		ev.Start = ev.Time
-	}
-	z, wrote := s.writes[path]
-	delete(s.writes, path)
-	// The wire keeps the zxid of the last write whose reply named path,
-	// which need not be this event's: a Proclaim's or a Guard's multi
-	// checks the lock node first, and a delete whose reply was lost, then
-	// retried into "no node", leaves that older zxid there. Ours is newer
-	// than anything the session had seen when the event began.
-	ours := wrote && (ev.ZxidLow == 0 || z > ev.ZxidLow)
-	switch {
-	case ev.Zxid != 0:
-		ev.ZxidLow = 0
-	case ours && !ev.Pending:
-		ev.Zxid, ev.ZxidLow = z, 0
-	case ev.ZxidLow != 0 && !ev.Pending:
-		ev.ZxidHigh = s.zxid.Load()
-	}
-	t(ev)
-}
-
-// maxUntracedWrites bounds the writes kept for a trace that never asks
-// for them (a parent created, a delete after the last step).
-const maxUntracedWrites = 1024
-
-// wrote is the wire's report of a write's zxid (traced sessions only).
-func (s *Session) wrote(path string, zxid int64) {
-	s.traceMu.Lock()
-	defer s.traceMu.Unlock()
-	if s.writes == nil || len(s.writes) >= maxUntracedWrites {
-		s.writes = map[string]int64{}
-	}
-	s.writes[path] = zxid
-}
-
-// mark is where a traced step starts: the time and the highest zxid seen.
-// Without a tracer it costs nothing.
-type mark struct {
-	at   time.Time
-	zxid int64
-}
-
-func (s *Session) now() mark {
-	if s.cfg.tracer == nil {
-		return mark{}
-	}
-	return mark{time.Now(), s.zxid.Load()}
-}
-
 // zkLogger sends go-zookeeper's chatter to the session's logger at debug level.
 type zkLogger struct{ l *slog.Logger }
 
 func (z zkLogger) Printf(format string, args ...any) {
 	z.l.Debug(fmt.Sprintf("zk: "+format, args...))
-}
-
-// connCloseWait bounds how long Close waits for go-zookeeper's connection
-// goroutine to stop, which it normally does within a round trip once the
-// wire is shut. go-zookeeper v1.0.4 can deadlock there: a request queued
-// as Close is called, whose write then fails, is answered three times
-// into a channel with room for two (Conn.queueRequest's "tie" answer,
-// sendData's write error, flushRequests), and the goroutine waits forever
-// on the third. It was seen once in a frozen-and-thawed client, whose
-// Close then never returned. Waiting longer cannot help; Close returns
-// and that one goroutine of the library is left behind, logged.
-const connCloseWait = 5 * time.Second
-
-// drain reads events until the channel is closed (true) or wait has
-// passed (false). go-zookeeper never blocks on a full event channel (it
-// drops the event), so leaving it undrained cannot stall the library.
-func drain(events <-chan zk.Event, wait time.Duration) bool {
-	give := time.NewTimer(wait)
-	defer give.Stop()
-	for {
-		select {
-		case _, ok := <-events:
-			if !ok {
-				return true
-			}
-		case <-give.C:
-			return false
-		}
-	}
 }

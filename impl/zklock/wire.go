@@ -32,11 +32,11 @@ var errDialRefused = errors.New("zklock: session is over, not reconnecting")
 
 // wireObserver is what the wire reports to: the Session.
 type wireObserver interface {
-	acked(sent, at time.Time, sync bool)
+	replied(sent, at time.Time, sync bool)
 	sawZxid(zxid int64)
 	wrote(path string, zxid int64)
-	connected(sent time.Time, sessionID int64, timeout time.Duration)
-	expired()
+	connectReplied(sent time.Time, sessionID int64, timeout time.Duration)
+	serverExpired()
 	// lossNow reads the clock the loss deadline is counted on: the send
 	// and arrival times reported are on it.
 	lossNow() time.Time
@@ -253,6 +253,7 @@ type pendingRequest struct {
 	sent    time.Time
 	path    string   // a write's, when the wire reports writes
 	created *created // a create sent as create2: where its Stat goes
+	order   uint64   // how many requests the connection sent before it
 }
 
 type trackedConn struct {
@@ -276,7 +277,7 @@ type trackedConn struct {
 	c2pending atomic.Int32
 
 	mu          sync.Mutex
-	pending     []pendingRequest
+	pending     pendingRequests // requests sent on this connection, not answered yet
 	connectSent time.Time
 	closeOnce   sync.Once
 
@@ -364,7 +365,7 @@ func (c *trackedConn) sentFrame(first bool, hdr []byte) {
 		p.created = c.sendingC2
 		c.c2pending.Add(1)
 	}
-	c.pending = append(c.pending, p)
+	c.pending.add(p)
 }
 
 func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
@@ -379,10 +380,10 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		sent := c.connectSent
 		c.mu.Unlock()
 		if sid == 0 {
-			c.w.obs.expired()
+			c.w.obs.serverExpired()
 			return
 		}
-		c.w.obs.connected(sent, sid, timeout)
+		c.w.obs.connectReplied(sent, sid, timeout)
 		return
 	}
 	xid, zxid, code, ok := zkwire.ReplyHeader(hdr)
@@ -396,21 +397,14 @@ func (c *trackedConn) repliedFrame(first bool, hdr []byte) {
 		c.w.obs.sawZxid(zxid)
 	}
 	if code == zkwire.ErrSessionExpired {
-		c.w.obs.expired()
+		c.w.obs.serverExpired()
 		return
 	}
 	c.mu.Lock()
-	var req pendingRequest
-	for i, p := range c.pending {
-		if p.xid == xid {
-			req = p
-			c.pending = append(c.pending[:i], c.pending[i+1:]...)
-			break
-		}
-	}
+	req, _ := c.pending.take(xid)
 	c.mu.Unlock()
 	if !req.sent.IsZero() {
-		c.w.obs.acked(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)
+		c.w.obs.replied(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)
 	}
 	if req.created != nil {
 		c.c2pending.Add(-1)

@@ -77,10 +77,11 @@ func (w *writeReset) failedWrite(t *testing.T) zkwire.Op {
 	})
 	w.tc.mu.Lock()
 	defer w.tc.mu.Unlock()
-	if len(w.tc.pending) == 0 {
+	last, ok := w.tc.pending.newest()
+	if !ok {
 		t.Fatal("no request written on the reset connection")
 	}
-	return w.tc.pending[len(w.tc.pending)-1].op
+	return last.op
 }
 
 // release lets the receive loop go on: it reads the reset, and go-zookeeper
