@@ -166,7 +166,7 @@ var mutants = []mutant{
 	}
 	lease := newLease(c)`,
 		Replace: `	lease := newLease(c)`,
-		Killers: []string{"TestGrantChecksDeadlineSynchronously", "TestPauseBetweenListingAndGrant"},
+		Killers: []string{"TestGrantChecksDeadlineSynchronously", "TestPauseBetweenListingAndGrant", "TestHandOffChecksDeadline"},
 	},
 	{
 		Name: "timer-not-rearmed",

@@ -158,6 +158,10 @@ func TestHandOffChecksDeadline(t *testing.T) {
 	}
 	p := lockAsync(ctx, mw.Lock)
 	w.trace.waitFor(t, "waiter queued", time.Minute, waiting)
+	// A reply that arrives past the deadline ends the session at once
+	// (Session.replied): let the waiter's requests of its queueing be
+	// answered first, so that what meets the deadline is the hand-off.
+	waitRepliesIn(t, w.Session)
 	// As after a pause: the deadline has passed, and the monitor, asleep
 	// towards the old one, has not noticed.
 	w.mu.Lock()
@@ -255,6 +259,27 @@ func acquireReleaseN(t *testing.T, ctx context.Context, n int, acquire func(cont
 		}
 		if err := lease.Unlock(ctx); err != nil {
 			t.Fatalf("release %d: %v", i, err)
+		}
+	}
+}
+
+// waitRepliesIn waits until no request of s is waiting for its reply.
+func waitRepliesIn(t *testing.T, s *Session) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		n := 0
+		s.wire.mu.Lock()
+		for c := range s.wire.conns {
+			c.mu.Lock()
+			n += c.pending.count
+			c.mu.Unlock()
+		}
+		s.wire.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d requests still wait for their replies after a minute", n)
 		}
 	}
 }
