@@ -84,6 +84,9 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 		if ended != nil {
 			return fmt.Errorf("zklock: proclaim %s: %w: %w", s.relative(node), ErrNotHeld, ended)
 		}
+		if err := ls.awaitOwnWatch(ctx); err != nil {
+			return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
+		}
 		sent := s.now()
 		res, err := do(ctx, s, func() ([]zk.MultiResponse, error) {
 			return s.conn.Multi(&zk.CheckVersionRequest{Path: node, Version: version},
@@ -99,6 +102,9 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 			ls.mu.Unlock()
 			ev.Result, ev.Zxid, ev.Version = traceevent.ResultOk, res[1].Stat.Mzxid, &res[1].Stat.Version
 			s.trace(ev)
+			if err := ls.writeStood(ctx); err != nil {
+				return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
+			}
 			return nil
 		}
 		if err != nil && len(res) > 0 && (errors.Is(res[0].Error, zk.ErrNoNode) || errors.Is(res[0].Error, zk.ErrBadVersion)) {

@@ -52,7 +52,8 @@ type Lease struct {
 	err     error // nil while held
 	unlock  bool  // Unlock was called (a second one is ErrNotHeld)
 	done    chan struct{}
-	onEnd   []func() // called once done is closed (MultiLease)
+	onEnd   []func()  // called once done is closed (MultiLease)
+	watch   *ownWatch // the one watch on our node while held (ownwatch.go)
 	granted time.Time
 }
 
@@ -192,6 +193,9 @@ func (l *Lease) Unlock(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
+	// The watch on our node is set before our delete, so that the
+	// delete's event always ends it (no watch left waiting on the server).
+	_ = l.awaitOwnWatch(ctx)
 	l.mu.Lock()
 	again, node, st, lost := l.unlock, l.node, l.st, l.err
 	l.unlock = true
@@ -305,6 +309,9 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 		if err != nil {
 			return nil, fmt.Errorf("zklock: guard %s: %w: %w", node, ErrNotHeld, err)
 		}
+		if err := l.awaitOwnWatch(ctx); err != nil {
+			return nil, fmt.Errorf("zklock: guard %s: %w", node, err)
+		}
 		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)
 		res, err := do(ctx, l.s, func() ([]zk.MultiResponse, error) { return l.s.conn.Multi(all...) })
 		if err != nil && len(res) > 0 &&
@@ -323,6 +330,9 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 			}
 		}
 		if err != nil {
+			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
+		}
+		if err := l.writeStood(ctx); err != nil {
 			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
 		}
 		return res, nil
