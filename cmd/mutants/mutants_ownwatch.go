@@ -9,8 +9,8 @@ func init() {
 			Why: "nothing watches a lock node once it is held (the code before OwnWatch): an operator who deletes the holder's node lets " +
 				"the next waiter in while the old holder's Done stays open and Err nil (OwnWatch.NoOwnWatch)",
 			File:    "impl/zklock/ownwatch.go",
-			Find:    `	l.s.background(func(life context.Context) { l.keepOwnWatch(life, fired) })`,
-			Replace: `	_ = fired`,
+			Find:    `	if !l.s.background(func(life context.Context) { l.keepOwnWatch(life, w, fired) }) {`,
+			Replace: `	if _ = fired; true {`,
 			Killers: []string{"TestOperatorDeleteEndsMutexLease", "TestOperatorDeleteEndsLeadership"},
 		},
 		mutant{

@@ -95,35 +95,40 @@ func (w *ownWatch) event(ctx context.Context, done <-chan struct{}) (zk.Event, b
 // watchOwnNode starts the lease's watcher: it keeps one watch on the
 // lease's node for as long as the lease is held, reusing fired (the watch a
 // waiter armed on its own node for the hand-off) if there is one. It ends
-// the lease when the node is deleted or replaced by someone else.
+// the lease when the node is deleted or replaced by someone else. The
+// first watch is the lease's before the grant returns, so that Guard,
+// Proclaim and Unlock wait for it to be set.
 func (l *Lease) watchOwnNode(fired <-chan zk.Event) {
-	l.s.background(func(life context.Context) { l.keepOwnWatch(life, fired) })
+	l.mu.Lock()
+	w := newOwnWatch(l.node)
+	l.watch = w
+	l.mu.Unlock()
+	if !l.s.background(func(life context.Context) { l.keepOwnWatch(life, w, fired) }) {
+		w.setArmed()
+		close(w.acted)
+	}
 }
 
 // keepOwnWatch is the watcher: arm, wait for the event, act, arm again.
-func (l *Lease) keepOwnWatch(life context.Context, fired <-chan zk.Event) {
+func (l *Lease) keepOwnWatch(life context.Context, w *ownWatch, fired <-chan zk.Event) {
 	czxid := l.token // the node we were granted: a replacement has another czxid
 	for {
-		l.mu.Lock()
-		if l.err != nil {
-			l.mu.Unlock()
-			return
-		}
-		node := l.node
-		w := newOwnWatch(node)
-		l.watch = w
-		l.mu.Unlock()
 		again := l.watchOnce(life, w, fired, &czxid)
 		w.setArmed()
 		close(w.acted)
 		if !again {
 			return
 		}
-		fired = nil
 		l.mu.Lock()
-		if l.node != node {
+		if l.err != nil {
+			l.mu.Unlock()
+			return
+		}
+		if l.node != w.node {
 			czxid = 0 // moved by a Downgrade: the new node's stat is the baseline
 		}
+		w, fired = newOwnWatch(l.node), nil
+		l.watch = w
 		l.mu.Unlock()
 	}
 }
