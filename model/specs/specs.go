@@ -101,6 +101,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadLockAll(module, m)
 	case module == "Semaphore":
 		return loadSemaphore(module, m)
+	case module == "OwnWatch":
+		return loadOwnWatch(module, m)
 	}
 	return nil, fmt.Errorf("specs: no model of module %s", module)
 }

@@ -260,16 +260,20 @@ GuardReply(c) ==
     /\ UNCHANGED <<zkVars, reqNo, foreign>>
 
 -----------------------------------------------------------------------------
-(* Environment: the outsider.  Any node, whoever's: ZooKeeper.tla.         *)
-ForeignDelete(n) ==
+(* Environment: the outsider, on the node of sequence number s, whoever's *)
+(* (ZooKeeper.tla).  Over the constant range of sequence numbers, so that  *)
+(* TLC names each step by its action.                                      *)
+ForeignDelete(s) ==
     /\ foreign < MaxForeign
-    /\ ZK!ForeignDelete(n)
+    /\ Named(s) # {}
+    /\ ZK!ForeignDelete(CHOOSE n \in Named(s) : TRUE)
     /\ foreign' = foreign + 1
     /\ UNCHANGED <<clientVars, falseOk>>
 
-ForeignReplace(n) ==
+ForeignReplace(s) ==
     /\ foreign < MaxForeign
-    /\ ZK!ForeignReplace(n, LAMBDA z : StrangerNode(n.seq, z))
+    /\ Named(s) # {}
+    /\ ZK!ForeignReplace(CHOOSE n \in Named(s) : TRUE, LAMBDA z : StrangerNode(s, z))
     /\ foreign' = foreign + 1
     /\ UNCHANGED <<clientVars, falseOk>>
 
@@ -285,7 +289,7 @@ ClientNext(c) ==
     \/ GuardLands(c)
     \/ GuardReply(c)
 
-EnvNext == \E n \in nodes : ForeignDelete(n) \/ ForeignReplace(n)
+EnvNext == \E s \in 0..MaxSeq : ForeignDelete(s) \/ ForeignReplace(s)
 
 Next == (\E c \in Clients : ClientNext(c)) \/ EnvNext
 
