@@ -110,7 +110,7 @@ func (sp *Spec) Init() State {
 	return s
 }
 
-func sess(c int) zk.Session { return zk.Session{C: c, K: 1} }
+func sess(c int) zk.Session        { return zk.Session{C: c, K: 1} }
 func uuid(s *State, c int) zk.Uuid { return zk.Uuid{C: c, R: s.ReqNo[c]} }
 
 // OwnNodeExists is OwnNodeExists(c).
