@@ -198,6 +198,13 @@ func (l *Lease) ownNodeGone(life context.Context, node string, how error) bool {
 	case l.node != node:
 		l.mu.Unlock()
 		return true
+	case l.alt != "":
+		// A Downgrade whose outcome was unknown may have moved us to its
+		// read node after all: Guard's recheck adopts it, or ends the
+		// lease.
+		version := l.version
+		l.mu.Unlock()
+		return l.recheck(life, node, version) == nil
 	}
 	l.mu.Unlock()
 	if l.end(fmt.Errorf("%w: %s", how, l.s.relative(node))) {
