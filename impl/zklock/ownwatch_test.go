@@ -308,3 +308,60 @@ func TestOperatorReplaceProclaimMaybeApplied(t *testing.T) {
 	}
 	operatorReplacesInFlight(t, h, la.lease, 1, func() error { return la.Proclaim(ctx, []byte("v2")) })
 }
+
+// Someone else's setData on our node fires the watch (a data change) and
+// the watch is set again: the stat that comes with it shows the node is
+// still ours, and the lease holds (Guard goes on with the new version).
+// If the node was also deleted and made again meanwhile (the one-shot
+// watch, spent on the data change, saw no deletion), that stat shows
+// another owner and czxid: the lease ends with ErrNodeReplaced.
+func TestOperatorSetDataKeepsLeaseReplaceEndsIt(t *testing.T) {
+	skipTraceCheck(t, "an operator writes to and replaces the holder's node: OwnWatch.tla's environment, not in the trace model")
+	ctx := ctxFor(t, time.Minute)
+	h, lease := holdLock(t, ctx, lockPath(t))
+	node := h.abs(lease.Node())
+	a := admin(t)
+	ownWatchSet(t, h, lease)
+	lease.mu.Lock()
+	first := lease.watch
+	lease.mu.Unlock()
+	if _, err := a.Set(node, []byte("operator"), -1); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the watch set again after the data change", 30*time.Second, func() bool {
+		lease.mu.Lock()
+		w := lease.watch
+		lease.mu.Unlock()
+		select {
+		case <-w.armed:
+			return w != first
+		default:
+			return false
+		}
+	})
+	if _, err := lease.Guard(ctx); err != nil || lease.Err() != nil {
+		t.Fatalf("Guard after someone's setData = %v (lease Err %v), want the lease held", err, lease.Err())
+	}
+	ownWatchSet(t, h, lease)
+	// Now the data change's event is held back while the node is replaced.
+	h.net.BlackholeUntilHealed()
+	if _, err := a.Set(node, []byte("operator again"), -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(node, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Create(node, []byte("stranger"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Delete(node, -1) })
+	h.net.Heal()
+	select {
+	case <-lease.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatalf("lease still held 30 s after its node was replaced (Err %v)", lease.Err())
+	}
+	if err := lease.Err(); !errors.Is(err, ErrNodeReplaced) || !errors.Is(err, ErrLockLost) {
+		t.Fatalf("Err after the replace = %v, want ErrNodeReplaced and ErrLockLost", err)
+	}
+}
