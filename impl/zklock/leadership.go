@@ -64,7 +64,9 @@ func (l *Leadership) Check() (*zk.CheckVersionRequest, error) {
 // ErrLockLost, and the leadership ends; a leadership that has already
 // ended gives ErrNotHeld (with its Err). A Proclaim that loses the
 // connection returns an error matching zk.ErrConnectionClosed: the value
-// may or may not have been written, and we still lead.
+// may or may not have been written, and we still lead. A multi the server
+// applied while someone else deleted or replaced our node returns an error
+// matching ErrMaybeApplied, never nil (see Lease.Guard).
 func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 	if l == nil {
 		return fmt.Errorf("%w: nil leadership", ErrInvalidArgument)

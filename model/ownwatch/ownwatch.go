@@ -61,6 +61,7 @@ const (
 	Hold
 )
 
+// String is the control state as the spec writes it.
 func (p PC) String() string { return [...]string{"idle", "list", "wait", "hold"}[p] }
 
 // GW is a client's guarded write (gw).
@@ -75,6 +76,7 @@ const (
 	Failed
 )
 
+// String is the guarded write's state as the spec writes it.
 func (g GW) String() string { return [...]string{"none", "sent", "ours", "theirs", "failed"}[g] }
 
 // State is a state of OwnWatch: ZooKeeper's variables, then the clients',
