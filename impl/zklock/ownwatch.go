@@ -40,6 +40,9 @@ type ownWatch struct {
 	fired <-chan zk.Event // go-zookeeper's channel, set before armed is closed
 	acted chan struct{}   // closed once the watcher acted on the event
 	once  sync.Once       // closes armed
+	// stopped: the watcher ended with this watch and the lease may still
+	// hold (its session ending, or a read refused); under the lease's mu.
+	stopped bool
 
 	mu    sync.Mutex
 	ev    *zk.Event // the event, once taken from fired by the watcher or a writer
@@ -104,32 +107,39 @@ func (l *Lease) watchOwnNode(fired <-chan zk.Event) {
 	l.watch = w
 	l.mu.Unlock()
 	if !l.s.background(func(life context.Context) { l.keepOwnWatch(life, w, fired) }) {
+		l.mu.Lock()
+		w.stopped = true
+		l.mu.Unlock()
 		w.setArmed()
 		close(w.acted)
 	}
 }
 
 // keepOwnWatch is the watcher: arm, wait for the event, act, arm again.
+// Before it closes a watch's acted, the lease has its next watch, or the
+// watch is marked stopped: a writer waiting on acted then never spins.
 func (l *Lease) keepOwnWatch(life context.Context, w *ownWatch, fired <-chan zk.Event) {
 	czxid := l.token // the node we were granted: a replacement has another czxid
 	for {
 		again := l.watchOnce(life, w, fired, &czxid)
 		w.setArmed()
-		close(w.acted)
-		if !again {
-			return
-		}
 		l.mu.Lock()
-		if l.err != nil {
-			l.mu.Unlock()
+		var next *ownWatch
+		if again && l.err == nil {
+			if l.node != w.node {
+				czxid = 0 // moved by a Downgrade: the new node's stat is the baseline
+			}
+			next = newOwnWatch(l.node)
+			l.watch = next
+		} else {
+			w.stopped = true
+		}
+		l.mu.Unlock()
+		close(w.acted)
+		if next == nil {
 			return
 		}
-		if l.node != w.node {
-			czxid = 0 // moved by a Downgrade: the new node's stat is the baseline
-		}
-		w, fired = newOwnWatch(l.node), nil
-		l.watch = w
-		l.mu.Unlock()
+		w, fired = next, nil
 	}
 }
 
@@ -263,6 +273,12 @@ func (l *Lease) writeStood(ctx context.Context) error {
 		case <-l.done:
 		case <-ctx.Done():
 			return fmt.Errorf("the write applied; whether through our node is unknown: %w", ctx.Err())
+		}
+		l.mu.Lock()
+		stopped, ended := w.stopped, l.err
+		l.mu.Unlock()
+		if stopped && ended == nil {
+			return nil // no watch any more: what the code did before it had one
 		}
 	}
 }
