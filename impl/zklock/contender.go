@@ -558,6 +558,8 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}
+	lease.watchOwnNode(c.own)
+	c.own = nil
 	c.trace(TraceEvent{Action: traceevent.Grant, Token: lease.token, Start: c.listed.at})
 	return lease, nil
 }

@@ -69,19 +69,17 @@ func TestNoHerd(t *testing.T) {
 		}
 	}
 	released.Wait()
-	// A waiter that may take the hand-off in one notification also
-	// watches its own node, so its own release later notifies it once
-	// more: not a wake-up. A waiter that watched the node two ahead is
-	// notified of its deletion too, once.
+	// Every lease watches its own node while held (ownwatch.go), the
+	// watch a waiter set for the hand-off or one set at the grant, so its
+	// own release later notifies it once more: not a wake-up. A waiter
+	// that watched the node two ahead is notified of its deletion too,
+	// once.
 	var woken []string
 	total, own, seconds := int64(0), int64(0), int64(0)
 	for i, c := range waiters {
 		d := c.net.Stats().Notifications - before[i]
-		want := int64(1)
-		if c.trace.count(action(traceevent.GrantOnHeadGone)) > 0 {
-			want++
-			own++
-		}
+		want := int64(2)
+		own++
 		sec := int64(c.trace.count(func(ev TraceEvent) bool {
 			return ev.Action == traceevent.WatchSecond && ev.Result == traceevent.ResultExists
 		}))

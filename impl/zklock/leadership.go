@@ -64,7 +64,9 @@ func (l *Leadership) Check() (*zk.CheckVersionRequest, error) {
 // ErrLockLost, and the leadership ends; a leadership that has already
 // ended gives ErrNotHeld (with its Err). A Proclaim that loses the
 // connection returns an error matching zk.ErrConnectionClosed: the value
-// may or may not have been written, and we still lead.
+// may or may not have been written, and we still lead. A multi the server
+// applied while someone else deleted or replaced our node returns an error
+// matching ErrMaybeApplied, never nil (see Lease.Guard).
 func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 	if l == nil {
 		return fmt.Errorf("%w: nil leadership", ErrInvalidArgument)
@@ -84,6 +86,9 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 		if ended != nil {
 			return fmt.Errorf("zklock: proclaim %s: %w: %w", s.relative(node), ErrNotHeld, ended)
 		}
+		if err := ls.awaitOwnWatch(ctx); err != nil {
+			return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
+		}
 		sent := s.now()
 		res, err := do(ctx, s, func() ([]zk.MultiResponse, error) {
 			return s.conn.Multi(&zk.CheckVersionRequest{Path: node, Version: version},
@@ -99,6 +104,9 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 			ls.mu.Unlock()
 			ev.Result, ev.Zxid, ev.Version = traceevent.ResultOk, res[1].Stat.Mzxid, &res[1].Stat.Version
 			s.trace(ev)
+			if err := ls.writeStood(ctx); err != nil {
+				return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
+			}
 			return nil
 		}
 		if err != nil && len(res) > 0 && (errors.Is(res[0].Error, zk.ErrNoNode) || errors.Is(res[0].Error, zk.ErrBadVersion)) {

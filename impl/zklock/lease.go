@@ -52,7 +52,8 @@ type Lease struct {
 	err     error // nil while held
 	unlock  bool  // Unlock was called (a second one is ErrNotHeld)
 	done    chan struct{}
-	onEnd   []func() // called once done is closed (MultiLease)
+	onEnd   []func()  // called once done is closed (MultiLease)
+	watch   *ownWatch // the one watch on our node while held (ownwatch.go)
 	granted time.Time
 	below   int64 // a higher token this process handed out before on the lock (rewind.go)
 }
@@ -194,6 +195,9 @@ func (l *Lease) Unlock(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
+	// The watch on our node is set before our delete, so that the
+	// delete's event always ends it (no watch left waiting on the server).
+	_ = l.awaitOwnWatch(ctx)
 	l.mu.Lock()
 	again, node, st, lost := l.unlock, l.node, l.st, l.err
 	l.unlock = true
@@ -307,6 +311,9 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 		if err != nil {
 			return nil, fmt.Errorf("zklock: guard %s: %w: %w", node, ErrNotHeld, err)
 		}
+		if err := l.awaitOwnWatch(ctx); err != nil {
+			return nil, fmt.Errorf("zklock: guard %s: %w", node, err)
+		}
 		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)
 		res, err := do(ctx, l.s, func() ([]zk.MultiResponse, error) { return l.s.conn.Multi(all...) })
 		if err != nil && len(res) > 0 &&
@@ -325,6 +332,9 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 			}
 		}
 		if err != nil {
+			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
+		}
+		if err := l.writeStood(ctx); err != nil {
 			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
 		}
 		return res, nil
@@ -397,87 +407,4 @@ func (l *Lease) recheck(ctx context.Context, node string, version int32) error {
 		return l.lostAt(node)
 	}
 	return fmt.Errorf("%s: %w", alt, err)
-}
-
-// checkOps refuses what go-zookeeper would refuse untyped, and data the
-// server would answer by dropping the connection.
-func checkOps(ops []any) error {
-	size := 0
-	for i, op := range ops {
-		isNil := false
-		switch o := op.(type) {
-		case *zk.CreateRequest:
-			if isNil = o == nil; !isNil {
-				size += len(o.Data)
-			}
-		case *zk.SetDataRequest:
-			if isNil = o == nil; !isNil {
-				size += len(o.Data)
-			}
-		case *zk.DeleteRequest:
-			isNil = o == nil
-		case *zk.CheckVersionRequest:
-			isNil = o == nil
-		default:
-			return fmt.Errorf("%w: op %d is a %T, not a *zk.CreateRequest, *zk.SetDataRequest, *zk.DeleteRequest or *zk.CheckVersionRequest",
-				ErrInvalidArgument, i, op)
-		}
-		if isNil {
-			return fmt.Errorf("%w: op %d is a nil request", ErrInvalidArgument, i)
-		}
-	}
-	if size > MaxNodeData {
-		return fmt.Errorf("%w: %d bytes of data in one multi (max %d)", ErrDataTooLarge, size, MaxNodeData)
-	}
-	return nil
-}
-
-func baseName(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return p[i+1:]
-		}
-	}
-	return p
-}
-
-// chrooted copies Guard's ops with the chroot prefixed to their paths
-// (checkOps has vetted them), leaving the caller's requests as they were.
-func (s *Session) chrooted(ops []any) []any {
-	if s.chroot == "" {
-		return ops
-	}
-	out := make([]any, len(ops))
-	for i, op := range ops {
-		switch o := op.(type) {
-		case *zk.CreateRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
-		case *zk.SetDataRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
-		case *zk.DeleteRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
-		case *zk.CheckVersionRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
-		}
-	}
-	return out
-}
-
-// abs puts a path under the session's chroot.
-func (s *Session) abs(p string) string {
-	if s.chroot == "" {
-		return p
-	}
-	if p == "/" {
-		return s.chroot
-	}
-	return s.chroot + p
 }

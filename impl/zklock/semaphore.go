@@ -368,6 +368,8 @@ func (m *Semaphore) grant(ctx context.Context, c *contender, r watchedListing) (
 	if err := s.addLease(lease); err != nil {
 		return nil, err
 	}
+	lease.watchOwnNode(c.own)
+	c.own = nil
 	m.traceList(c, traceevent.ResultHeld, r, lease.token)
 	return lease, nil
 }

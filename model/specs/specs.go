@@ -107,6 +107,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadSemaphore(module, m)
 	case module == "Rewind":
 		return loadRewind(module, m)
+	case module == "OwnWatch":
+		return loadOwnWatch(module, m)
 	}
 	return nil, fmt.Errorf("specs: no model of module %s", module)
 }

@@ -72,7 +72,7 @@
 (*           CreateNode(Mk(_, _)), DeleteNodes(del), Multi(del, Add(_)),   *)
 (*           SetWatch(name, u), TakeEvent(c), ExpireSession(s, sw),        *)
 (*           NewSession(s, sw), QueueDelete(s, u, del), DeleteLands(u),    *)
-(*           RecreateParent                                                *)
+(*           RecreateParent, ForeignDelete(n), ForeignReplace(n, Mk(_))    *)
 (*                                                                         *)
 (* Sources: Programmer's Guide = ZooKeeper Programmer's Guide              *)
 (* (https://zookeeper.apache.org/doc/current/zookeeperProgrammers.html):   *)
@@ -277,6 +277,29 @@ DeleteLands(u) ==
            /\ zxid' = zxid + Cardinality(mine)
            /\ pending' = pending \ {p}
     /\ UNCHANGED <<nextSeq, live>>
+
+(* An outsider, a session none of the clients has (an operator's runbook  *)
+(* step for a stuck lock, a clean-up script), deletes node n: one          *)
+(* transaction, whose watches fire as for any delete.  Only               *)
+(* OwnWatch.tla takes it: every other spec assumes that the lock's nodes   *)
+(* are written by its clients alone (an ACL on the lock path makes that    *)
+(* so: impl/zklock TestIntruderCannotTakeAnACLProtectedLock).              *)
+ForeignDelete(n) ==
+    /\ n \in nodes
+    /\ DeleteNodes({n})
+
+(* An outsider deletes node n and creates a node of the same name, its     *)
+(* own: Mk(z) is that node's record, of czxid z (two transactions, one     *)
+(* step: the delete's watches fire, and no watch is left on the name for   *)
+(* the create to fire).  The outsider may then set the node's data until   *)
+(* its version matches the version a guarded check expects; this module   *)
+(* has no versions, so a check by name (OwnWatch's GuardLands) passes on   *)
+(* the replacement, the worst case.  Only OwnWatch.tla takes it.           *)
+ForeignReplace(n, Mk(_)) ==
+    /\ n \in nodes
+    /\ Txn({n}, {Mk(zxid + 2)}, watches)
+    /\ zxid' = zxid + 2
+    /\ UNCHANGED <<nextSeq, live, pending>>
 
 (* The parent is a container with no children left: the container          *)
 (* manager deletes it and a later create re-creates it (two write          *)
