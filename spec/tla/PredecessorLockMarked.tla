@@ -314,6 +314,9 @@ MLearnExpiry(c) ==
     /\ holdStep' = [holdStep EXCEPT ![c] = "none"]
     /\ UNCHANGED marks
 MExpireSession(s) == ExpireSession(s) /\ UNCHANGED markVars
+MPauseClient(c) == PauseClient(c) /\ UNCHANGED markVars
+MResumeClient(c) == ResumeClient(c) /\ UNCHANGED markVars
+MDeleteLands(u) == DeleteLands(u) /\ UNCHANGED markVars
 
 \* The waiting steps of a marking client.
 Waits(c) ==
@@ -351,13 +354,16 @@ MClientNext(c) ==
 MNext ==
     \/ \E c \in Clients : MClientNext(c)
     \/ \E s \in Sessions : MExpireSession(s)
+    \/ \E c \in Clients : MPauseClient(c) \/ MResumeClient(c)
+    \/ \E u \in Clients \X (1..MaxRequests) : MDeleteLands(u)
     \/ ForgeMark
 
 MSpec == MInit /\ [][MNext]_allVars
 
 (* Fairness: each client keeps taking the steps of a request it made (as   *)
 (* PredecessorLock's Fairness; requesting, writing, cancelling and forging *)
-(* get none), and an abandoned session is eventually expired.              *)
+(* get none), a pause ends, an abandoned session is eventually expired,    *)
+(* and a client's pending deletes land.                                    *)
 MProgress(c) ==
     \/ MCreateOk(c) \/ MCreateReplyLost(c) \/ MFindOwnNode(c) \/ MIgnoreNotification(c)
     \/ PWaits(c)
@@ -367,7 +373,9 @@ MProgress(c) ==
 MFairSpec ==
     /\ MSpec
     /\ \A c \in Clients : WF_allVars(MProgress(c))
+    /\ \A c \in Clients : WF_allVars(MResumeClient(c))
     /\ WF_allVars(\E s \in Sessions : Abandoned(s) /\ MExpireSession(s))
+    /\ \A c \in Clients : WF_allVars(\E r \in 1..MaxRequests : MDeleteLands(<<c, r>>))
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
