@@ -124,6 +124,7 @@ MInit ==
 (* getChildren(<lock>), no watch.  No node before ours: the lock is ours.  *)
 (* Otherwise the node immediately before ours is the target; no second.    *)
 MListChildren(c) ==
+    /\ c \in Marking
     /\ ~paused[c]
     /\ pc[c] = "list"
     /\ Live(c)
@@ -140,6 +141,7 @@ MListChildren(c) ==
 (* one server step.  Exists: wait, knowing whether it is marked.  NoNode:  *)
 (* no watch, list again.                                                   *)
 MWatchPredecessor(c) ==
+    /\ c \in Marking
     /\ ~paused[c]
     /\ pc[c] = "watch"
     /\ seen[c] = "none"
@@ -155,8 +157,10 @@ MWatchPredecessor(c) ==
     /\ UNCHANGED <<sess, reqNo, node, second, soleBlocker, token, tenure, paused, histVars,
                    marks, holdStep>>
 
-\* The head of c's inbox is an event of its current request while it waits.
+\* The head of marking client c's inbox is an event of its current request
+\* while it waits.
 MyEvent(c) ==
+    /\ c \in Marking
     /\ ~paused[c]
     /\ ZK!HasEvent(c)
     /\ ZK!NextEvent(c).req = Uuid(c)
@@ -188,6 +192,7 @@ MarkSeen(c) ==
 (* wait on the re-armed watch, knowing the mark.  NoNode: the target       *)
 (* marked (only a holder writes its node) and is gone since: the grant.    *)
 Rearm(c) ==
+    /\ c \in Marking
     /\ ~paused[c]
     /\ pc[c] = "watch"
     /\ seen[c] = "changed"
@@ -341,7 +346,7 @@ MClientNext(c) ==
     \/ MCreateReplyLost(c)
     \/ MFindOwnNode(c)
     \/ PWaits(c)
-    \/ c \in Marking /\ Waits(c)
+    \/ Waits(c)
     \/ MIgnoreNotification(c)
     \/ MGrant(c)
     \/ Mark(c)
@@ -367,7 +372,7 @@ MSpec == MInit /\ [][MNext]_allVars
 MProgress(c) ==
     \/ MCreateOk(c) \/ MCreateReplyLost(c) \/ MFindOwnNode(c) \/ MIgnoreNotification(c)
     \/ PWaits(c)
-    \/ c \in Marking /\ Waits(c)
+    \/ Waits(c)
     \/ MGrant(c) \/ Mark(c) \/ WatchOwn(c) \/ MRelease(c) \/ MLearnExpiry(c)
 
 MFairSpec ==
