@@ -81,7 +81,6 @@ allVars  == <<vars, markVars>>
 -----------------------------------------------------------------------------
 (* The name a NodeDataChanged event for node seq s carries (Parent is -2). *)
 Changed(s) == -3 - s
-IsChanged(e) == e.node <= -3
 ChangedNames == {Changed(s) : s \in 0..MaxSeq}
 
 Marking == Clients \ Plain
@@ -105,7 +104,21 @@ MTypeOK ==
     /\ ZK!TypeOK([seq : 0..MaxSeq, owner : Sessions,
                   uuid : Clients \X (1..MaxRequests), czxid : Nat],
                  0..MaxSeq \cup {Parent} \cup ChangedNames, Sessions, Clients \X (1..MaxRequests))
+    \* PredecessorLock's TypeOK without its ZK part (whose event names have
+    \* no Changed(s)):
     /\ pc \in [Clients -> PCs]
+    /\ sess \in [Clients -> 1..MaxFaults + 1]
+    /\ reqNo \in [Clients -> 0..MaxRequests]
+    /\ node \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ target \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ second \in [Clients -> 0..MaxSeq \cup {NoNode}]
+    /\ soleBlocker \in [Clients -> BOOLEAN]
+    /\ token \in [Clients -> Nat]
+    /\ tenure \in [Clients -> Nat]
+    /\ paused \in [Clients -> BOOLEAN]
+    /\ faults \in 0..MaxFaults
+    /\ grants \in Nat /\ lastToken \in Nat /\ resHigh \in Nat /\ resTenure \in Nat
+    \* The marker's variables:
     /\ marks \subseteq 0..MaxSeq
     /\ seen \in [Clients -> {"none", "changed", "mark"}]
     /\ holdStep \in [Clients -> {"mark", "own", "none"}]
