@@ -284,7 +284,7 @@ var mutants = []mutant{
 		File:    "impl/zklock/lease.go",
 		Find:    `		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)`,
 		Replace: `		all := append([]any{&zk.CheckVersionRequest{Path: l.lock, Version: -1}}, ops...)`,
-		Killers: []string{"TestGuardAfterLockLost"},
+		Killers: []string{"TestGuardInFlightNodeReplacedNothingLands"},
 	},
 	{
 		Name:    "unlock-forgets-failed-delete",
@@ -612,7 +612,7 @@ var mutants = []mutant{
 		File:    "impl/zklock/leadership.go",
 		Find:    `			return s.conn.Multi(&zk.CheckVersionRequest{Path: node, Version: version},`,
 		Replace: `			return s.conn.Multi(&zk.SetDataRequest{Path: node, Data: value, Version: -1},`,
-		Killers: []string{"TestElectionProclaim"},
+		Killers: []string{"TestProclaimInFlightNodeReplacedNothingLands"},
 	},
 	{
 		Name: "resign-leaves-node",

@@ -254,6 +254,18 @@ func TestElectionProclaim(t *testing.T) {
 	armed := o.trace.count(action(traceevent.ObserveWatch))
 	proclaim("v2")
 	o.trace.waitCount(t, "the observer re-armed", 30*time.Second, armed+1, action(traceevent.ObserveWatch))
+	// Leaders keeps only the newest report, so a duplicate would be
+	// overwritten before the reader saw it: the read's trace event says
+	// whether the observer sent it.
+	evs := o.trace.all()
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Action == traceevent.ObserveWatch {
+			if evs[i].Reported {
+				t.Fatalf("the observer reported v2 again after reading it unchanged: %+v", evs[i])
+			}
+			break
+		}
+	}
 	proclaim("v3")
 	want("v3")
 	wantLeader(t, ctx, eo, la, "v3")

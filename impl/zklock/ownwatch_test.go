@@ -368,3 +368,82 @@ func TestOperatorSetDataKeepsLeaseReplaceEndsIt(t *testing.T) {
 		t.Fatalf("Err after the replace = %v, want ErrNodeReplaced and ErrLockLost", err)
 	}
 }
+
+// operatorReplacesAtOtherVersion is operatorReplacesInFlight with a
+// stranger's node whose data version differs from the lease's: the check
+// in the write's multi must then fail, so nothing lands (the caller looks),
+// and the write reports the loss (it may still say ErrMaybeApplied: the
+// watch's event came first, and the lease cannot tell). It returns the
+// write's error.
+func operatorReplacesAtOtherVersion(t *testing.T, h *client, lease *Lease, write func() error) error {
+	t.Helper()
+	skipTraceCheck(t, "an operator replaces the holder's node: OwnWatch.tla's ForeignReplace, an environment step the trace model has not")
+	node := h.abs(lease.Node())
+	ownWatchSet(t, h, lease)
+	lease.mu.Lock()
+	version := lease.version
+	lease.mu.Unlock()
+	a := admin(t)
+	h.net.BlackholeUntilHealed()
+	defer h.net.Heal()
+	res := goAsync(context.Background(), func(context.Context) (struct{}, error) { return struct{}{}, write() })
+	eventually(t, "the guarded multi sent", 30*time.Second, func() bool { return multiInFlight(h.Session) })
+	if err := a.Delete(node, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Create(node, []byte("stranger"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	for v := int32(0); v <= version; v++ { // one version past the lease's
+		if _, err := a.Set(node, []byte("stranger"), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.net.Heal()
+	_, err := res.wait(t, time.Minute)
+	if !errors.Is(err, ErrLockLost) {
+		t.Fatalf("write through a node replaced at another version = %v, want ErrLockLost", err)
+	}
+	t.Cleanup(func() { a.Delete(node, -1) })
+	return err
+}
+
+// A Guard in flight when an operator replaces our node at another
+// version: the multi's check of our node (by its version) fails, and the
+// write does not land. A check of the lock path instead would pass.
+func TestGuardInFlightNodeReplacedNothingLands(t *testing.T) {
+	ctx := ctxFor(t, time.Minute)
+	lock := lockPath(t)
+	h, lease := holdLock(t, ctx, lock)
+	a := admin(t)
+	res := lock + "-resource"
+	if _, err := a.Create(res, []byte("before"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Delete(res, -1) })
+	operatorReplacesAtOtherVersion(t, h, lease, func() error {
+		_, err := lease.Guard(ctx, &zk.SetDataRequest{Path: res, Data: []byte("ours"), Version: -1})
+		return err
+	})
+	if data, _, err := a.Get(res); err != nil || string(data) != "before" {
+		t.Fatalf("resource = %q, %v; want the guarded write refused", data, err)
+	}
+}
+
+// A Proclaim in flight when an operator replaces the leader's node at
+// another version: the check fails and the stranger's node keeps its
+// data. Proclaim without the check would write into it.
+func TestProclaimInFlightNodeReplacedNothingLands(t *testing.T) {
+	ctx := ctxFor(t, time.Minute)
+	p := lockPath(t)
+	h := newClient(t, "leader")
+	la := campaign(t, ctx, election(t, h, p), "v0")
+	if err := la.Proclaim(ctx, []byte("v1")); err != nil {
+		t.Fatal(err)
+	}
+	node := h.abs(la.Node())
+	operatorReplacesAtOtherVersion(t, h, la.lease, func() error { return la.Proclaim(ctx, []byte("v2")) })
+	if data, _, err := admin(t).Get(node); err != nil || string(data) != "stranger" {
+		t.Fatalf("stranger's node = %q, %v; want its data untouched", data, err)
+	}
+}
