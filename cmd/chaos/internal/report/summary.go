@@ -70,7 +70,7 @@ type Summary struct {
 	Tenures    int            // leases granted (acquires that returned ok)
 	Faults     map[string]int // injected faults by kind
 	Anomalies  map[string]int // violations by check (overlap, stale-write, ...), illegal partitions, an invalid trace
-	Excused    int            // findings explained by an injected client freeze
+	Excused    int            // findings explained by an injected fault (a client freeze, an operator's delete or replace, a wipe)
 	Intruder   *Intrusions    // what the intruder faults tried; nil without one
 	// Election counts an election's leaderships (its tenures), proclaims
 	// and observer reports; nil for locks.
@@ -145,7 +145,7 @@ func (s Summary) WriteText(w io.Writer, c *Campaign) {
 		fmt.Fprintf(w, "  intruder:  %s\n", s.Intruder.Text())
 	}
 	if s.Excused > 0 {
-		fmt.Fprintf(w, "  excused:   %d findings explained by an injected client freeze\n", s.Excused)
+		fmt.Fprintf(w, "  excused:   %d findings explained by an injected fault (a client freeze, an operator's delete or replace, a wipe)\n", s.Excused)
 	}
 	if c.Control != "" {
 		flagged := "NOT flagged: the check missed it"

@@ -34,7 +34,7 @@ code{background:#f4f4f4;padding:1px 4px}
 <tr><td>faults</td><td>{{range .Faults}}{{.Name}} {{.Count}}; {{else}}none{{end}}</td></tr>
 <tr><td>anomalies</td><td id="anomalies">{{range .Anomalies}}<span class="bad">{{.Name}} {{.Count}}</span>; {{else}}none{{end}}</td></tr>
 {{with .S.Intruder}}<tr><td>intruder</td><td id="intruder">{{.Text}}</td></tr>{{end}}
-{{if .S.Excused}}<tr><td>excused</td><td>{{.S.Excused}} findings explained by an injected client freeze</td></tr>{{end}}
+{{if .S.Excused}}<tr><td>excused</td><td>{{.S.Excused}} findings explained by an injected fault (a client freeze, an operator's delete or replace, a wipe)</td></tr>{{end}}
 <tr><td>replay</td><td><code>{{.C.Replay}}</code></td></tr>
 </table>
 {{range .C.Errors}}<p class="bad">error: {{.}}</p>{{end}}
