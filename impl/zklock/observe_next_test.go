@@ -101,9 +101,18 @@ func TestElectionObserverReadsSuccessor(t *testing.T) {
 	if info := next(t, obs, "b leads again"); info.Epoch != lb2.Epoch() || string(info.Value) != "b2" {
 		t.Fatalf("report %+v, want b at epoch %d", info, lb2.Epoch())
 	}
-	wantSteps(t, o.trace.all()[from:], traceevent.ObserveNext, traceevent.ObserveWatch, traceevent.ObserveList, traceevent.ObserveWatch)
+	// Leaders keeps the newest report without waiting for the reader, so
+	// the observer may already have woken again (ObserveNotified) by the
+	// time the report is read: the steps up to the report are checked, and
+	// the counts only when nothing came after it.
+	steps := o.trace.all()[from:]
+	later := len(steps) > 4 && steps[4].Action == traceevent.ObserveNotified
+	if later {
+		steps = steps[:4]
+	}
+	wantSteps(t, steps, traceevent.ObserveNext, traceevent.ObserveWatch, traceevent.ObserveList, traceevent.ObserveWatch)
 	l2, g2 = observerReads(o)
-	if l2 != lists+1 || g2 != gets+2 {
+	if !later && (l2 != lists+1 || g2 != gets+2) {
 		t.Fatalf("with the listed successor gone the observer listed %d times and read %d nodes, want 1 and 2", l2-lists, g2-gets)
 	}
 	if err := lb2.Resign(ctx); err != nil {

@@ -293,7 +293,8 @@ WatchOwn(c) ==
     /\ holdStep' = [holdStep EXCEPT ![c] = "none"]
     /\ UNCHANGED <<clientVars, histVars, pending, marks, seen>>
 
-(* An outsider's setData on a lock node (a fault): a forged mark.          *)
+(* An outsider's setData on a lock node (a fault): a forged mark. Only    *)
+(* PredecessorLockMarkedForged's Next takes it: no passing config can.    *)
 ForgeMark ==
     /\ WithForgery
     /\ Fault
@@ -374,7 +375,6 @@ MNext ==
     \/ \E s \in Sessions : MExpireSession(s)
     \/ \E c \in Clients : MPauseClient(c) \/ MResumeClient(c)
     \/ \E u \in Clients \X (1..MaxRequests) : MDeleteLands(u)
-    \/ ForgeMark
 
 MSpec == MInit /\ [][MNext]_allVars
 
