@@ -69,7 +69,7 @@ var mutants = []mutant{
 	{
 		Name:    "no-pipelined-listing",
 		Why:     "list only after the create's reply, not behind its request: every acquisition pays one more round trip",
-		File:    "impl/zklock/contender.go",
+		File:    "impl/zklock/join.go",
 		Find:    `				c.pipeList()`,
 		Replace: `				_ = c.pipeList`,
 		Killers: []string{"TestListingPipelinedBehindCreate"},
@@ -77,7 +77,7 @@ var mutants = []mutant{
 	{
 		Name:    "no-pipelined-lease-listing",
 		Why:     "a semaphore lists its leases only after its lease node's create replied: every acquisition holds the internal mutex, which acquirers take in single file, for one more round trip",
-		File:    "impl/zklock/contender.go",
+		File:    "impl/zklock/join.go",
 		Find:    `		if ch, err := tryListing(s, c.l.childrenW); err == nil {`,
 		Replace: `		if ch, err := (<-chan result[watchedListing])(nil), errNoSlot; err == nil {`,
 		Killers: []string{"TestLeaseListingPipelinedBehindCreate"},
@@ -104,7 +104,7 @@ var mutants = []mutant{
 	{
 		Name: "blind-create-retry",
 		Why:  "retry a create whose reply was lost without looking for the node it may have made",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/join.go",
 		Find: `			found, err := c.findOwnNode(ctx)
 			if err != nil || found {
 				return err
@@ -160,7 +160,7 @@ var mutants = []mutant{
 	{
 		Name: "grant-ignores-deadline",
 		Why:  "the grant, a local step, trusts a listing made before a pause longer than the session (a stale token)",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/grant.go",
 		Find: `	if err := s.checkDeadline(); err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ var mutants = []mutant{
 	{
 		Name: "trylock-leaves-node",
 		Why:  "a TryLock that finds the lock held returns ErrLocked without deleting the node it queued: the next contender waits for a node no one will release until the session ends",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/lockcore.go",
 		Find: `	lease, err := c.run(ctx, try)
 	if err != nil {
 		c.cancel()`,
@@ -195,7 +195,7 @@ var mutants = []mutant{
 	{
 		Name: "cancelled-lock-keeps-node",
 		Why:  "a Lock whose context ended gives up without deleting its node, which stays queued until the session ends",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/lockcore.go",
 		Find: `	lease, err := c.run(ctx, try)
 	if err != nil {
 		c.cancel()`,
@@ -209,7 +209,7 @@ var mutants = []mutant{
 	{
 		Name: "cancel-skips-inflight-create",
 		Why:  "a Lock cancelled with its create in flight does not wait for the create's outcome: the clean-up lists the children at once, finds no node of its uuid (the create has not landed yet) and ends, and the late node stays until the session ends (spec/tla PredecessorLockCancelNoWait)",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/cancel.go",
 		Find: `	if c.inflight != nil {
 		// The result is taken from the channel only once`,
 		Replace: `	if c.inflight != nil {
@@ -222,7 +222,7 @@ var mutants = []mutant{
 	{
 		Name:    "find-own-node-by-session",
 		Why:     "after a lost create reply, take any lock node our session owns for the one the create made, not the one carrying this request's uuid: a second Lock of the session adopts the first one's node",
-		File:    "impl/zklock/contender.go",
+		File:    "impl/zklock/join.go",
 		Find:    `		if ch.uuid != c.uuid {`,
 		Replace: `		if ch.uuid == "" {`,
 		Killers: []string{"TestCreateReplyLostBesideOwnLease"},
@@ -238,7 +238,7 @@ var mutants = []mutant{
 	{
 		Name:    "token-from-create2-ctime",
 		Why:     "the token is taken from the wrong field of the create2 reply's Stat (its ctime, a time in milliseconds, not a zxid)",
-		File:    "impl/zklock/contender.go",
+		File:    "impl/zklock/join.go",
 		Find:    `	return &zk.Stat{Czxid: st.Czxid, Mzxid: st.Mzxid,`,
 		Replace: `	return &zk.Stat{Czxid: st.Ctime, Mzxid: st.Mzxid,`,
 		Killers: []string{"TestTokenIsCzxid"},
@@ -254,7 +254,7 @@ var mutants = []mutant{
 	{
 		Name: "lost-watch-waits",
 		Why:  "a getData on the node waited for that fails with a lost connection is taken as a watch set: the server dropped the watch with the connection and go-zookeeper never sets it again, so the waiter waits for an event that never comes (spec/tla PredecessorLockLostWatchWaits, SharedLockLostWatchWaits)",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/wait.go",
 		Find: `		var b backoff
 		return nil, nil, b.wait(ctx, s)
 	}
@@ -268,7 +268,7 @@ var mutants = []mutant{
 	{
 		Name: "second-watch-retried",
 		Why:  "a getData on the node two ahead that fails with a lost connection is read again after the predecessor's getData, yet traced as read before it: a node gone in between makes the trace impossible in the spec (chaos found it), where the spec's WatchSecondLost waits without that watch",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/wait.go",
 		Find: `		ch, serr := await(ctx, s, secondRes)
 		switch {`,
 		Replace: `		ch, serr := await(ctx, s, secondRes)
@@ -468,9 +468,9 @@ var mutants = []mutant{
 	{
 		Name:    "cancel-lists-unsynced",
 		Why:     "a cancel whose create's reply was lost lists the lock path for its uuid without a sync first: on a server that has not yet applied the create the listing misses the node, and it stays queued (an orphan) until the session ends",
-		File:    "impl/zklock/contender.go",
+		File:    "impl/zklock/cancel.go",
 		Find:    `	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(c.l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {`,
-		Replace: `	if _, err := any(nil), error(nil); err != nil {`,
+		Replace: `	if _, err := any(nil), error(nil); err != nil && !errors.Is(err, zk.ErrNoNode) {`,
 		Killers: []string{"TestCancelAfterLostCreateSyncsFirst"},
 	},
 	{
@@ -636,7 +636,7 @@ var mutants = []mutant{
 	{
 		Name: "semaphore-blind-retry",
 		Why:  "a lease create whose reply was lost is sent again without looking for the node it may have made: the orphan lease node counts toward max until the session ends",
-		File: "impl/zklock/contender.go",
+		File: "impl/zklock/join.go",
 		Find: `			found, err := c.findOwnNode(ctx)`,
 		Replace: `			found, err := false, error(nil)
 			if c.l.sem == "" {

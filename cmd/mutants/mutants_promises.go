@@ -21,7 +21,7 @@ func init() {
 		mutant{
 			Name:    "woken-waiter-lists-joining",
 			Why:     "a waiter woken by a watch lists in its session's joining line: its listing, on which its grant may depend, waits behind every waiter its session is still queuing (doc.go: a waiter woken by a watch lists before those still joining)",
-			File:    "impl/zklock/contender.go",
+			File:    "impl/zklock/join.go",
 			Find:    "\t\t\tline = urgent\n",
 			Replace: "\t\t\tline = joining\n",
 			Killers: []string{"TestWokenWaiterListsBeforeJoins"},

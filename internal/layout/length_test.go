@@ -20,7 +20,6 @@ var implFuncsOver = map[string]int{}
 // is no longer over the limit must be removed; the numbers record where
 // each file stood, and the test logs how far each has moved since.
 var implFilesOver = map[string]int{
-	"impl/zklock/contender.go":            811,
 	"impl/zklock/election_faults_test.go": 705,
 	"impl/zklock/election_test.go":        635,
 	"impl/zklock/interop_test.go":         543,
