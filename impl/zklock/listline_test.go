@@ -31,7 +31,7 @@ func countListings(t *testing.T, c *client) (lists, creates *atomic.Int64) {
 func waitingListings(s *Session, line int) int {
 	s.listings.mu.Lock()
 	defer s.listings.mu.Unlock()
-	return len(s.listings.lines[line])
+	return len(s.listings.waiting[line])
 }
 
 // joinsQueued waits until at least n listings of s wait in the joining

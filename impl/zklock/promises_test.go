@@ -55,8 +55,8 @@ func TestSemaphoreTurnsAcrossMaxes(t *testing.T) {
 	}
 	lw := mustGrant(t, "the max-1 waiter", pw)
 	lr := mustGrant(t, "the max-3 acquirer", pr)
-	w, _ := parseLease(path.Base(lw.Node()))
-	r, _ := parseLease(path.Base(lr.Node()))
+	w, _ := parseNode(path.Base(lw.Node()), leaseNodes)
+	r, _ := parseNode(path.Base(lr.Node()), leaseNodes)
 	if r.seq <= w.seq {
 		t.Errorf("the max-3 acquirer's lease %s was made before the waiter's %s", lr.Node(), lw.Node())
 	}
