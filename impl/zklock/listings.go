@@ -54,9 +54,9 @@ const maxListings = 8
 // a thousand listings of waiters at its tail, and each hand-off of the
 // drain that followed waited seconds for them.
 const (
-	joining = iota // a waiter's first listing, Contenders, a lost create's search
-	urgent         // a queued waiter woken by a watch, a cancel's clean-up
-	priorities // how many there are
+	joining    = iota // a waiter's first listing, Contenders, a lost create's search
+	urgent            // a queued waiter woken by a watch, a cancel's clean-up
+	priorities        // how many there are
 )
 
 // errNoSlot says a listing found no free slot and was not sent (tryListing).
@@ -66,8 +66,8 @@ var errNoSlot = errors.New("zklock: no free listing slot")
 // listings waiting for one, each on its own channel, closed when a slot is
 // handed to it. While any listing waits, free is 0.
 type listingSlots struct {
-	mu    sync.Mutex
-	free  int
+	mu      sync.Mutex
+	free    int
 	waiting [priorities][]chan struct{} // by priority, oldest first
 }
 

@@ -193,7 +193,6 @@ func (c *Campaign) Teardown() {
 	}
 }
 
-
 // waitTimeout waits for wg, at most d; it reports whether wg finished. On a
 // timeout its helper goroutine lives until wg finishes, which the caller
 // forces by closing the sessions the stragglers wait on.
