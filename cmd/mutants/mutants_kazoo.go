@@ -27,7 +27,7 @@ func init() {
 			File: "impl/zklock/semaphore.go",
 			Find: `	internal, err := m.locks.acquire(ctx, ModeExclusive, try)`,
 			Replace: `	own := *m.locks
-	own.path += "/" + strconv.Itoa(m.max)
+	own.path += "/" + fmt.Sprint(m.max)
 	internal, err := own.acquire(ctx, ModeExclusive, try)`,
 			Killers: []string{"TestSemaphoreTurnsAcrossMaxes"},
 		},
