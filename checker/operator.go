@@ -178,13 +178,9 @@ func checkTokensSaid(ls *leases, w wipes, out *collector) {
 			if best == nil || best.token < y.token || y.rewound || best == y || w.between(best.start, y.start) < 0 {
 				return
 			}
-			out.add(Finding{
-				Check: CheckTokenSaid, Path: path,
-				Clients: []string{best.client, y.client}, Tokens: []int64{best.token, y.token},
-				Start: best.start, End: y.start, Records: []int{best.acq, y.acq},
-				Text: fmt.Sprintf("%s was granted %s with token %d at %s, before %s asked; %s got token %d, not above it, and was not told",
-					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token),
-			})
+			out.add(tokenPair(CheckTokenSaid, path, best, y, y.start,
+				fmt.Sprintf("%s was granted %s with token %d at %s, before %s asked; %s got token %d, not above it, and was not told",
+					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token)))
 		})
 	}
 }

@@ -51,13 +51,7 @@ func (w *semaphoreWorker) round(ctx context.Context, lp *LockPath, try bool) {
 	} else {
 		w.setState(StateWaiting, lp.Path)
 	}
-	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
-	w.gate.pass()
-	call := w.now()
-	lease, err := acquire(actx)
-	w.gate.pass()
-	ret := w.now()
-	cancel()
+	lease, call, ret, err := w.timedAcquire(ctx, acquire)
 	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: checker.ModeExclusive,
 		Max: w.w.Cfg.Max, Call: call, Return: ret}
 	if w.w.Cfg.JudgeMax > 0 {
