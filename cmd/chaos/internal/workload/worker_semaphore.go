@@ -57,13 +57,9 @@ func (w *semaphoreWorker) round(ctx context.Context, lp *LockPath, try bool) {
 	if w.w.Cfg.JudgeMax > 0 {
 		rec.Max = w.w.Cfg.JudgeMax // a control: the checker must find more than this held
 	}
-	if err != nil {
-		w.acquireFailed(rec, err)
+	if !w.recordAcquire(rec, lease, err) {
 		return
 	}
-	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
-	_, rec.Rewound = lease.TokenRewound()
-	w.add(rec)
 	w.hold(ctx, lease, &tenure{lp: lp, mode: checker.ModeExclusive, token: lease.Token(), node: lease.Node(),
 		session: sid, acqReturn: ret, done: lease.Done(), conn: w.sess.Conn(), ownReg: lp.zkRegister() + "@" + w.name}, call)
 }

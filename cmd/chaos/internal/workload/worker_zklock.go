@@ -83,13 +83,9 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 	}
 	lease, call, ret, err := w.timedAcquire(ctx, acquire)
 	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: mode, Call: call, Return: ret}
-	if err != nil {
-		w.acquireFailed(rec, err)
+	if !w.recordAcquire(rec, lease, err) {
 		return
 	}
-	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
-	_, rec.Rewound = lease.TokenRewound()
-	w.add(rec)
 
 	t := &tenure{lp: lp, mode: mode, token: lease.Token(), node: lease.Node(), session: sid, acqReturn: ret,
 		done: lease.Done(), conn: w.sess.Conn()}
@@ -116,6 +112,19 @@ func (w *zklockWorker) timedAcquire(ctx context.Context, acquire func(context.Co
 	w.gate.pass()
 	ret = w.now()
 	return lease, call, ret, err
+}
+
+// recordAcquire adds an acquire's record to the history: rec with the
+// lease's token and node, or the failure. It says whether a lease came.
+func (w *zklockWorker) recordAcquire(rec checker.Record, lease *zklock.Lease, err error) bool {
+	if err != nil {
+		w.acquireFailed(rec, err)
+		return false
+	}
+	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
+	_, rec.Rewound = lease.TokenRewound()
+	w.add(rec)
+	return true
 }
 
 func (w *zklockWorker) acquireFailed(rec checker.Record, err error) {
