@@ -174,28 +174,14 @@ func checkTokensSaid(ls *leases, w wipes, out *collector) {
 		return
 	}
 	for path, group := range ls.byPath {
-		byReturn := sortedLeases(group, func(l *lease) int64 { return l.start })
-		byCall := sortedLeases(group, func(l *lease) int64 { return l.call })
-		var best *lease
-		i := 0
-		for _, y := range byCall {
-			for i < len(byReturn) && byReturn[i].start < y.call {
-				if best == nil || byReturn[i].token > best.token {
-					best = byReturn[i]
-				}
-				i++
-			}
+		afterBest(group, func(best, y *lease) {
 			if best == nil || best.token < y.token || y.rewound || best == y || w.between(best.start, y.start) < 0 {
-				continue
+				return
 			}
-			out.add(Finding{
-				Check: CheckTokenSaid, Path: path,
-				Clients: []string{best.client, y.client}, Tokens: []int64{best.token, y.token},
-				Start: best.start, End: y.start, Records: []int{best.acq, y.acq},
-				Text: fmt.Sprintf("%s was granted %s with token %d at %s, before %s asked; %s got token %d, not above it, and was not told",
-					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token),
-			})
-		}
+			out.add(tokenPair(CheckTokenSaid, path, best, y, y.start,
+				fmt.Sprintf("%s was granted %s with token %d at %s, before %s asked; %s got token %d, not above it, and was not told",
+					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token)))
+		})
 	}
 }
 

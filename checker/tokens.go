@@ -47,6 +47,27 @@ func checkDuplicateTokens(path string, group []*lease, out *collector) {
 }
 
 func checkRequestOrder(path string, group []*lease, out *collector) {
+	afterBest(group, func(best, y *lease) {
+		if best != nil && best.token > y.token {
+			out.add(tokenPair(CheckTokenOrder, path, best, y, y.call,
+				fmt.Sprintf("%s's acquire on %s returned token %d at %s, before %s asked, yet %s got the lower token %d",
+					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token)))
+		}
+	})
+}
+
+// tokenPair is a finding about two leases of path: x's, granted before y
+// asked, and y's, whose token is not above x's; it spans x's grant to end.
+func tokenPair(check CheckName, path string, x, y *lease, end int64, text string) Finding {
+	return Finding{Check: check, Path: path,
+		Clients: []string{x.client, y.client}, Tokens: []int64{x.token, y.token},
+		Start: x.start, End: end, Records: []int{x.acq, y.acq}, Text: text}
+}
+
+// afterBest calls f for each lease y of group in call order, with best the
+// lease of the highest token among those whose acquire returned before y's
+// was called (nil if none).
+func afterBest(group []*lease, f func(best, y *lease)) {
 	byReturn := sortedLeases(group, func(l *lease) int64 { return l.start })
 	byCall := sortedLeases(group, func(l *lease) int64 { return l.call })
 	var best *lease
@@ -58,15 +79,7 @@ func checkRequestOrder(path string, group []*lease, out *collector) {
 			}
 			i++
 		}
-		if best != nil && best.token > y.token {
-			out.add(Finding{
-				Check: CheckTokenOrder, Path: path,
-				Clients: []string{best.client, y.client}, Tokens: []int64{best.token, y.token},
-				Start: best.start, End: y.call, Records: []int{best.acq, y.acq},
-				Text: fmt.Sprintf("%s's acquire on %s returned token %d at %s, before %s asked, yet %s got the lower token %d",
-					best.client, path, best.token, fmtTime(best.start), y.client, y.client, y.token),
-			})
-		}
+		f(best, y)
 	}
 }
 

@@ -281,9 +281,9 @@ var mutants = []mutant{
 	{
 		Name:    "guard-checks-lock-path",
 		Why:     "Guard's multi checks the lock path, which outlives every holder, instead of our lock node: writes land after the lock is lost",
-		File:    "impl/zklock/lease.go",
-		Find:    `		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)`,
-		Replace: `		all := append([]any{&zk.CheckVersionRequest{Path: l.lock, Version: -1}}, ops...)`,
+		File:    "impl/zklock/guardmulti.go",
+		Find:    `		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops(node)...)`,
+		Replace: `		all := append([]any{&zk.CheckVersionRequest{Path: l.lock, Version: -1}}, ops(node)...)`,
 		Killers: []string{"TestGuardInFlightNodeReplacedNothingLands"},
 	},
 	{
@@ -402,8 +402,8 @@ var mutants = []mutant{
 		Name:    "reattach-not-counted",
 		Why:     "a reattach after a reconnect is taken for a plain acknowledgement, not for the proof a sync gives: the deadline does not move until the next heartbeat's sync",
 		File:    "impl/zklock/session.go",
-		Find:    `		s.clock.acked(sent, time.Now(), true)`,
-		Replace: `		s.clock.acked(sent, time.Now(), false)`,
+		Find:    `		s.clock.recordAck(sent, time.Now(), true)`,
+		Replace: `		s.clock.recordAck(sent, time.Now(), false)`,
 		Killers: []string{"TestReattachCountsAsSync"},
 	},
 	{
@@ -503,9 +503,9 @@ var mutants = []mutant{
 		Name: "sent-time-is-arrival",
 		Why:  "report each acknowledged request to the loss clock as sent when its reply arrived: the deadline counts from the arrival, later than the leader's clock by however long the reply was held on the way back",
 		File: "impl/zklock/wire.go",
-		Find: `		c.w.obs.acked(req.sent, time.Now(), req.op == zkwire.OpSync)`,
+		Find: `		c.w.obs.recordAck(req.sent, time.Now(), req.op == zkwire.OpSync)`,
 		Replace: `		at := time.Now()
-		c.w.obs.acked(at, at, req.op == zkwire.OpSync)`,
+		c.w.obs.recordAck(at, at, req.op == zkwire.OpSync)`,
 		Killers: []string{"TestLossDeadlineCountsFromSend"},
 	},
 	{
@@ -558,8 +558,8 @@ var mutants = []mutant{
 		Name:    "observer-reports-stale",
 		Why:     "an election observer sends every read of the leader, without its monotonic filter: a leader's value proclaimed again, or any wake-up that changed nothing, is reported twice, and a stale read would be reported backwards",
 		File:    "impl/zklock/observe.go",
-		Find:    `		send := w.fresh(info)`,
-		Replace: `		send := w.fresh(info) || true`,
+		Find:    `		send := w.isNews(info)`,
+		Replace: `		send := w.isNews(info) || true`,
 		Killers: []string{"TestElectionProclaim"},
 	},
 	{
@@ -600,18 +600,20 @@ var mutants = []mutant{
 		Name: "proclaim-lost-untraced",
 		Why:  "a Proclaim whose reply is lost (applied or not, the leader cannot tell) is left out of the trace: an observer's report of the value it wrote is then of a write nobody made, and the model rejects the trace",
 		File: "impl/zklock/leadership.go",
-		Find: `		ev.Result, ev.Pending = traceevent.ResultLost, true
-		s.trace(ev)`,
-		Replace: `		ev.Result, ev.Pending = traceevent.ResultLost, true
-		_ = ev`,
+		Find: `	case t.result == traceevent.ResultLost:
+		ev.Pending = true
+	}`,
+		Replace: `	case t.result == traceevent.ResultLost:
+		return
+	}`,
 		Killers: []string{"TestElectionProclaimReplyLost"},
 	},
 	{
 		Name:    "proclaim-unchecked",
-		Why:     "Proclaim sets the leader's node data without the check of our node in the same multi: a leadership that was lost writes into whatever node now has our node's name",
-		File:    "impl/zklock/leadership.go",
-		Find:    `			return s.conn.Multi(&zk.CheckVersionRequest{Path: node, Version: version},`,
-		Replace: `			return s.conn.Multi(&zk.SetDataRequest{Path: node, Data: value, Version: -1},`,
+		Why:     "the guarded multi under Proclaim (and Guard) checks only that a node has our node's name, at any version: a leadership that was lost writes into whatever node now has that name",
+		File:    "impl/zklock/guardmulti.go",
+		Find:    `		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops(node)...)`,
+		Replace: `		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: -1}}, ops(node)...)`,
 		Killers: []string{"TestProclaimInFlightNodeReplacedNothingLands"},
 	},
 	{

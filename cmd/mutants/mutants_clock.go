@@ -44,8 +44,8 @@ func init() {
 		switch m := &mutants[i]; m.Name {
 		case "reattach-not-counted":
 			m.File = "impl/zklock/deadline.go"
-			m.Find = `		s.clock.acked(sent, at, true)`
-			m.Replace = `		s.clock.acked(sent, at, false)`
+			m.Find = `		s.clock.recordAck(sent, at, true)`
+			m.Replace = `		s.clock.recordAck(sent, at, false)`
 		case "sent-time-is-arrival":
 			m.Find = `		c.w.obs.replied(req.sent, c.w.obs.lossNow(), req.op == zkwire.OpSync)`
 			m.Replace = `		at := c.w.obs.lossNow()

@@ -27,24 +27,24 @@ func init() {
 			File: "impl/zklock/semaphore.go",
 			Find: `	internal, err := m.locks.acquire(ctx, ModeExclusive, try)`,
 			Replace: `	own := *m.locks
-	own.path += "/" + strconv.Itoa(m.max)
+	own.path += "/" + fmt.Sprint(m.max)
 	internal, err := own.acquire(ctx, ModeExclusive, try)`,
 			Killers: []string{"TestSemaphoreTurnsAcrossMaxes"},
 		},
 		mutant{
 			Name:    "lease-needs-protected-prefix",
 			Why:     "a lease node is only one named _c_<uuid>-lease-<seq>: a hand-made lease-0000000000 still counts toward max but Holders leaves it out",
-			File:    "impl/zklock/semaphore.go",
-			Find:    `	if head != leaseMarker[1:] && !strings.HasSuffix(head, leaseMarker) {`,
-			Replace: `	if !strings.HasPrefix(name, protectedPrefix) || !strings.HasSuffix(head, leaseMarker) {`,
+			File:    "impl/zklock/path.go",
+			Find:    `	case set == leaseNodes && (head == leaseMarker[1:] || strings.HasSuffix(head, leaseMarker)):`,
+			Replace: `	case set == leaseNodes && strings.HasPrefix(name, protectedPrefix) && strings.HasSuffix(head, leaseMarker):`,
 			Killers: []string{"TestSemaphoreHandMadeLease"},
 		},
 		mutant{
 			Name:    "latch-needs-protected-prefix",
 			Why:     "an election candidate is only a node named _c_<uuid>-latch-<seq>: a hand-made mylatch-0000000000, which Curator's LeaderLatch sorts among the candidates, is ignored and a zklock candidate leads beside it",
 			File:    "impl/zklock/path.go",
-			Find:    `	case latch != strings.HasSuffix(head, latchMarker[1:]):`,
-			Replace: `	case latch != strings.HasSuffix(head, latchMarker[1:]), latch && !strings.HasPrefix(name, protectedPrefix):`,
+			Find:    `	case set == leaseNodes, latch != strings.HasSuffix(head, latchMarker[1:]):`,
+			Replace: `	case set == leaseNodes, latch != strings.HasSuffix(head, latchMarker[1:]), latch && !strings.HasPrefix(name, protectedPrefix):`,
 			Killers: []string{"TestElectionHandMadeCandidate"},
 		},
 	)

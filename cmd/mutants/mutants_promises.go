@@ -30,19 +30,16 @@ func init() {
 			Name:    "proclaim-keeps-check-version",
 			Why:     "Proclaim does not carry its own write's version into the leadership: Check then returns a check at the version before the Proclaim, and a multi it heads fails with a bad version while we lead (Guard retries past it, which hides it)",
 			File:    "impl/zklock/leadership.go",
-			Find:    "\t\t\t\tls.version = res[1].Stat.Version // our own write: Guard and Check go on from it\n",
-			Replace: "\t\t\t\t_ = res[1].Stat.Version\n",
+			Find:    "\t\t\tl.version = st.Version // our own write: Guard and Check go on from it\n",
+			Replace: "\t\t\t_ = st.Version\n",
 			Killers: []string{"TestElectionCheckAfterProclaim"},
 		},
 		mutant{
-			Name: "leader-without-sync",
-			Why:  "Election.Leader reads without syncing first: on a server that has not applied a change acknowledged before the call (a follower cut off from the leader), it reports a leader that has resigned",
-			File: "impl/zklock/election.go",
-			Find: `	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
-		return LeaderInfo{}, fmt.Errorf("zklock: leader of %s: %w", l.name, err)
-	}
-`,
-			Replace: "\t_ = s\n",
+			Name:    "leader-without-sync",
+			Why:     "Election.Leader reads without syncing first: on a server that has not applied a change acknowledged before the call (a follower cut off from the leader), it reports a leader that has resigned",
+			File:    "impl/zklock/election.go",
+			Find:    "\tnames, _, err := l.syncList(ctx)\n",
+			Replace: "\tnames, _, err := l.children(ctx, joining)\n",
 			Killers: []string{"TestElectionLeaderSyncsFirst"},
 		},
 	)

@@ -18,9 +18,9 @@ import (
 type watcher struct {
 	ctx     context.Context
 	conn    *zk.Conn
-	changed chan struct{} // one pending signal at most: views coalesce
-	errs    chan error    // a watch that could not be re-armed
-	wg      sync.WaitGroup
+	changed chan struct{}  // one pending signal at most: views coalesce
+	errs    chan error     // a watch that could not be re-armed
+	loops   sync.WaitGroup // one goroutine per path watched (keepWatching)
 
 	mu     sync.Mutex
 	active map[string]bool // server paths with a watch armed
@@ -32,7 +32,7 @@ func newWatcher(ctx context.Context, conn *zk.Conn) *watcher {
 
 // wait returns once every goroutine has ended: after ctx ends, or the
 // session closes (which ends every watch of its connection).
-func (w *watcher) wait() { w.wg.Wait() }
+func (w *watcher) wait() { w.loops.Wait() }
 
 func (w *watcher) signal() {
 	select {
@@ -78,26 +78,15 @@ func (w *watcher) children(full string) error {
 		w.release(full)
 		return err
 	}
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
-		defer w.release(full)
-		for {
-			select {
-			case e := <-ev:
-				if e.Type == zk.EventNotWatching {
-					return // the session closed
-				}
-				if ev, err = w.armChildren(full); err != nil {
-					w.fail(err)
-					return
-				}
-				w.signal()
-			case <-w.ctx.Done():
-				return
-			}
+	w.keepWatching(full, ev, func(zk.Event) <-chan zk.Event {
+		next, err := w.armChildren(full)
+		if err != nil {
+			w.fail(err)
+			return nil
 		}
-	}()
+		w.signal()
+		return next
+	})
 	return nil
 }
 
@@ -133,25 +122,36 @@ func (w *watcher) data(full string) {
 		w.release(full)
 		return
 	}
-	w.wg.Add(1)
+	w.keepWatching(full, ev, func(e zk.Event) <-chan zk.Event {
+		if e.Type == zk.EventNodeDeleted {
+			w.signal()
+			return nil
+		}
+		_, _, next, err := w.conn.GetW(full)
+		w.signal()
+		if err != nil {
+			return nil
+		}
+		return next
+	})
+}
+
+// keepWatching runs the loop of one path's watch on a goroutine that wait
+// waits for: on each event rearm arms the next watch and returns it, or nil
+// to stop. The loop also ends with the watcher's context, or with the
+// session (EventNotWatching), and then gives the path up.
+func (w *watcher) keepWatching(full string, ev <-chan zk.Event, rearm func(zk.Event) <-chan zk.Event) {
+	w.loops.Add(1)
 	go func() {
-		defer w.wg.Done()
+		defer w.loops.Done()
 		defer w.release(full)
-		for {
+		for ev != nil {
 			select {
 			case e := <-ev:
 				if e.Type == zk.EventNotWatching {
-					return
+					return // the session closed
 				}
-				if e.Type == zk.EventNodeDeleted {
-					w.signal()
-					return
-				}
-				_, _, ev, err = w.conn.GetW(full)
-				w.signal()
-				if err != nil {
-					return
-				}
+				ev = rearm(e)
 			case <-w.ctx.Done():
 				return
 			}

@@ -82,7 +82,7 @@ func (s *Session) replied(sent, at time.Time, sync bool) {
 		_ = s.checkDeadline()
 		return
 	}
-	s.clock.acked(sent, at, sync)
+	s.clock.recordAck(sent, at, sync)
 	s.mu.Unlock()
 }
 
@@ -121,7 +121,7 @@ func (s *Session) reattached(sent time.Time, timeout time.Duration) (changed, sh
 		changed, shorter = true, true
 	}
 	if at := s.lossNow(); at.Before(s.clock.deadline(s.timeout, s.margin())) {
-		s.clock.acked(sent, at, true)
+		s.clock.recordAck(sent, at, true)
 	} else {
 		// Past the deadline the session is lost: the monitor looks now.
 		changed, shorter = true, true

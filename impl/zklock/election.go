@@ -109,12 +109,9 @@ func (e *Election) Leader(ctx context.Context) (LeaderInfo, error) {
 	if ctx == nil {
 		return LeaderInfo{}, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	s, l := e.core.s, e.core
-	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
-		return LeaderInfo{}, fmt.Errorf("zklock: leader of %s: %w", l.name, err)
-	}
+	l := e.core
+	names, _, err := l.syncList(ctx)
 	for {
-		names, _, err := l.children(ctx, joining)
 		if err != nil {
 			return LeaderInfo{}, fmt.Errorf("zklock: leader of %s: %w", l.name, err)
 		}
@@ -122,12 +119,15 @@ func (e *Election) Leader(ctx context.Context) (LeaderInfo, error) {
 		if len(q) == 0 {
 			return LeaderInfo{}, fmt.Errorf("zklock: %s: %w", l.name, ErrNoLeader)
 		}
-		info, err := e.readHead(ctx, q[0].name)
-		if errors.Is(err, zk.ErrNoNode) {
-			continue // the head left after the listing: list again
+		info, rerr := e.readHead(ctx, q[0].name)
+		if errors.Is(rerr, zk.ErrNoNode) {
+			// The head left after the listing: list again (the sync
+			// before the first listing covers this one too).
+			names, _, err = l.children(ctx, joining)
+			continue
 		}
-		if err != nil {
-			return LeaderInfo{}, fmt.Errorf("zklock: leader of %s: %w", l.name, err)
+		if rerr != nil {
+			return LeaderInfo{}, fmt.Errorf("zklock: leader of %s: %w", l.name, rerr)
 		}
 		return info, nil
 	}

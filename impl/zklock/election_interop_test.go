@@ -16,7 +16,7 @@ var latchNode = regexp.MustCompile(`^` + uuidRE + `-latch-[0-9]{10}$`)
 // latchSeq is a candidate node's sequence number.
 func latchSeq(t *testing.T, node string) int64 {
 	t.Helper()
-	c, ok := parseNode(path.Base(node), true)
+	c, ok := parseNode(path.Base(node), latchNodes)
 	if !ok {
 		t.Fatalf("node %s is no candidate", node)
 	}

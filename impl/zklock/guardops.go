@@ -61,24 +61,25 @@ func (s *Session) chrooted(ops []any) []any {
 	for i, op := range ops {
 		switch o := op.(type) {
 		case *zk.CreateRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
+			out[i] = underRoot(s, o, func(r *zk.CreateRequest) *string { return &r.Path })
 		case *zk.SetDataRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
+			out[i] = underRoot(s, o, func(r *zk.SetDataRequest) *string { return &r.Path })
 		case *zk.DeleteRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
+			out[i] = underRoot(s, o, func(r *zk.DeleteRequest) *string { return &r.Path })
 		case *zk.CheckVersionRequest:
-			c := *o
-			c.Path = s.abs(c.Path)
-			out[i] = &c
+			out[i] = underRoot(s, o, func(r *zk.CheckVersionRequest) *string { return &r.Path })
 		}
 	}
 	return out
+}
+
+// underRoot copies a request, its path (field) put under the session's
+// chroot.
+func underRoot[R any](s *Session, r *R, field func(*R) *string) *R {
+	c := *r
+	p := field(&c)
+	*p = s.abs(*p)
+	return &c
 }
 
 // abs puts a path under the session's chroot.

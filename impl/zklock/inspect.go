@@ -73,17 +73,6 @@ func Inspect(ctx context.Context, s *Session, lockPath string) (*LockView, error
 	return v, nil
 }
 
-// syncList syncs the session's server with the leader (so a lagging
-// server answers as up to date as the leader), then lists l's path: no
-// path lists as empty, pzxid 0.
-func (l *lockCore) syncList(ctx context.Context) ([]string, int64, error) {
-	s := l.s
-	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
-		return nil, 0, err
-	}
-	return l.children(ctx, joining)
-}
-
 // readQueue reads each node of q, in q's order, with who holds and whom
 // each waiter waits for by the rule its waiter applies (decide); it
 // returns each node's data beside its view.

@@ -29,10 +29,10 @@ const (
 func KindOf(children []string) Kind {
 	locks, latches, folders := 0, 0, 0
 	for _, n := range children {
-		if _, ok := parseNode(n, false); ok {
+		if _, ok := parseNode(n, lockNodes); ok {
 			locks++
 		}
-		if _, ok := parseNode(n, true); ok {
+		if _, ok := parseNode(n, latchNodes); ok {
 			latches++
 		}
 		if "/"+n == semLeases || "/"+n == semLocks {

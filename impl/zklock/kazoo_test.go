@@ -36,7 +36,7 @@ func TestParseKazooNames(t *testing.T) {
 		if ok != c.ok || (ok && (got.kind != c.kind || got.seq != c.seq || got.uuid != "")) {
 			t.Errorf("parseChild(%q) = %+v, %v; want kind %v seq %d, %v", c.name, got, ok, c.kind, c.seq, c.ok)
 		}
-		if _, ok := parseNode(c.name, true); ok {
+		if _, ok := parseNode(c.name, latchNodes); ok {
 			t.Errorf("an election takes %q for a candidate", c.name)
 		}
 	}

@@ -78,58 +78,33 @@ func (l *Leadership) Proclaim(ctx context.Context, value []byte) error {
 		return fmt.Errorf("%w: %d bytes of value (max %d)", ErrDataTooLarge, len(value), MaxNodeData)
 	}
 	ls := l.lease
-	s := ls.s
-	for {
-		ls.mu.Lock()
-		node, version, ended := ls.node, ls.version, ls.err
-		ls.mu.Unlock()
-		if ended != nil {
-			return fmt.Errorf("zklock: proclaim %s: %w: %w", s.relative(node), ErrNotHeld, ended)
+	_, err := ls.guardedMulti(ctx, "proclaim", func(node string) []any {
+		return []any{&zk.SetDataRequest{Path: node, Data: value, Version: -1}}
+	}, ls.proclaimed)
+	return err
+}
+
+// proclaimed records the multi that ends a Proclaim: it carries the
+// version our own write gave our node into the lease, and traces the
+// write. A multi whose reply was lost is traced as pending: it may have
+// been applied, and a trace that left it out would show observers reading
+// a version nobody wrote.
+func (l *Lease) proclaimed(t guardedTry) {
+	ev := TraceEvent{Action: traceevent.Proclaim, Lock: l.lock, Request: l.uuid, Kind: ModeExclusive.String(),
+		Node: baseName(t.node), Start: t.sent.at, ZxidLow: t.sent.zxid, Result: t.result}
+	switch {
+	case t.result == traceevent.ResultOk && t.res[0].Stat != nil:
+		st := t.res[0].Stat
+		l.mu.Lock()
+		if l.node == t.node && l.version == t.version {
+			l.version = st.Version // our own write: Guard and Check go on from it
 		}
-		if err := ls.awaitOwnWatch(ctx); err != nil {
-			return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
-		}
-		sent := s.now()
-		res, err := do(ctx, s, func() ([]zk.MultiResponse, error) {
-			return s.conn.Multi(&zk.CheckVersionRequest{Path: node, Version: version},
-				&zk.SetDataRequest{Path: node, Data: value, Version: -1})
-		})
-		ev := TraceEvent{Action: traceevent.Proclaim, Lock: ls.lock, Request: ls.uuid, Kind: ModeExclusive.String(),
-			Node: baseName(node), Start: sent.at, ZxidLow: sent.zxid}
-		if err == nil && len(res) == 2 && res[1].Stat != nil {
-			ls.mu.Lock()
-			if ls.node == node && ls.version == version {
-				ls.version = res[1].Stat.Version // our own write: Guard and Check go on from it
-			}
-			ls.mu.Unlock()
-			ev.Result, ev.Zxid, ev.Version = traceevent.ResultOk, res[1].Stat.Mzxid, &res[1].Stat.Version
-			s.trace(ev)
-			if err := ls.writeStood(ctx); err != nil {
-				return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
-			}
-			return nil
-		}
-		if err != nil && len(res) > 0 && (errors.Is(res[0].Error, zk.ErrNoNode) || errors.Is(res[0].Error, zk.ErrBadVersion)) {
-			// Someone else's write changed the version (we still lead, and
-			// try again), or our node is gone or not ours (recheck ends us).
-			if rerr := ls.recheck(ctx, node, version); rerr != nil {
-				ev.Result = traceevent.ResultGone
-				s.trace(ev)
-				return fmt.Errorf("zklock: proclaim: %w", rerr)
-			}
-			continue
-		}
-		if err == nil {
-			err = errors.New("short multi reply")
-		}
-		// No answer we can read (the connection lost, ctx ended, the
-		// session gone): the multi may have been applied or not, and a
-		// trace that left it out would show observers reading a version
-		// nobody wrote.
-		ev.Result, ev.Pending = traceevent.ResultLost, true
-		s.trace(ev)
-		return fmt.Errorf("zklock: proclaim %s: %w", s.relative(node), err)
+		l.mu.Unlock()
+		ev.Zxid, ev.Version = st.Mzxid, &st.Version
+	case t.result == traceevent.ResultLost:
+		ev.Pending = true
 	}
+	l.s.trace(ev)
 }
 
 // Resign gives up the leadership, as Lease.Unlock: it ends at once (Done

@@ -2,7 +2,6 @@ package zklock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -300,45 +299,7 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 		return nil, fmt.Errorf("zklock: guard %s: %w", l.Node(), err)
 	}
 	ops = l.s.chrooted(ops)
-	for {
-		l.mu.Lock()
-		werr := l.awaitSettled(ctx)
-		node, version, err := l.node, l.version, l.err
-		l.mu.Unlock()
-		if werr != nil {
-			return nil, fmt.Errorf("zklock: guard %s: %w", node, werr)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("zklock: guard %s: %w: %w", node, ErrNotHeld, err)
-		}
-		if err := l.awaitOwnWatch(ctx); err != nil {
-			return nil, fmt.Errorf("zklock: guard %s: %w", node, err)
-		}
-		all := append([]any{&zk.CheckVersionRequest{Path: node, Version: version}}, ops...)
-		res, err := do(ctx, l.s, func() ([]zk.MultiResponse, error) { return l.s.conn.Multi(all...) })
-		if err != nil && len(res) > 0 &&
-			(errors.Is(res[0].Error, zk.ErrNoNode) || errors.Is(res[0].Error, zk.ErrBadVersion)) {
-			if err := l.recheck(ctx, node, version); err != nil {
-				return nil, fmt.Errorf("zklock: guard: %w", err)
-			}
-			continue
-		}
-		if len(res) > 0 {
-			res = res[1:]
-		}
-		for i := range res {
-			if res[i].String != "" {
-				res[i].String = l.s.relative(res[i].String)
-			}
-		}
-		if err != nil {
-			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
-		}
-		if err := l.writeStood(ctx); err != nil {
-			return res, fmt.Errorf("zklock: guard %s: %w", node, err)
-		}
-		return res, nil
-	}
+	return l.guardedMulti(ctx, "guard", func(string) []any { return ops }, nil)
 }
 
 // Check returns the operation that holds only while this lease holds: a
@@ -361,50 +322,4 @@ func (l *Lease) Check() (*zk.CheckVersionRequest, error) {
 		return nil, fmt.Errorf("zklock: check %s: %w: %w", l.s.relative(l.node), ErrNotHeld, l.err)
 	}
 	return &zk.CheckVersionRequest{Path: l.node, Version: l.version}, nil
-}
-
-// recheck looks at our node after Guard's check failed on it: nil means
-// the lease still holds (the node moved with a Downgrade, or only its data
-// version changed) and Guard may try again.
-func (l *Lease) recheck(ctx context.Context, node string, version int32) error {
-	l.mu.Lock()
-	moved := l.node != node || l.version != version || l.st == stateDowngrading
-	alt, ended := l.alt, l.err
-	l.mu.Unlock()
-	switch {
-	case ended != nil:
-		return fmt.Errorf("%s: %w: %w", node, ErrNotHeld, ended)
-	case moved:
-		return nil
-	}
-	st, err := retry(ctx, l.s, func() (*zk.Stat, error) { return l.core.stat(node) })
-	switch {
-	case err == nil && st.EphemeralOwner == l.s.ID():
-		l.mu.Lock()
-		if l.node == node {
-			l.version = st.Version
-		}
-		l.mu.Unlock()
-		return nil
-	case err == nil:
-		return l.lostAt(node)
-	case !errors.Is(err, zk.ErrNoNode):
-		return fmt.Errorf("%s: %w", node, err)
-	case alt == "":
-		return l.lostAt(node)
-	}
-	// A Downgrade that failed as far as we knew did happen after all.
-	st, err = retry(ctx, l.s, func() (*zk.Stat, error) { return l.core.stat(alt) })
-	switch {
-	case err == nil && st.EphemeralOwner == l.s.ID():
-		l.mu.Lock()
-		if l.node == node {
-			l.node, l.alt, l.version, l.kind = alt, "", st.Version, ModeRead
-		}
-		l.mu.Unlock()
-		return nil
-	case err == nil || errors.Is(err, zk.ErrNoNode):
-		return l.lostAt(node)
-	}
-	return fmt.Errorf("%s: %w", alt, err)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"sync"
+
+	"github.com/go-zookeeper/zk"
 )
 
 // The heartbeat's sync proves the session alive only once its reply comes
@@ -39,22 +41,22 @@ import (
 // flight at once: a few, so that the server always has the next one while
 // we read a reply, and the replies a sync waits behind stay small beside
 // the room the loss deadline leaves. In the load campaign (2,000 waiters
-// over two sessions, before the two lines below) 32 slots queued and
+// over two sessions, before the two priorities below) 32 slots queued and
 // drained no faster than 8, and the syncs waited no less (at most 1.3 s
 // against 1.1 s).
 const maxListings = 8
 
-// Slots are handed to waiting listings in two lines, urgent first. A
+// Slots are handed to waiting listings by priority, urgent first. A
 // listing of a waiter that is already queued and was woken by a watch (the
 // node ahead of it went: its grant may depend on this listing) is urgent; a
-// listing of a waiter still joining is not. Without the two lines, a burst
+// listing of a waiter still joining is not. Without the two priorities, a burst
 // of joins left the listings of the waiters at the head of the queue behind
 // a thousand listings of waiters at its tail, and each hand-off of the
 // drain that followed waited seconds for them.
 const (
-	joining = iota // a waiter's first listing, Contenders, a lost create's search
-	urgent         // a queued waiter woken by a watch, a cancel's clean-up
-	lines
+	joining    = iota // a waiter's first listing, Contenders, a lost create's search
+	urgent            // a queued waiter woken by a watch, a cancel's clean-up
+	priorities        // how many there are
 )
 
 // errNoSlot says a listing found no free slot and was not sent (tryListing).
@@ -64,17 +66,17 @@ var errNoSlot = errors.New("zklock: no free listing slot")
 // listings waiting for one, each on its own channel, closed when a slot is
 // handed to it. While any listing waits, free is 0.
 type listingSlots struct {
-	mu    sync.Mutex
-	free  int
-	lines [lines][]chan struct{}
+	mu      sync.Mutex
+	free    int
+	waiting [priorities][]chan struct{} // by priority, oldest first
 }
 
 func newListingSlots(n int) *listingSlots { return &listingSlots{free: n} }
 
-// take waits for a slot in line as long as ctx and the session (done)
+// take waits for a slot at priority as long as ctx and the session (done)
 // live: a cancelled Lock stops waiting at once. ended is the error when
 // done closes first.
-func (l *listingSlots) take(ctx context.Context, line int, done <-chan struct{}, ended func() error) error {
+func (l *listingSlots) take(ctx context.Context, priority int, done <-chan struct{}, ended func() error) error {
 	l.mu.Lock()
 	if l.free > 0 {
 		l.free--
@@ -82,7 +84,7 @@ func (l *listingSlots) take(ctx context.Context, line int, done <-chan struct{},
 		return nil
 	}
 	ch := make(chan struct{})
-	l.lines[line] = append(l.lines[line], ch)
+	l.waiting[priority] = append(l.waiting[priority], ch)
 	l.mu.Unlock()
 	var err error
 	select {
@@ -94,8 +96,8 @@ func (l *listingSlots) take(ctx context.Context, line int, done <-chan struct{},
 		err = ended()
 	}
 	l.mu.Lock()
-	if i := slices.Index(l.lines[line], ch); i >= 0 {
-		l.lines[line] = slices.Delete(l.lines[line], i, i+1)
+	if i := slices.Index(l.waiting[priority], ch); i >= 0 {
+		l.waiting[priority] = slices.Delete(l.waiting[priority], i, i+1)
 		l.mu.Unlock()
 		return err
 	}
@@ -120,10 +122,10 @@ func (l *listingSlots) tryTake() bool {
 // first joining one, else to the pool.
 func (l *listingSlots) give() {
 	l.mu.Lock()
-	for line := lines - 1; line >= 0; line-- {
-		if q := l.lines[line]; len(q) > 0 {
+	for p := priorities - 1; p >= 0; p-- {
+		if q := l.waiting[p]; len(q) > 0 {
 			ch := q[0]
-			l.lines[line] = slices.Delete(q, 0, 1)
+			l.waiting[p] = slices.Delete(q, 0, 1)
 			l.mu.Unlock()
 			close(ch)
 			return
@@ -147,9 +149,9 @@ func startListing[T any](s *Session, fn func() (T, error)) (<-chan result[T], er
 	return ch, err
 }
 
-// doListing is do for a listing: it first waits for a slot in line.
-func doListing[T any](ctx context.Context, s *Session, line int, fn func() (T, error)) (T, error) {
-	if err := s.listings.take(ctx, line, s.done, s.Err); err != nil {
+// doListing is do for a listing: it first waits for a slot at priority.
+func doListing[T any](ctx context.Context, s *Session, priority int, fn func() (T, error)) (T, error) {
+	if err := s.listings.take(ctx, priority, s.done, s.Err); err != nil {
 		var zero T
 		return zero, err
 	}
@@ -172,10 +174,10 @@ func tryListing[T any](s *Session, fn func() (T, error)) (<-chan result[T], erro
 }
 
 // retryListing is retry for a listing: each attempt waits for its own slot.
-func retryListing[T any](ctx context.Context, s *Session, line int, fn func() (T, error)) (T, error) {
+func retryListing[T any](ctx context.Context, s *Session, priority int, fn func() (T, error)) (T, error) {
 	var b backoff
 	for {
-		v, err := doListing(ctx, s, line, fn)
+		v, err := doListing(ctx, s, priority, fn)
 		if err == nil || !transient(err) {
 			return v, err
 		}
@@ -183,4 +185,25 @@ func retryListing[T any](ctx context.Context, s *Session, line int, fn func() (T
 			return v, werr
 		}
 	}
+}
+
+// syncPath syncs the session's server with the ensemble's leader on l's
+// path, so that the reads after it see every change acknowledged before
+// the call, as the leader would answer them (a lagging server answers
+// from behind). A missing path needs no sync: its listing is empty.
+func (l *lockCore) syncPath(ctx context.Context) error {
+	s := l.s
+	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(l.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return err
+	}
+	return nil
+}
+
+// syncList is syncPath, then a listing of l's path at joining priority
+// (nobody waits on it for a grant): no path lists as empty, pzxid 0.
+func (l *lockCore) syncList(ctx context.Context) ([]string, int64, error) {
+	if err := l.syncPath(ctx); err != nil {
+		return nil, 0, err
+	}
+	return l.children(ctx, joining)
 }

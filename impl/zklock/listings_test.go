@@ -104,7 +104,7 @@ func freeSlots(l *listingSlots) int {
 func waitingIn(l *listingSlots, line int) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.lines[line])
+	return len(l.waiting[line])
 }
 
 // TestListingSlotsUrgentFirst: a freed slot goes to the first urgent

@@ -31,7 +31,7 @@ func countListings(t *testing.T, c *client) (lists, creates *atomic.Int64) {
 func waitingListings(s *Session, line int) int {
 	s.listings.mu.Lock()
 	defer s.listings.mu.Unlock()
-	return len(s.listings.lines[line])
+	return len(s.listings.waiting[line])
 }
 
 // joinsQueued waits until at least n listings of s wait in the joining
@@ -39,6 +39,41 @@ func waitingListings(s *Session, line int) int {
 func joinsQueued(t *testing.T, s *Session, n int) {
 	t.Helper()
 	eventually(t, "the joins' listings waiting for a slot", time.Minute, func() bool { return waitingListings(s, joining) >= n })
+}
+
+// joinBurst delays c's link and starts joins goroutines that each join
+// once (a Lock or a Campaign, given up at once if granted), then waits
+// until their creates are sent and half of their listings wait for a
+// slot. It returns c's listing counter and stop, which ends the joins,
+// heals the link and waits for the goroutines.
+func joinBurst(t *testing.T, ctx context.Context, c *client, joins int, join func(context.Context)) (lists *atomic.Int64, stop func()) {
+	t.Helper()
+	lists, creates := countListings(t, c)
+	c.net.Delay(25 * time.Millisecond)
+	jctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for i := 0; i < joins; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			join(jctx)
+		}()
+	}
+	stop = func() {
+		cancel()
+		c.net.Heal()
+		wg.Wait()
+	}
+	started := false
+	defer func() {
+		if !started { // a wait below failed the test
+			stop()
+		}
+	}()
+	eventually(t, "the joins' creates sent", time.Minute, func() bool { return creates.Load() >= int64(joins) })
+	joinsQueued(t, c.Session, joins/2)
+	started = true
+	return lists, stop
 }
 
 // TestWokenWaiterListsBeforeJoins: a waiter woken by a watch lists in its
@@ -77,28 +112,16 @@ func TestWokenWaiterListsBeforeJoins(t *testing.T) {
 	lockAsync(wctx, ms.Lock)
 	w := s.trace.waitFor(t, "w queued", 30*time.Second, waiting).Request
 
-	lists, creates := countListings(t, s)
-	s.net.Delay(25 * time.Millisecond)
-	jctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for i := 0; i < joins; i++ {
+	lists, stop := joinBurst(t, ctx, s, joins, func(jctx context.Context) {
 		m, _ := NewMutex(s.Session, lock)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if l, err := m.Lock(jctx); err == nil {
-				l.Unlock(context.Background())
-			}
-		}()
-	}
+		if l, err := m.Lock(jctx); err == nil {
+			l.Unlock(context.Background())
+		}
+	})
 	defer func() {
-		cancel()
 		wcancel()
-		s.net.Heal()
-		wg.Wait()
+		stop()
 	}()
-	eventually(t, "the waiters' creates sent", time.Minute, func() bool { return creates.Load() >= joins })
-	joinsQueued(t, s.Session, joins/2)
 	from := len(s.trace.all())
 	atCancel := lists.Load()
 	left := waitingListings(s.Session, joining)

@@ -29,7 +29,7 @@ type lossClock struct {
 	base time.Time // the newest send time proven touched at the leader
 	acks []ack     // acknowledged requests not yet proven, oldest first
 	// grain is the least time between the arrivals of two kept acks: 0
-	// until the memory first fills (see acked).
+	// until the memory first fills (see recordAck).
 	grain time.Duration
 }
 
@@ -48,7 +48,7 @@ func newLossClock(lag time.Duration, created time.Time) *lossClock {
 // back grows the list without end; so the memory is thinned when full.
 const maxPendingAcks = 4096
 
-// acked records an acknowledged request; sync says it was a sync, which
+// recordAck records an acknowledged request; sync says it was a sync, which
 // reached the leader.
 //
 // The memory keeps genuine acknowledgements on an even grid of arrival
@@ -64,7 +64,7 @@ const maxPendingAcks = 4096
 // arrival, keeps an entry that no sync can prove while replies come faster
 // than maxPendingAcks per lag: the busy session then loses itself (TLC's
 // must-fail config for that merge; the code mutant merge-oldest-acks).
-func (c *lossClock) acked(sent, at time.Time, sync bool) {
+func (c *lossClock) recordAck(sent, at time.Time, sync bool) {
 	if sync {
 		c.prove(sent.Add(-c.lag))
 	}

@@ -17,7 +17,7 @@ type refClock struct {
 	acks []ack
 }
 
-func (r *refClock) acked(sent, at time.Time, sync bool) {
+func (r *refClock) recordAck(sent, at time.Time, sync bool) {
 	if sync {
 		by := sent.Add(-r.lag)
 		keep := r.acks[:0]
@@ -68,8 +68,8 @@ func TestLossClockProvesNoMore(t *testing.T) {
 				}
 				lastAt = at
 				sync := rng.IntN(syncEvery) == 0
-				c.acked(now, at, sync)
-				ref.acked(now, at, sync)
+				c.recordAck(now, at, sync)
+				ref.recordAck(now, at, sync)
 				steps++
 				if c.base.After(ref.base) {
 					t.Fatalf("after %d acknowledgements (phase %d, sync %v) the bounded memory proves %v, unbounded memory only %v",

@@ -37,7 +37,7 @@ func TestLossClock(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newLossClock(lag, at(0))
 			for i, s := range tc.steps {
-				c.acked(at(s.sent), at(s.at), s.sync)
+				c.recordAck(at(s.sent), at(s.at), s.sync)
 				if !c.base.Equal(at(s.base)) {
 					t.Fatalf("step %d %+v: base %v ticks, want %d", i, s, c.base.Sub(t0)/(100*time.Millisecond), s.base)
 				}
@@ -59,7 +59,7 @@ func TestLossClockTodaysRuleCaught(t *testing.T) {
 	var today time.Time
 	for ms := 100; ms <= 2000; ms += 400 { // pings answered by a cut-off follower
 		sent := t0.Add(time.Duration(ms) * time.Millisecond)
-		c.acked(sent, sent.Add(10*time.Millisecond), false)
+		c.recordAck(sent, sent.Add(10*time.Millisecond), false)
 		today = sent
 	}
 	if !c.deadline(2*time.Second, 0).Before(today.Add(2 * time.Second)) {
@@ -77,13 +77,13 @@ func TestLossClockBounded(t *testing.T) {
 	c := newLossClock(time.Second, t0)
 	for i := 1; i <= 3*maxPendingAcks; i++ {
 		s := t0.Add(time.Duration(i) * time.Millisecond)
-		c.acked(s, s, false)
+		c.recordAck(s, s, false)
 	}
 	if len(c.acks) > maxPendingAcks {
 		t.Fatalf("%d acks kept", len(c.acks))
 	}
 	sync := t0.Add(time.Duration(3*maxPendingAcks)*time.Millisecond + 2*time.Second)
-	c.acked(sync, sync, true)
+	c.recordAck(sync, sync, true)
 	if want := t0.Add(time.Duration(3*maxPendingAcks) * time.Millisecond); c.base.After(want) {
 		t.Errorf("base %v after the newest ack %v", c.base, want)
 	}
@@ -121,7 +121,7 @@ func TestLossClockBusySessionKeepsLease(t *testing.T) {
 							ideal = s
 						}
 					}
-					c.acked(nextSync, nextSync.Add(rtt), true)
+					c.recordAck(nextSync, nextSync.Add(rtt), true)
 					if gap := ideal.Sub(c.base); gap > 10*time.Millisecond {
 						t.Fatalf("sync at %v: base %v behind the unbounded rule's", nextSync.Sub(t0), gap)
 					}
@@ -130,7 +130,7 @@ func TestLossClockBusySessionKeepsLease(t *testing.T) {
 					}
 					nextSync = nextSync.Add(beat)
 				}
-				c.acked(now, now.Add(rtt), false)
+				c.recordAck(now, now.Add(rtt), false)
 				sent = append(sent, now)
 			}
 			if len(c.acks) > maxPendingAcks {

@@ -44,7 +44,7 @@ func (s *Session) monitor() {
 		s.log.Warn("zklock: go-zookeeper's connection did not stop; its goroutine is abandoned",
 			"session", fmt.Sprintf("0x%x", s.ID()), "waited", connCloseWait)
 	}
-	s.ops.Wait()
+	s.opsUnderWay.Wait()
 	s.mu.Lock()
 	how, at := s.how, s.lostAt
 	s.mu.Unlock()

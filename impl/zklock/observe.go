@@ -103,7 +103,7 @@ type watcher struct {
 	// reporting it, for its successors.
 	refresh bool
 	path    <-chan zk.Event
-	// absent: the watch look returned is an exists watch on a path that
+	// absent: the watch watchHead returned is an exists watch on a path that
 	// was not there (it fires when the path is made, before any
 	// candidate's node is): its event is traced as the path's.
 	absent bool
@@ -125,18 +125,18 @@ func (w *watcher) loop(ctx, life context.Context) error {
 	// A sync first, as Leader: the first read sees every change acknowledged
 	// before Observe. After that, a watch's event comes before the data
 	// after it, so each read after a wake-up sees at least that change.
-	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(w.e.core.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
+	if err := w.e.core.syncPath(ctx); err != nil {
 		return w.ended(ctx, err)
 	}
 	for {
-		info, fired, read, err := w.look(ctx)
+		info, fired, read, err := w.watchHead(ctx)
 		if err != nil {
 			return w.ended(ctx, err)
 		}
 		if fired == nil {
 			continue // the head left between the listing and its read
 		}
-		send := w.fresh(info)
+		send := w.isNews(info)
 		if read != nil {
 			// The read's event says whether it was sent: the trace check
 			// holds the filter to the spec (only a newer head is).
@@ -161,7 +161,7 @@ func (w *watcher) loop(ctx, life context.Context) error {
 		}
 		if r == "" && target != "" && ev.Type == zk.EventNodeDeleted && len(w.next) > 0 {
 			// The head is gone: its successor in line is the head now, if
-			// it stands (look reads it without listing).
+			// it stands (watchHead reads it without listing).
 			w.ahead, w.next, w.refresh = w.next[0], w.next[1:], true
 			s.trace(w.event(traceevent.ObserveNext, "", target))
 			continue
@@ -178,15 +178,15 @@ func (w *watcher) loop(ctx, life context.Context) error {
 func (w *watcher) successors(ctx context.Context, head string) error {
 	s, l := w.e.core.s, w.e.core
 	w.refresh = false
-	h, ok := parseNode(head, l.latch)
+	h, ok := parseNode(head, l.nodes())
 	if !ok {
-		return nil // not a candidate's name: look read what a listing named
+		return nil // not a candidate's name: watchHead read what a listing named
 	}
 	q, ev, err := w.list(ctx, traceevent.ObserveRefresh)
 	if err != nil {
 		return err
 	}
-	w.follow(q, h.seq, &ev)
+	w.setSuccessors(q, h.seq, &ev)
 	s.trace(ev)
 	return nil
 }
@@ -197,8 +197,8 @@ func (w *watcher) successors(ctx context.Context, head string) error {
 func (w *watcher) list(ctx context.Context, a traceevent.Action) ([]child, TraceEvent, error) {
 	s, l := w.e.core.s, w.e.core
 	sent := s.now()
-	// The urgent line: an observer's report waits on this listing, as a
-	// woken waiter's grant does on its own; in the joining line it would
+	// Urgent: an observer's report waits on this listing, as a
+	// woken waiter's grant does on its own; at joining priority it would
 	// wait behind every join its session has queued (listings.go).
 	names, pzxid, err := l.children(ctx, urgent)
 	if err != nil {
@@ -213,9 +213,9 @@ func (w *watcher) list(ctx context.Context, a traceevent.Action) ([]child, Trace
 	return q, ev, nil
 }
 
-// follow makes the candidates of q after sequence number seq the
+// setSuccessors makes the candidates of q after sequence number seq the
 // observer's successors, and records the first (or none) in ev: its Next.
-func (w *watcher) follow(q []child, seq int64, ev *TraceEvent) {
+func (w *watcher) setSuccessors(q []child, seq int64, ev *TraceEvent) {
 	w.next = w.next[:0]
 	for _, c := range q {
 		if c.seq > seq {
@@ -229,8 +229,8 @@ func (w *watcher) follow(q []child, seq int64, ev *TraceEvent) {
 	ev.Next = &first
 }
 
-// wait waits for the event of the watch look armed (fired). The event of
-// a watch on the path kept from an earlier look (w.path) is traced and
+// wait waits for the event of the watch watchHead armed (fired). The event of
+// a watch on the path kept from an earlier watchHead (w.path) is traced and
 // passed over: the armed watch still stands, and says what changed for
 // the observer (a candidate joining or leaving behind the head does not).
 // The result is ResultPath for an exists watch on the missing path.
@@ -268,12 +268,12 @@ func (w *watcher) ended(ctx context.Context, err error) error {
 	return fmt.Errorf("zklock: observe %s: %w", w.e.core.name, err)
 }
 
-// fresh is the monotonic filter: a vacancy after a leader (or first), an
+// isNews is the monotonic filter: a vacancy after a leader (or first), an
 // epoch higher than any sent (a vacancy between does not lower the bar),
 // or a newer value of the leader last sent. A read older than what was
 // sent (none should be: a session's reads never go back in time) or that
 // tells nothing new is not sent.
-func (w *watcher) fresh(info LeaderInfo) bool {
+func (w *watcher) isNews(info LeaderInfo) bool {
 	if !w.sent {
 		return true
 	}
@@ -311,12 +311,12 @@ func (w *watcher) event(a traceevent.Action, r traceevent.Result, target string)
 	return TraceEvent{Action: a, Lock: w.e.core.path, Request: w.id, Result: r, Target: target}
 }
 
-// look arms the observer's one watch: on the head (a data watch, read
+// watchHead arms the observer's one watch: on the head (a data watch, read
 // with its value, whose trace event it returns for the caller to record
 // once it knows whether it sends the value) or, when nobody leads, on the
 // path. It lists the election first unless it has a head to read
-// (w.ahead). A nil fired with no error means: look again.
-func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *TraceEvent, error) {
+// (w.ahead). A nil fired with no error means: call it again.
+func (w *watcher) watchHead(ctx context.Context) (LeaderInfo, <-chan zk.Event, *TraceEvent, error) {
 	s, l := w.e.core.s, w.e.core
 	w.absent = false
 	head := w.ahead
@@ -333,7 +333,7 @@ func (w *watcher) look(ctx context.Context) (LeaderInfo, <-chan zk.Event, *Trace
 			return info, ch, nil, err
 		}
 		head = q[0].name
-		w.follow(q, q[0].seq, &ev)
+		w.setSuccessors(q, q[0].seq, &ev)
 		s.trace(ev)
 	}
 	sent := s.now()

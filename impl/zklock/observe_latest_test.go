@@ -3,7 +3,6 @@ package zklock
 import (
 	"context"
 	"path"
-	"sync"
 	"testing"
 	"time"
 
@@ -80,26 +79,12 @@ func TestElectionObserverAheadOfJoins(t *testing.T) {
 	}
 	pb := queued(t, ctx, b, eb, "b") // after the observer's listing: it does not know b
 
-	lists, creates := countListings(t, o)
-	o.net.Delay(25 * time.Millisecond)
-	jctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for i := 0; i < joins; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if l, err := eo.Campaign(jctx, []byte("o")); err == nil {
-				l.Resign(context.Background())
-			}
-		}()
-	}
-	defer func() {
-		cancel()
-		o.net.Heal()
-		wg.Wait()
-	}()
-	eventually(t, "the candidates' creates sent", time.Minute, func() bool { return creates.Load() >= joins })
-	joinsQueued(t, o.Session, joins/2)
+	lists, stop := joinBurst(t, ctx, o, joins, func(jctx context.Context) {
+		if l, err := eo.Campaign(jctx, []byte("o")); err == nil {
+			l.Resign(context.Background())
+		}
+	})
+	defer stop()
 	atResign := lists.Load()
 	left := waitingListings(o.Session, joining)
 	lb := takeOver(t, ctx, la, pb, "b led while a did: %v")

@@ -27,8 +27,8 @@ func TestObserverFilter(t *testing.T) {
 		{leader(20, 20, "c"), true},
 	}
 	for i, s := range steps {
-		if got := w.fresh(s.info); got != s.want {
-			t.Fatalf("step %d (%+v): fresh = %v, want %v", i, s.info, got, s.want)
+		if got := w.isNews(s.info); got != s.want {
+			t.Fatalf("step %d (%+v): isNews = %v, want %v", i, s.info, got, s.want)
 		}
 		if s.want {
 			w.markSent(s.info)

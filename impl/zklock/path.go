@@ -100,22 +100,45 @@ type child struct {
 	uuid string // empty for nodes not made in protected mode
 }
 
-// parseChild reads a child name. A contender's name ends in a marker
-// followed by exactly the server's ten sequence digits: Curator's "lock-"
-// (exclusive), "__READ__" (read) and "__WRIT__" (write), or kazoo's
-// "__lock__" (exclusive) and "__rlock__" (read), whoever made the node and
-// whatever comes before the marker. Any other child, such as a nested lock
-// path whose name happens to end in digits ("job-0000000001"), is not a
-// contender and ok is false: it is ignored, neither waited for nor
-// deleted. A name can only ever add a contender that we wait for, never
-// remove one, so no name makes us grant beside a holder.
-func parseChild(name string) (c child, ok bool) { return parseNode(name, false) }
+// parseChild reads a child name of a lock path. A contender's name ends
+// in a marker followed by exactly the server's ten sequence digits:
+// Curator's "lock-" (exclusive), "__READ__" (read) and "__WRIT__" (write),
+// or kazoo's "__lock__" (exclusive) and "__rlock__" (read), whoever made
+// the node and whatever comes before the marker. Any other child, such as
+// a nested lock path whose name happens to end in digits
+// ("job-0000000001"), is not a contender and ok is false: it is ignored,
+// neither waited for nor deleted. A name can only ever add a contender
+// that we wait for, never remove one, so no name makes us grant beside a
+// holder.
+func parseChild(name string) (c child, ok bool) { return parseNode(name, lockNodes) }
 
-// parseNode is parseChild for a lock path (latch false) or for an election
-// path (latch true), whose only contenders are "latch-" nodes: each kind
-// of path takes the other's nodes for strangers, so a Mutex and an
-// Election on one path never count each other's nodes.
-func parseNode(name string, latch bool) (c child, ok bool) {
+// nodeSet is which names count as contenders on a path: each kind of path
+// takes the other kinds' nodes for strangers, so a Mutex, an Election and
+// a Semaphore on one path never count each other's nodes.
+type nodeSet int
+
+const (
+	lockNodes  nodeSet = iota // a lock path: parseChild's names
+	latchNodes                // an election path: "latch-" nodes only
+	// leaseNodes: a semaphore's leases path: "lease-" and the sequence
+	// digits, after the protected prefix _c_<uuid>- when Curator's
+	// protection (or ours) made the node.
+	leaseNodes
+)
+
+// nodes is the set of contenders of l's kind of path.
+func (l *lockCore) nodes() nodeSet {
+	switch {
+	case l.sem != "":
+		return leaseNodes
+	case l.latch:
+		return latchNodes
+	}
+	return lockNodes
+}
+
+// parseNode reads a child name of a path whose contenders are set.
+func parseNode(name string, set nodeSet) (c child, ok bool) {
 	if len(name) < seqDigits {
 		return c, false
 	}
@@ -130,8 +153,10 @@ func parseNode(name string, latch bool) (c child, ok bool) {
 		return c, false
 	}
 	c = child{name: name, seq: seq}
-	switch {
-	case latch != strings.HasSuffix(head, latchMarker[1:]):
+	switch latch := set == latchNodes; {
+	case set == leaseNodes && (head == leaseMarker[1:] || strings.HasSuffix(head, leaseMarker)):
+		c.kind = ModeExclusive // a lease holds beside the others: no queue
+	case set == leaseNodes, latch != strings.HasSuffix(head, latchMarker[1:]):
 		return child{}, false
 	case latch:
 		c.kind = ModeExclusive // one leader at a time: the mutex's queue
@@ -155,15 +180,27 @@ func parseNode(name string, latch bool) (c child, ok bool) {
 	return c, true
 }
 
-// queue parses and orders a listing by sequence number, the only order that
-// counts: node names differ in their uuid prefix.
-func queue(names []string) []child { return queueOf(names, false) }
+// queue parses and orders a listing of a lock path by sequence number, the
+// only order that counts: node names differ in their uuid prefix.
+func queue(names []string) []child { return queueIn(names, lockNodes) }
 
 // queueOf is queue for a lock path or, latch true, an election path.
 func queueOf(names []string, latch bool) []child {
+	if latch {
+		return queueIn(names, latchNodes)
+	}
+	return queueIn(names, lockNodes)
+}
+
+// leaseQueue parses the lease nodes of a listing, oldest first; any other
+// child is a stranger, left out (it still counts toward max: take).
+func leaseQueue(names []string) []child { return queueIn(names, leaseNodes) }
+
+// queueIn is queue for a path whose contenders are set.
+func queueIn(names []string, set nodeSet) []child {
 	q := make([]child, 0, len(names))
 	for _, n := range names {
-		if c, ok := parseNode(n, latch); ok {
+		if c, ok := parseNode(n, set); ok {
 			q = append(q, c)
 		}
 	}

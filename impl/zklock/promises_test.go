@@ -23,15 +23,8 @@ func TestSemaphoreTurnsAcrossMaxes(t *testing.T) {
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a := admin(t)
-	_, holder := newSem(t, "holder", p, 1)
-	wc, waiter := newSem(t, "waiter", p, 1)
+	held, pw, _ := semHeldAndWaiting(t, ctx, p)
 	_, roomy := newSem(t, "roomy", p, 3)
-	held, err := holder.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw := lockAsync(ctx, waiter.Acquire)
-	wc.trace.waitFor(t, "the max-1 acquirer waiting for a lease", 30*time.Second, waitsAtMax)
 	pr := lockAsync(ctx, roomy.Acquire)
 	eventually(t, "the max-3 acquirer queued on the internal mutex", 30*time.Second, func() bool {
 		_, locks := semNodes(t, a, p)
@@ -55,8 +48,8 @@ func TestSemaphoreTurnsAcrossMaxes(t *testing.T) {
 	}
 	lw := mustGrant(t, "the max-1 waiter", pw)
 	lr := mustGrant(t, "the max-3 acquirer", pr)
-	w, _ := parseLease(path.Base(lw.Node()))
-	r, _ := parseLease(path.Base(lr.Node()))
+	w, _ := parseNode(path.Base(lw.Node()), leaseNodes)
+	r, _ := parseNode(path.Base(lr.Node()), leaseNodes)
 	if r.seq <= w.seq {
 		t.Errorf("the max-3 acquirer's lease %s was made before the waiter's %s", lr.Node(), lw.Node())
 	}

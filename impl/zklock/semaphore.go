@@ -1,13 +1,11 @@
 package zklock
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -161,11 +159,7 @@ func (m *Semaphore) Holders(ctx context.Context) ([]string, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	s := m.leases.s
-	if _, err := retry(ctx, s, func() (string, error) { return s.conn.Sync(m.leases.path) }); err != nil && !errors.Is(err, zk.ErrNoNode) {
-		return nil, fmt.Errorf("zklock: holders of %s: %w", m.name, err)
-	}
-	names, _, err := m.leases.children(ctx, joining)
+	names, _, err := m.leases.syncList(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("zklock: holders of %s: %w", m.name, err)
 	}
@@ -397,47 +391,4 @@ func semaphoreAction(a traceevent.Action) traceevent.Action {
 		return traceevent.CancelAcquire
 	}
 	return a
-}
-
-// leaseQueue parses the lease nodes of a listing, oldest first; any other
-// child is a stranger, left out (it still counts toward max: take).
-func leaseQueue(names []string) []child {
-	q := make([]child, 0, len(names))
-	for _, n := range names {
-		if c, ok := parseLease(n); ok {
-			q = append(q, c)
-		}
-	}
-	slices.SortFunc(q, func(a, b child) int {
-		return cmp.Or(cmp.Compare(a.seq, b.seq), strings.Compare(a.name, b.name))
-	})
-	return q
-}
-
-// parseLease reads a lease node's name: "lease-" and the server's ten
-// sequence digits, after the protected prefix _c_<uuid>- when Curator's
-// protection (or ours) made it.
-func parseLease(name string) (child, bool) {
-	if len(name) < len(leaseMarker)-1+seqDigits {
-		return child{}, false
-	}
-	head, digits := name[:len(name)-seqDigits], name[len(name)-seqDigits:]
-	if head != leaseMarker[1:] && !strings.HasSuffix(head, leaseMarker) {
-		return child{}, false
-	}
-	for _, r := range digits {
-		if r < '0' || r > '9' {
-			return child{}, false
-		}
-	}
-	seq, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return child{}, false
-	}
-	c := child{name: name, seq: seq, kind: ModeExclusive}
-	if strings.HasPrefix(name, protectedPrefix) && len(name) > len(protectedPrefix)+uuidLen &&
-		name[len(protectedPrefix)+uuidLen] == '-' {
-		c.uuid = name[len(protectedPrefix) : len(protectedPrefix)+uuidLen]
-	}
-	return c, true
 }

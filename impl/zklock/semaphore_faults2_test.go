@@ -1,6 +1,7 @@
 package zklock
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -20,6 +21,22 @@ import (
 // for a lease to be released.
 func waitsAtMax(ev TraceEvent) bool {
 	return ev.Action == traceevent.ListLeases && ev.Result == traceevent.ResultWait
+}
+
+// semHeldAndWaiting is how many semaphore tests begin: on p with max 1, a
+// holder's lease, and a waiter's Acquire waiting at max, with the trace
+// event of that wait.
+func semHeldAndWaiting(t *testing.T, ctx context.Context, p string) (held *Lease, waiter *pending, wait TraceEvent) {
+	t.Helper()
+	_, mh := newSem(t, "holder", p, 1)
+	w, mw := newSem(t, "waiter", p, 1)
+	held, err := mh.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiter = lockAsync(ctx, mw.Acquire)
+	wait = w.trace.waitFor(t, "the waiter waits at max", 30*time.Second, waitsAtMax)
+	return held, waiter, wait
 }
 
 // mostAtOnce is the largest number of tenures that overlap at one instant

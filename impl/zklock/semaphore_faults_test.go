@@ -252,16 +252,7 @@ func TestSemaphoreLeaseDeletedWhileWaiting(t *testing.T) {
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a := admin(t)
-	_, mh := newSem(t, "holder", p, 1)
-	w, mw := newSem(t, "waiter", p, 1)
-	held, err := mh.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw := lockAsync(ctx, mw.Acquire)
-	ev := w.trace.waitFor(t, "the waiter waits at max", 30*time.Second, func(ev TraceEvent) bool {
-		return ev.Action == traceevent.ListLeases && ev.Result == traceevent.ResultWait
-	})
+	held, pw, ev := semHeldAndWaiting(t, ctx, p)
 	if err := a.Delete(p+semLeases+"/"+ev.Node, -1); err != nil {
 		t.Fatal(err)
 	}

@@ -23,14 +23,7 @@ func TestSemaphoreDropsOwnDuplicate(t *testing.T) {
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a := admin(t)
-	_, mh := newSem(t, "holder", p, 1)
-	w, mw := newSem(t, "waiter", p, 1)
-	held, err := mh.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw := lockAsync(ctx, mw.Acquire)
-	ev := w.trace.waitFor(t, "the waiter waits at max", 30*time.Second, waitsAtMax)
+	held, pw, ev := semHeldAndWaiting(t, ctx, p)
 	prefix := strings.TrimRight(ev.Node, "0123456789")
 	if !strings.HasPrefix(prefix, protectedPrefix) || !strings.HasSuffix(prefix, leaseMarker) {
 		t.Fatalf("the waiter's node %q has no protected lease prefix", ev.Node)
@@ -68,15 +61,8 @@ func TestSemaphoreTryAcquireSkipsInternalWait(t *testing.T) {
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a := admin(t)
-	_, mh := newSem(t, "holder", p, 1)
-	w, mw := newSem(t, "waiter", p, 1)
+	held, pw, ev := semHeldAndWaiting(t, ctx, p)
 	_, mt := newSem(t, "try", p, 1)
-	held, err := mh.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw := lockAsync(ctx, mw.Acquire)
-	ev := w.trace.waitFor(t, "the waiter waits at max", 30*time.Second, waitsAtMax)
 	pt := lockAsync(ctx, mt.TryAcquire)
 	if _, err := pt.wait(t, 30*time.Second); !errors.Is(err, ErrLocked) {
 		t.Fatalf("TryAcquire while another waits in the internal mutex = %v, want ErrLocked", err)

@@ -48,12 +48,13 @@ type Session struct {
 	cbs         callbacks      // the Observer's calls, off the goroutines doing the work (callbacks.go)
 	goroutines  sync.WaitGroup // call workers, background clean-up and the heartbeat: Close waits for them
 
-	// ops counts the Lock, Unlock and Downgrade calls under way, so that the
-	// session reports LearnExpiry only after their steps: a step the server
-	// applied before the session ended comes before it in the trace.
-	ops     sync.WaitGroup
-	traceMu sync.Mutex
-	zxid    atomic.Int64 // the highest zxid a reply carried: where the session is in the ensemble's history
+	// opsUnderWay counts the Lock, Unlock and Downgrade calls under way, so
+	// that the session reports LearnExpiry only after their steps: a step
+	// the server applied before the session ended comes before it in the
+	// trace.
+	opsUnderWay sync.WaitGroup
+	traceMu     sync.Mutex
+	zxid        atomic.Int64 // the highest zxid a reply carried: where the session is in the ensemble's history
 	// attaches counts the connections the session was attached on, bumped
 	// as the connect reply is read, before any later frame of the same
 	// connection reaches go-zookeeper: watch events come in zxid order on
@@ -341,11 +342,11 @@ func (s *Session) beginOp() error {
 	if s.err != nil {
 		return s.err
 	}
-	s.ops.Add(1)
+	s.opsUnderWay.Add(1)
 	return nil
 }
 
-func (s *Session) endOp() { s.ops.Done() }
+func (s *Session) endOp() { s.opsUnderWay.Done() }
 
 func (s *Session) addLease(l *Lease) error {
 	s.mu.Lock()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
+	"github.com/zklock/zklock/cmd/chaos/internal/load"
 	"github.com/zklock/zklock/cmd/chaos/internal/nemesis"
 	"github.com/zklock/zklock/cmd/chaos/internal/workload"
 )
@@ -180,7 +181,7 @@ func (c *Campaign) Teardown() {
 	}
 	if c.observer != nil {
 		if c.Root != "" {
-			deleteTree(c.observer, c.Root)
+			load.DeleteTree(c.observer, c.Root)
 		}
 		c.observer.Close()
 	}
@@ -190,18 +191,6 @@ func (c *Campaign) Teardown() {
 	if c.Traces != nil {
 		c.Traces.Close()
 	}
-}
-
-// deleteTree removes the run's subtree, best effort: on a shared ensemble a
-// campaign should leave nothing behind.
-func deleteTree(conn *zk.Conn, p string) {
-	children, _, err := conn.Children(p)
-	if err == nil {
-		for _, ch := range children {
-			deleteTree(conn, path.Join(p, ch))
-		}
-	}
-	conn.Delete(p, -1)
 }
 
 // waitTimeout waits for wg, at most d; it reports whether wg finished. On a

@@ -68,7 +68,7 @@ func Run(ctx context.Context, cfg Config, addrs []string, root string, notes io.
 	}
 	r.admin = admin
 	defer func() {
-		deleteTree(admin.Conn(), root)
+		DeleteTree(admin.Conn(), root)
 		admin.Close()
 		sample("closed")
 	}()
@@ -239,12 +239,13 @@ func (r *runner) makePaths(conn *zk.Conn, busy []*busy) error {
 	return nil
 }
 
-// deleteTree removes the run's subtree, best effort.
-func deleteTree(conn *zk.Conn, p string) {
+// DeleteTree removes a run's subtree, best effort: on a shared ensemble a
+// run should leave nothing behind.
+func DeleteTree(conn *zk.Conn, p string) {
 	children, _, err := conn.Children(p)
 	if err == nil {
 		for _, ch := range children {
-			deleteTree(conn, path.Join(p, ch))
+			DeleteTree(conn, path.Join(p, ch))
 		}
 	}
 	conn.Delete(p, -1)

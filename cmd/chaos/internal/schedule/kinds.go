@@ -118,21 +118,16 @@ func names() string {
 }
 
 // ServerKinds returns the kinds in ks that hit server processes.
-func ServerKinds(ks []Kind) []Kind {
-	var out []Kind
-	for _, k := range ks {
-		if f, _ := Lookup(k); f.Server {
-			out = append(out, k)
-		}
-	}
-	return out
-}
+func ServerKinds(ks []Kind) []Kind { return kindsWhere(ks, func(f Info) bool { return f.Server }) }
 
 // LinkKinds returns the kinds in ks that cut links between servers.
-func LinkKinds(ks []Kind) []Kind {
+func LinkKinds(ks []Kind) []Kind { return kindsWhere(ks, func(f Info) bool { return f.Links }) }
+
+// kindsWhere returns the kinds in ks whose fault has the property has.
+func kindsWhere(ks []Kind, has func(Info) bool) []Kind {
 	var out []Kind
 	for _, k := range ks {
-		if f, _ := Lookup(k); f.Links {
+		if f, _ := Lookup(k); has(f) {
 			out = append(out, k)
 		}
 	}

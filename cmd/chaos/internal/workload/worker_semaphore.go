@@ -51,25 +51,15 @@ func (w *semaphoreWorker) round(ctx context.Context, lp *LockPath, try bool) {
 	} else {
 		w.setState(StateWaiting, lp.Path)
 	}
-	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
-	w.gate.pass()
-	call := w.now()
-	lease, err := acquire(actx)
-	w.gate.pass()
-	ret := w.now()
-	cancel()
+	lease, call, ret, err := w.timedAcquire(ctx, acquire)
 	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: checker.ModeExclusive,
 		Max: w.w.Cfg.Max, Call: call, Return: ret}
 	if w.w.Cfg.JudgeMax > 0 {
 		rec.Max = w.w.Cfg.JudgeMax // a control: the checker must find more than this held
 	}
-	if err != nil {
-		w.acquireFailed(rec, err)
+	if !w.recordAcquire(rec, lease, err) {
 		return
 	}
-	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
-	_, rec.Rewound = lease.TokenRewound()
-	w.add(rec)
 	w.hold(ctx, lease, &tenure{lp: lp, mode: checker.ModeExclusive, token: lease.Token(), node: lease.Node(),
 		session: sid, acqReturn: ret, done: lease.Done(), conn: w.sess.Conn(), ownReg: lp.zkRegister() + "@" + w.name}, call)
 }

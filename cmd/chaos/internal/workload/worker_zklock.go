@@ -16,7 +16,7 @@ import (
 // session is replaced by a new one, as zklock's documentation says to.
 type zklockWorker struct {
 	*Client
-	wg sync.WaitGroup // Lease.Done watchers
+	doneWatchers sync.WaitGroup // the goroutines watching Lease.Done
 
 	mu   sync.Mutex      // guards sess against close from another goroutine
 	sess *zklock.Session // the current session; nil before the first
@@ -81,21 +81,11 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 	if !try {
 		w.setState(StateWaiting, lp.Path)
 	}
-	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
-	w.gate.pass()
-	call := w.now()
-	lease, err := acquire(actx)
-	w.gate.pass()
-	ret := w.now()
-	cancel()
+	lease, call, ret, err := w.timedAcquire(ctx, acquire)
 	rec := checker.Record{Kind: checker.KindAcquire, Session: sid, Path: lp.Path, Mode: mode, Call: call, Return: ret}
-	if err != nil {
-		w.acquireFailed(rec, err)
+	if !w.recordAcquire(rec, lease, err) {
 		return
 	}
-	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
-	_, rec.Rewound = lease.TokenRewound()
-	w.add(rec)
 
 	t := &tenure{lp: lp, mode: mode, token: lease.Token(), node: lease.Node(), session: sid, acqReturn: ret,
 		done: lease.Done(), conn: w.sess.Conn()}
@@ -110,6 +100,33 @@ func (w *zklockWorker) round(ctx context.Context, lp *LockPath, mode checker.Mod
 // TryLock or TryAcquire found no room, or our own deadline ended the wait
 // and zklock withdrew (a candidate may have led for a moment, which the
 // observed-value check allows for). Anything else is unknown.
+// timedAcquire calls acquire, bounded by acquireTimeout, between two
+// passes of the gate, and returns its result with the history's times of
+// its call and return.
+func (w *zklockWorker) timedAcquire(ctx context.Context, acquire func(context.Context) (*zklock.Lease, error)) (lease *zklock.Lease, call, ret int64, err error) {
+	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
+	defer cancel()
+	w.gate.pass()
+	call = w.now()
+	lease, err = acquire(actx)
+	w.gate.pass()
+	ret = w.now()
+	return lease, call, ret, err
+}
+
+// recordAcquire adds an acquire's record to the history: rec with the
+// lease's token and node, or the failure. It says whether a lease came.
+func (w *zklockWorker) recordAcquire(rec checker.Record, lease *zklock.Lease, err error) bool {
+	if err != nil {
+		w.acquireFailed(rec, err)
+		return false
+	}
+	rec.Outcome, rec.Token, rec.Node = checker.OutcomeOK, lease.Token(), lease.Node()
+	_, rec.Rewound = lease.TokenRewound()
+	w.add(rec)
+	return true
+}
+
 func (w *zklockWorker) acquireFailed(rec checker.Record, err error) {
 	w.setState(StateIdle, "")
 	rec.Outcome, rec.Error = checker.OutcomeUnknown, err.Error()
@@ -183,7 +200,7 @@ func (w *zklockWorker) acquirer(lp *LockPath, mode checker.Mode, try bool) (func
 // Lease.Done close; it passes the gate first, so a frozen client sees it
 // only when it thaws, as a frozen process would.
 func (w *zklockWorker) watch(lease ending, t *tenure) {
-	defer w.wg.Done()
+	defer w.doneWatchers.Done()
 	<-lease.Done()
 	w.gate.pass()
 	ret := w.now()
@@ -209,7 +226,7 @@ func (w *zklockWorker) begin(lease held, t *tenure, monMode checker.Mode, call i
 		t.zkWrite, t.guarded = guardedWrite(lease, t.lp.Data), true
 	}
 	w.setHolding(t.lp.Path, t.node)
-	w.wg.Add(1)
+	w.doneWatchers.Add(1)
 	go w.watch(lease, t)
 }
 
@@ -263,5 +280,5 @@ func (w *zklockWorker) Close() {
 	if s != nil {
 		s.Close()
 	}
-	w.wg.Wait()
+	w.doneWatchers.Wait()
 }
