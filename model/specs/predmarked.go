@@ -60,13 +60,13 @@ func loadPredMarked(module string, m tlccfg.Model) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	es, err := predMarkedSpec(sp, which.fair, m.Invariants, m.Properties)
+	es, err := PredMarkedSpec(sp, which.fair, m.Invariants, m.Properties)
 	return newInstance(module, specName, m, es, err, sp.Format)
 }
 
-// predMarkedSpec is the explorer's view of sp with the named invariants
+// PredMarkedSpec is the explorer's view of sp with the named invariants
 // and properties, and with MFairSpec's fairness if fair.
-func predMarkedSpec(sp *predmarked.Spec, fair bool, invariants, properties []string) (*explore.Spec[predmarked.State], error) {
+func PredMarkedSpec(sp *predmarked.Spec, fair bool, invariants, properties []string) (*explore.Spec[predmarked.State], error) {
 	es := view[predmarked.State](sp.Module(), sp, predmarked.ActionName)
 	var err error
 	if es.Invariants, err = invariantsNamed(sp.Module(), sp.Invariants(), invariants); err != nil {
