@@ -107,6 +107,12 @@ func TestControls(t *testing.T) {
 		// Its control: c3 woken by c1's release, where no watch was armed.
 		{file: "mutex_second_watch_lost.jsonl", verdict: Valid},
 		{"mutex_second_lost_then_woken.jsonl", Invalid, "c3", traceevent.PredecessorGone, "no notification for this request"},
+		// The marker hand-off (PredecessorLockMarked): c1 marks while c2
+		// waits on it; c2 takes the NodeDataChanged (MarkSeen), re-arms,
+		// and takes c1's release as its grant without listing. Its
+		// control: c2 takes the mark's event as the grant while c1 holds.
+		{file: "marker_hand_off.jsonl", verdict: Valid},
+		{"marker_change_is_grant.jsonl", Invalid, "c2", traceevent.Grant, `pc[c2] = "grant"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})
