@@ -113,6 +113,14 @@ func TestControls(t *testing.T) {
 		// control: c2 takes the mark's event as the grant while c1 holds.
 		{file: "marker_hand_off.jsonl", verdict: Valid},
 		{"marker_change_is_grant.jsonl", Invalid, "c2", traceevent.Grant, `pc[c2] = "grant"`},
+		// The mark and c2's getData overlap: only the order in which c2
+		// reads the mark (no MarkSeen) explains its grant on c1's delete.
+		{file: "marker_mark_read.jsonl", verdict: Valid},
+		// A middle waiter cancels: the waiter behind it, which never saw a
+		// mark on it, lists again (UnmarkedGone). Its control takes that
+		// deletion as the grant while the head holds.
+		{file: "marker_unmarked_relists.jsonl", verdict: Valid},
+		{"marker_unmarked_grant.jsonl", Invalid, "c3", traceevent.GrantOnMarkedGone, `seen[c3] = "mark"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})
