@@ -8,6 +8,7 @@ import (
 	"github.com/zklock/zklock/model/internal/proptest"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/predmarked"
+	"github.com/zklock/zklock/traceevent"
 )
 
 type property = proptest.Property[predmarked.State]
@@ -67,17 +68,30 @@ func drawConstants(t *rapid.T) predmarked.Constants {
 	return k
 }
 
-// TestRandomWalksKeepInvariants: from MInit, random walks of the sound
-// marker under random constants (up to 6 clients, 4 requests, 5 faults,
-// some clients Plain) keep every property.
-func TestRandomWalksKeepInvariants(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		sp, err := predmarked.New(drawConstants(t), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		proptest.WalkChecking(t, walker(sp), properties(sp), rapid.IntRange(50, 600).Draw(t, "steps"), nil)
-	})
+// keepsInvariants is one random walk of the sound marker under random
+// constants (up to 6 clients, 4 requests, 5 faults, some clients Plain),
+// checking every property.
+func keepsInvariants(t *rapid.T) {
+	sp, err := predmarked.New(drawConstants(t), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proptest.WalkChecking(t, walker(sp), properties(sp), rapid.IntRange(50, 600).Draw(t, "steps"), taken)
+}
+
+// taken counts the actions the walks take (TestRandomWalksLong reports it).
+var taken map[string]int
+
+// TestRandomWalksKeepInvariants: from MInit, random walks keep every
+// property.
+func TestRandomWalksKeepInvariants(t *testing.T) { rapid.Check(t, keepsInvariants) }
+
+// TestRandomWalksLong runs 20,000 walks (skipped under -short) and fails
+// unless they took every step of the marker and of a Plain client.
+func TestRandomWalksLong(t *testing.T) {
+	proptest.Long(t, keepsInvariants, &taken, []traceevent.Action{"MListChildren", "MWatchPredecessor",
+		"MarkSeen", "Rearm", "GrantOnMarkedGone", "UnmarkedGone", "MGrant", "Mark", "WatchOwn",
+		"PListChildren", "PWatchSecond", "PWatchPredecessor", "PPredecessorGone", "PGrantOnHeadGone"})
 }
 
 // TestMutantsCaughtByWalks is the random walks' positive control: the
