@@ -139,12 +139,15 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	}
 	c.history, err = os.Create(c.Out.File("history.jsonl"))
 	// Nor is a campaign's that wipes the ensemble: its zxids go back, and
-	// a trace orders every step by them in one history. Nor one's in which
-	// an operator deletes or replaces nodes: those are steps of no client,
-	// which the trace vocabulary has no action for (OwnWatch.tla has them;
-	// the history's checks judge such a campaign).
-	outsider := slices.Contains(c.Cfg.Faults, schedule.Wipe) ||
-		slices.Contains(c.Cfg.Faults, schedule.OperatorDelete) || slices.Contains(c.Cfg.Faults, schedule.OperatorReplace)
+	// a trace orders every step by them in one history. An operator's
+	// deletes and replacements are environment events of the trace
+	// (ForeignDelete, ForeignReplace: PredecessorLockForeign), which the
+	// validator replays on a Mutex's lock only: with a trace the operator
+	// strikes holders of exclusive locks (nemesis.operator), and an
+	// election's campaign with operator faults is not traced (the history's
+	// checks judge it).
+	operator := slices.Contains(c.Cfg.Faults, schedule.OperatorDelete) || slices.Contains(c.Cfg.Faults, schedule.OperatorReplace)
+	outsider := slices.Contains(c.Cfg.Faults, schedule.Wipe) || operator && c.Cfg.Lock == workload.LockElection
 	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore || outsider {
 		// zk.Lock has no tracer. A semaphore's trace is not replayed: its
 		// internal mutex's, replayed in the lock's model, ran out of a
@@ -154,7 +157,7 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	}
 	c.Traces, err = validate.NewTraceFile(c.Out.File("trace.jsonl"))
 	if c.Traces != nil {
-		c.w.Tracer = c.Traces.Tracer
+		c.w.Tracer, c.w.Env = c.Traces.Tracer, c.Traces.Env
 	}
 	return err
 }

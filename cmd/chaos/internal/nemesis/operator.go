@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/cmd/chaos/internal/workload"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // replaceHold is how long an operator-replace keeps the node it made in
@@ -38,29 +40,48 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 		ev.Skipped = fmt.Sprintf("the operator could not connect: %v", err)
 		return
 	}
-	defer conn.Close() // a replacement node goes with it
+	var lockPath, node string
+	replaced := false
+	defer func() {
+		// The replacement is an ephemeral node of our session: closing it
+		// deletes the node, the outsider's last step on it.
+		start := time.Now().UnixNano()
+		conn.Close()
+		if replaced {
+			in.traceEnv(traceevent.ForeignDelete, lockPath, node, start, nil)
+		}
+	}()
 	if in.w.Cfg.Auth != nil {
 		if err := conn.AddAuth(workload.AuthScheme, in.w.Cfg.Auth); err != nil {
 			ev.Skipped = fmt.Sprintf("the operator could not authenticate: %v", err)
 			return
 		}
 	}
-	c := in.pickClient(ctx, f)
+	c := in.pickOperated(ctx, f)
 	if c == nil {
 		ev.Skipped = fmt.Sprintf("no %s within %v", f.Role, candidateWait)
 		return
 	}
-	_, node, ok := c.Held()
-	if !ok || node == "" {
+	heldPath, held, ok := c.Held()
+	if !ok || held == "" {
 		ev.Skipped = fmt.Sprintf("%s released before the operator came", c.Name())
 		return
 	}
+	lockPath, node = heldPath, held
 	ev.Target = c.Name()
 	in.w.Mon.SetCurrent(fmt.Sprintf("%s %s", f.Kind, c.Name()))
 	rec := in.w.Rec
-	call := rec.Now()
-	detail, err := operate(conn, f.Kind, node)
+	call, start := rec.Now(), time.Now().UnixNano()
+	detail, did, err := operate(conn, f.Kind, node)
+	end := time.Now().UnixNano()
 	fault(string(f.Kind), c.Name(), call, rec.Now())
+	switch did {
+	case deleted:
+		in.traceEnv(traceevent.ForeignDelete, lockPath, node, start, &end)
+	case replacedNode:
+		in.traceEnv(traceevent.ForeignReplace, lockPath, node, start, &end)
+		replaced = true
+	}
 	ev.Detail = detail
 	if err != nil {
 		ev.Error = err.Error()
@@ -71,39 +92,84 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 	}
 }
 
+// pickOperated picks the holder an operator's fault strikes: any, or,
+// when the campaign is traced, a holder of an exclusive lock only (the
+// trace validator replays an outsider's steps on a Mutex's lock only:
+// PredecessorLockForeign).
+func (in *Injector) pickOperated(ctx context.Context, f schedule.Fault) *workload.Client {
+	if in.w.Env == nil {
+		return in.pickClient(ctx, f)
+	}
+	excl := map[string]bool{}
+	for _, lp := range in.w.Excl {
+		excl[lp.Path] = true
+	}
+	deadline := time.Now().Add(candidateWait)
+	for {
+		for _, c := range in.candidates(f) {
+			if p, _, ok := c.Held(); ok && excl[p] {
+				return c
+			}
+		}
+		if time.Now().After(deadline) || !Sleep(ctx, 20*time.Millisecond) {
+			return nil
+		}
+	}
+}
+
+// traceEnv records the operator's step on node of lockPath in the trace,
+// if the campaign has one; end nil: its outcome was not confirmed.
+func (in *Injector) traceEnv(a traceevent.Action, lockPath, node string, start int64, end *int64) {
+	if in.w.Env == nil {
+		return
+	}
+	in.w.Env(traceevent.Event{Lock: lockPath, Action: a, Node: path.Base(node), Start: start, End: end})
+}
+
+// What operate did to the node, whatever error it returns.
+type operated int
+
+const (
+	untouched operated = iota
+	deleted
+	replacedNode
+)
+
 // operate deletes node and, for operator-replace, creates one of the same
 // name with the same data and ACL in its place, its version set to the
-// old one's by as many writes.
-func operate(conn *zk.Conn, kind schedule.Kind, node string) (string, error) {
+// old one's by as many writes. It says what it did, error or not.
+func operate(conn *zk.Conn, kind schedule.Kind, node string) (string, operated, error) {
 	data, st, err := conn.Get(node)
 	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", node, err)
+		return "", untouched, fmt.Errorf("reading %s: %w", node, err)
 	}
 	acl, _, err := conn.GetACL(node)
 	if err != nil {
-		return "", fmt.Errorf("reading the ACL of %s: %w", node, err)
-	}
-	if err := conn.Delete(node, -1); err != nil {
-		return "", fmt.Errorf("deleting %s: %w", node, err)
+		return "", untouched, fmt.Errorf("reading the ACL of %s: %w", node, err)
 	}
 	if kind != schedule.OperatorReplace {
-		return fmt.Sprintf("deleted %s (czxid 0x%x)", node, st.Czxid), nil
-	}
-	if _, err := conn.Create(node, data, zk.FlagEphemeral, acl); err != nil {
-		if errors.Is(err, zk.ErrNoNode) {
-			return fmt.Sprintf("deleted %s; its parent was gone before the replacement", node), nil
+		if err := conn.Delete(node, -1); err != nil {
+			return "", untouched, fmt.Errorf("deleting %s: %w", node, err)
 		}
-		return "", fmt.Errorf("replacing %s: %w", node, err)
+		return fmt.Sprintf("deleted %s (czxid 0x%x)", node, st.Czxid), deleted, nil
+	}
+	// The delete and the create in one multi, one transaction: no reader
+	// sees the name missing in between (the spec's ForeignReplace is one
+	// step; an operator's two separate calls are a ForeignDelete and a
+	// create the trace vocabulary has no step for).
+	if _, err := conn.Multi(&zk.DeleteRequest{Path: node, Version: -1},
+		&zk.CreateRequest{Path: node, Data: data, Acl: acl, Flags: zk.FlagEphemeral}); err != nil {
+		return "", untouched, fmt.Errorf("replacing %s: %w", node, err)
 	}
 	var version int32
 	for version < st.Version {
 		nst, err := conn.Set(node, data, version)
 		if err != nil {
-			return "", fmt.Errorf("setting the replacement's version: %w", err)
+			return "", replacedNode, fmt.Errorf("setting the replacement's version: %w", err)
 		}
 		version = nst.Version
 	}
-	return fmt.Sprintf("replaced %s (czxid 0x%x) by a node of the same name, data and version %d", node, st.Czxid, version), nil
+	return fmt.Sprintf("replaced %s (czxid 0x%x) by a node of the same name, data and version %d", node, st.Czxid, version), replacedNode, nil
 }
 
 // wiper is a cluster that can wipe its servers' data (the local ensemble).

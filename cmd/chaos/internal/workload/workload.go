@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"github.com/zklock/zklock/traceevent"
 	"io"
 	"log/slog"
 	"time"
@@ -74,6 +75,9 @@ type Workload struct {
 	// Tracer returns a client's zklock.Tracer, which records its protocol
 	// steps; nil for none (--lock=zk).
 	Tracer func(client string) zklock.Tracer
+	// Env records an environment event in the trace (an operator's
+	// ForeignDelete or ForeignReplace); nil when nothing is traced.
+	Env func(traceevent.Event)
 }
 
 func (w *Workload) tracer(client string) zklock.Tracer {
