@@ -143,12 +143,9 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	// deletes and replacements are environment events of the trace
 	// (ForeignDelete, ForeignReplace: PredecessorLockForeign), which the
 	// validator replays on a Mutex's lock only: with a trace the operator
-	// strikes holders of exclusive locks (nemesis.operator), and an
-	// election's campaign with operator faults is not traced (the history's
-	// checks judge it).
-	operator := slices.Contains(c.Cfg.Faults, schedule.OperatorDelete) || slices.Contains(c.Cfg.Faults, schedule.OperatorReplace)
-	outsider := slices.Contains(c.Cfg.Faults, schedule.Wipe) || operator && c.Cfg.Lock == workload.LockElection
-	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore || outsider {
+	// strikes holders of exclusive locks, and in an election's campaign
+	// none (nemesis.operator skips the fault).
+	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore || slices.Contains(c.Cfg.Faults, schedule.Wipe) {
 		// zk.Lock has no tracer. A semaphore's trace is not replayed: its
 		// internal mutex's, replayed in the lock's model, ran out of a
 		// 5-million-state search in a clean-clone make verify (a

@@ -14,6 +14,16 @@ import (
 	"github.com/zklock/zklock/traceevent"
 )
 
+// dial opens a raw session of its own to the ensemble, the intruder's or
+// the operator's: over TLS when the campaign runs over TLS (without client
+// certificates, TLS hides the traffic but does not say who may log in).
+func (in *Injector) dial(ctx context.Context) (*zk.Conn, error) {
+	if in.w.TLS != nil {
+		return workload.ConnectTLS(ctx, in.clu.Addrs(), in.w.Timeout, in.w.TLS)
+	}
+	return workload.Connect(ctx, in.clu.Addrs(), in.w.Timeout)
+}
+
 // replaceHold is how long an operator-replace keeps the node it made in
 // the holder's place (an ephemeral node of its own session, gone when the
 // session closes).
@@ -29,13 +39,7 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 		in.wipe(ctx, ev)
 		return
 	}
-	connect := workload.Connect
-	if in.w.TLS != nil {
-		connect = func(ctx context.Context, addrs []string, timeout time.Duration) (*zk.Conn, error) {
-			return workload.ConnectTLS(ctx, addrs, timeout, in.w.TLS)
-		}
-	}
-	conn, err := connect(ctx, in.clu.Addrs(), in.w.Timeout)
+	conn, err := in.dial(ctx)
 	if err != nil {
 		ev.Skipped = fmt.Sprintf("the operator could not connect: %v", err)
 		return
@@ -56,6 +60,10 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 			ev.Skipped = fmt.Sprintf("the operator could not authenticate: %v", err)
 			return
 		}
+	}
+	if in.w.Env != nil && in.w.Cfg.Lock == workload.LockElection {
+		ev.Skipped = "the trace replays an operator's steps on a Mutex's lock only (PredecessorLockForeign), not on an election's"
+		return
 	}
 	c := in.pickOperated(ctx, f)
 	if c == nil {
@@ -212,10 +220,7 @@ func (in *Injector) wipe(ctx context.Context, ev *Event) {
 // wipe, as the operator restoring service would, with the ACLs the
 // campaign made them with.
 func (in *Injector) remakePaths(ctx context.Context) error {
-	conn, err := workload.Connect(ctx, in.clu.Addrs(), in.w.Timeout)
-	if in.w.TLS != nil {
-		conn, err = workload.ConnectTLS(ctx, in.clu.Addrs(), in.w.Timeout, in.w.TLS)
-	}
+	conn, err := in.dial(ctx)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,7 @@ const (
 
 // Config is what the clients take from the campaign's command line.
 type Config struct {
+	Lock    string  // the recipe the clients run: LockZklock, LockElection, LockSemaphore or LockZk
 	Seed    int64   // seeds every client's choices
 	RWRatio float64 // share of operations on read/write lock paths
 	Pin     bool    // client i talks to server i mod N only
