@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,14 +13,18 @@ import (
 	"github.com/zklock/zklock/ensemble/ensembletest"
 	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/internal/zkwire"
+	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // An operator (a raw connection of its own, as a runbook step or a
 // clean-up script would use) deletes the holder's lock node: the lease's
 // one watch on its node (OwnWatch.tla's LearnNodeGone) ends it on that
 // notification, with no request of ours in between, while the next waiter
-// is granted. The trace is not checked: the operator's delete is the
-// spec's ForeignDelete, an environment step the trace model does not have.
+// is granted. The operator's delete is an environment event of the trace
+// (PredecessorLockForeign's ForeignDelete, the holder's LearnNodeGone);
+// the trace is checked for a Mutex's lease, the one recipe whose model has
+// the outsider's steps.
 
 // operatorDeletes deletes the node of lease, held by h, from a raw
 // connection, and checks that the lease ends on the one notification:
@@ -28,13 +33,22 @@ import (
 // the delete, h's session watches exactly the lease's node.
 func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	t.Helper()
-	skipTraceCheck(t, "an operator deletes the holder's node: OwnWatch.tla's ForeignDelete, an environment step the trace model has not")
 	node := lease.Node()
+	mutex := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-lock-")
+	if !mutex {
+		skipTraceCheck(t, "an operator deletes the holder's node: PredecessorLockForeign's ForeignDelete, replayed on a Mutex's lock only")
+	}
 	ownWatchSet(t, h, lease)
 	a := admin(t)
 	before := h.net.Stats()
+	start := time.Now()
 	if err := a.Delete(h.abs(node), -1); err != nil {
 		t.Fatalf("operator's delete of %s: %v", node, err)
+	}
+	if mutex {
+		end := time.Now().UnixNano()
+		traceOutsider(t, trace.Event{Lock: lease.lock, Action: traceevent.ForeignDelete, Node: baseName(node),
+			Start: start.UnixNano(), End: &end})
 	}
 	select {
 	case <-lease.Done():
