@@ -357,7 +357,9 @@ chaos-campaigns:
 	  { echo "control semaphore-judge-max: flagged, but not by the semaphore-overlap check"; exit 1; }
 	@$(MAKE) --no-print-directory chaos-operator
 
-# The operator's faults (opt-in kinds, not in --faults all): zklock must
+# The operator's faults: operator-delete and operator-replace are in
+# --faults all (every default campaign has them); wipe is named on its own
+# (its zxids go back, and a trace orders steps by them). zklock must
 # pass wipes (every server's data emptied: a holder refused by the older
 # history ends at once, ErrHistoryRewound; a lower token is said), and built
 # with the wait-for-loss-on-rewind mutant be flagged by the rewind-belief
@@ -367,8 +369,9 @@ chaos-campaigns:
 # flagged by the overlap check under operator-delete (idle holds keep its
 # belief well past the one-notification window the checker allows).
 # zklock, whose every holder watches its own node, must pass
-# operator-delete and operator-replace (its trace is not replayed: an
-# operator's steps are no client's).
+# operator-delete and operator-replace with idle holds (every fault finds a
+# holder), its trace replayed with the operator's steps as environment
+# events (PredecessorLockForeign).
 CHAOS_REWIND := .cache/bin/chaos-wait-for-loss-on-rewind
 chaos-operator:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete \
