@@ -87,11 +87,6 @@ func (a foreignAdapter) second(s *predlock.State, c int) (obsNode, bool) {
 	return a.predAdapter.second(s, c)
 }
 
-// isForeign: a's event is the outsider's (an environment event).
-func isForeign(a traceevent.Action) bool {
-	return a == traceevent.ForeignDelete || a == traceevent.ForeignReplace
-}
-
 // Foreign: the outsider deletes (or replaces) the node the event names,
 // which must be a node of the model's server (ForeignDelete(seq),
 // ForeignReplace(seq)).
