@@ -35,8 +35,12 @@ const replaceHold = 2 * time.Second
 // whole ensemble. It fills ev and records the fault, named by its kind
 // (the checker reads these names: checker.FaultOperatorDelete, ...).
 func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, fault func(string, string, int64, int64)) {
-	if f.Kind == schedule.Wipe {
+	switch f.Kind {
+	case schedule.Wipe:
 		in.wipe(ctx, ev)
+		return
+	case schedule.Restore:
+		in.restore(ctx, ev)
 		return
 	}
 	conn, err := in.dial(ctx)
@@ -192,27 +196,35 @@ func (in *Injector) wipe(ctx context.Context, ev *Event) {
 		ev.Skipped = "only a local ensemble can be wiped"
 		return
 	}
+	in.rewind(ctx, ev, checker.FaultWipe, w.Wipe,
+		"every server stopped, its data emptied, started again; the campaign's lock paths and data nodes made again")
+}
+
+// rewind runs do, which sends the whole ensemble's history back (a wipe, a
+// restore), records it as the fault name, and makes the campaign's nodes
+// again.
+func (in *Injector) rewind(ctx context.Context, ev *Event, name string, do func(context.Context) error, detail string) {
 	ev.Target = "all servers"
-	in.w.Mon.SetCurrent("wipe")
+	in.w.Mon.SetCurrent(name)
 	rec := in.w.Rec
 	call := rec.Now()
-	err := w.Wipe(ctx)
+	err := do(ctx)
 	// The registers kept in ZooKeeper went back with it: the checker
 	// judges their writes within one history.
 	var regs []string
 	for _, lp := range append(append([]*workload.LockPath(nil), in.w.Excl...), in.w.RW...) {
 		regs = append(regs, lp.ZKRegister())
 	}
-	rec.Add(checker.Record{Kind: checker.KindFault, Fault: checker.FaultWipe, Target: checker.TargetAll,
+	rec.Add(checker.Record{Kind: checker.KindFault, Fault: name, Target: checker.TargetAll,
 		Call: call, Return: rec.Now(), Nodes: regs})
 	in.w.Mon.Faults.Add(1)
 	if err != nil {
 		ev.Error = err.Error()
 		return
 	}
-	ev.Detail = "every server stopped, its data emptied, started again; the campaign's lock paths and data nodes made again"
+	ev.Detail = detail
 	if err := in.remakePaths(ctx); err != nil {
-		ev.Error = fmt.Sprintf("the campaign's nodes could not be made again after the wipe: %v", err)
+		ev.Error = fmt.Sprintf("the campaign's nodes could not be made again after the %s: %v", name, err)
 	}
 }
 

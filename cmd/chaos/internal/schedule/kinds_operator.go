@@ -6,8 +6,9 @@ import "strings"
 // does to the ensemble by hand. OperatorDelete and OperatorReplace are in
 // All (zklock's every lease watches its own node, and a traced campaign
 // replays them as environment events: PredecessorLockForeign); Wipe is
-// opt-in, --faults names it: a wipe sends the ensemble's zxids back, and
-// a trace orders every step by them in one history.
+// opt-in, and so is Restore, --faults names them: they send the
+// ensemble's history back, and a trace orders every step by zxids in one
+// history.
 const (
 	// OperatorDelete: a raw session deletes the current holder's node.
 	OperatorDelete Kind = "operator-delete"
@@ -18,6 +19,10 @@ const (
 	// Wipe: every server is stopped, its data emptied, and started again:
 	// the ensemble's history starts over (zxids go back, sessions are gone).
 	Wipe Kind = "wipe"
+	// Restore: the first takes a backup of every server's data; each later
+	// one stops every server, puts the backup back and starts it again:
+	// the ensemble's history goes back to the backup's moment.
+	Restore Kind = "restore"
 )
 
 // operatorKinds are the operator's kinds in All.
@@ -29,6 +34,7 @@ var operatorKinds = []Info{
 // OptIn lists the kinds --faults takes by name only, never as "all".
 var OptIn = []Info{
 	{Kind: Wipe, Server: true, Help: "stop every server, empty its data directory and start it again (the ensemble's history starts over)"},
+	{Kind: Restore, Server: true, Help: "the first takes a backup of every server's data; each later one stops every server, puts the backup back and starts it again"},
 }
 
 func optInNames() string {
