@@ -6,15 +6,15 @@ import (
 	"testing"
 )
 
-// The operator's delete and replace are in "all"; a wipe is taken by name
-// only (its zxids go back, and a trace orders steps by them).
+// The operator's delete and replace are in "all"; a wipe and a restore
+// are taken by name only (zxids go back, and a trace orders steps by them).
 func TestOperatorKindsOptIn(t *testing.T) {
 	all, err := ParseKinds("all")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []Kind{OperatorDelete, OperatorReplace, Wipe} {
-		if slices.Contains(all, k) != (k != Wipe) {
+	for _, k := range []Kind{OperatorDelete, OperatorReplace, Wipe, Restore} {
+		if slices.Contains(all, k) != (k != Wipe && k != Restore) {
 			t.Errorf("--faults all includes %s: %v", k, slices.Contains(all, k))
 		}
 		if _, ok := Lookup(k); !ok {
