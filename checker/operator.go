@@ -166,6 +166,21 @@ func wipedRegister(f *Record, reg string) bool {
 	return false
 }
 
+// acrossRestore says whether an operation on register reg, called at call
+// and returned at ret (0: never), overlaps a restore that took reg back:
+// the server may have served it before the restore or after it, from the
+// backup, and the two histories' values differ (after a wipe the register
+// is gone, and such an operation fails).
+func (w wipes) acrossRestore(reg string, call, ret int64) bool {
+	for _, i := range w.at {
+		r := &w.h[i]
+		if r.Fault == FaultRestore && wipedRegister(r, reg) && call < r.end() && (ret == 0 || ret > r.Call) {
+			return true
+		}
+	}
+	return false
+}
+
 // registerKey is the partition of an operation on register reg called at
 // call: a register a wipe or a restore took back (listed in the fault's
 // Nodes) starts a new partition after each such fault, "reg@wipe N" or

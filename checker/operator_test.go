@@ -212,6 +212,15 @@ func TestRestoreTakesBackItsRegisters(t *testing.T) {
 			rel("B", L, 3*sec+70, 3*sec+80, 5, ok)),
 	})
 	runControl(t, control{
+		name:    "a read served across the restore is in neither history",
+		verdict: checker.VerdictPass,
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: append(append(checker.History(nil), before...),
+			read("B", "zk:/data/a", 40, 3*sec+5, "a"),
+			read("B", "zk:/data/a", 3*sec+30, 3*sec+40, "a"),
+			rel("B", L, 3*sec+70, 3*sec+80, 5, ok)),
+	})
+	runControl(t, control{
 		name:    "a restored register that reads two values with no write between is not linearizable",
 		verdict: checker.VerdictFail,
 		illegal: []string{"register zk:/data/a@restore 1"},
