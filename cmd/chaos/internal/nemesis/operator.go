@@ -118,10 +118,14 @@ func (in *Injector) pickOperated(ctx context.Context, f schedule.Fault) *workloa
 	}
 	deadline := time.Now().Add(candidateWait)
 	for {
+		var cands []*workload.Client
 		for _, c := range in.candidates(f) {
 			if p, _, ok := c.Held(); ok && excl[p] {
-				return c
+				cands = append(cands, c)
 			}
+		}
+		if len(cands) > 0 {
+			return cands[int(f.Pick%uint32(len(cands)))]
 		}
 		if time.Now().After(deadline) || !Sleep(ctx, 20*time.Millisecond) {
 			return nil
