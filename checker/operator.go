@@ -255,8 +255,8 @@ func checkRewindBeliefs(ls *leases, w wipes, grace, horizon int64, out *collecto
 				Check: CheckRewindBelief, Path: l.path,
 				Clients: []string{l.client}, Tokens: []int64{l.token},
 				Start: f.end(), End: shown, Records: append(leaseRecords(l), i),
-				Text: fmt.Sprintf("%s held %s (token %d) when the ensemble was wiped (fault record %d, %s to %s) and believed it until %s, past %v after the ensemble's return",
-					l.client, l.path, l.token, i, fmtTime(f.Call), fmtTime(f.end()), fmtTime(shown), time.Duration(grace)),
+				Text: fmt.Sprintf("%s held %s (token %d) when the ensemble was %s (fault record %d, %s to %s) and believed it until %s, past %v after the ensemble's return",
+					l.client, l.path, l.token, rewoundHow(f.Fault), i, fmtTime(f.Call), fmtTime(f.end()), fmtTime(shown), time.Duration(grace)),
 			})
 		}
 	}
