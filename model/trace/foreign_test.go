@@ -1,7 +1,10 @@
 package trace
 
 import (
+	"compress/gzip"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +71,47 @@ func TestOperatorTraces(t *testing.T) {
 				{name: "no outsider", old: outsider, repl: "", client: "c1", action: traceevent.LearnNodeGone, why: "OwnEvent"},
 			})
 		})
+	}
+}
+
+// A whole 25-second chaos campaign with an operator (`--faults
+// operator-delete,operator-replace --idle-hold 5s`, 3 paths, 221 events, 11
+// of them the operator's): valid; without the holders' LearnNodeGone
+// events, rejected at a holder's next RequestLock.
+func TestChaosTraceOperator(t *testing.T) {
+	validGzipTrace(t, "chaos_operator.jsonl.gz")
+	f, err := os.Open(filepath.Join("testdata", "chaos_operator.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := Read(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var without []Event
+	for _, e := range evs {
+		if e.Action != traceevent.LearnNodeGone {
+			without = append(without, e)
+		}
+	}
+	if len(without) == len(evs) {
+		t.Fatal("the campaign's trace has no LearnNodeGone")
+	}
+	rep, err := Validate(without, Options{Budget: 100_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Invalid {
+		t.Fatalf("without LearnNodeGone: %s", rep.Verdict)
+	}
+	for _, l := range rep.Locks {
+		if d := l.Divergence; l.Verdict == Invalid && (d.Event.Action != traceevent.RequestLock || !strings.Contains(d.Reason, `= "hold"`)) {
+			t.Fatalf("diverges at %s: %s", d.Event.String(), d.Reason)
+		}
 	}
 }
