@@ -18,7 +18,7 @@ ZK_VERSIONS ?= 3.8 3.9
 ZK_PKGS   := ./impl/... ./ensemble/...
 
 .PHONY: setup kazoo-venv verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
-        staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-operator chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
+        staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-operator chaos-restore chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
 ## the checker's full tests, and the mutants every test suite must kill).
@@ -357,7 +357,9 @@ chaos-campaigns:
 	  { echo "control semaphore-judge-max: flagged, but not by the semaphore-overlap check"; exit 1; }
 	@$(MAKE) --no-print-directory chaos-operator
 
-# The operator's faults (opt-in kinds, not in --faults all): zklock must
+# The operator's faults: operator-delete and operator-replace are in
+# --faults all (every default campaign has them); wipe is named on its own
+# (its zxids go back, and a trace orders steps by them). zklock must
 # pass wipes (every server's data emptied: a holder refused by the older
 # history ends at once, ErrHistoryRewound; a lower token is said), and built
 # with the wait-for-loss-on-rewind mutant be flagged by the rewind-belief
@@ -367,8 +369,9 @@ chaos-campaigns:
 # flagged by the overlap check under operator-delete (idle holds keep its
 # belief well past the one-notification window the checker allows).
 # zklock, whose every holder watches its own node, must pass
-# operator-delete and operator-replace (its trace is not replayed: an
-# operator's steps are no client's).
+# operator-delete and operator-replace with idle holds (every fault finds a
+# holder), its trace replayed with the operator's steps as environment
+# events (PredecessorLockForeign).
 CHAOS_REWIND := .cache/bin/chaos-wait-for-loss-on-rewind
 chaos-operator:
 	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete \
@@ -385,6 +388,22 @@ chaos-operator:
 	  { echo "control zk-lock-operator-delete: flagged, but not by the overlap check"; exit 1; }
 	@echo "chaos-operator: zklock under operator-delete and operator-replace"; \
 	$(CHAOS) --faults operator-delete,operator-replace --idle-hold 5s --duration 25s --fault-interval 3s --quiet --out out/verify/operator
+
+# chaos-restore (not in make verify, about two minutes): zklock under
+# restores (the first restore fault takes a backup of every server's data,
+# each later one kills the leader twice, so that zxids go back, and puts the
+# backup back) must pass; built with the wait-for-loss-on-rewind mutant,
+# with idle holds (holders across a restore), it must be flagged by the
+# rewind-belief check (a second campaign if the first caught no holder).
+chaos-restore:
+	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/restore out/verify/control-wait-for-loss-on-restore
+	$(GO) build -o $(CHAOS) ./cmd/chaos
+	@echo "chaos-restore: zklock under restores"; \
+	$(CHAOS) --faults restore --duration 30s --fault-interval 7s --quiet --out out/verify/restore
+	$(GO) build -o $(CHAOS_REWIND) -overlay $$($(GO) run ./cmd/mutants -only wait-for-loss-on-rewind -overlay .cache/mutants/wait-for-loss-on-rewind) ./cmd/chaos
+	@$(call control2,wait-for-loss-on-restore,$(CHAOS_REWIND) --faults restore --session-timeout 10s --idle-hold 5s --fault-interval 8s --control "the wait-for-loss-on-rewind mutant: a holder refused by the restored ensemble believes until its loss deadline")
+	@grep -q 'VIOLATION rewind-belief' out/verify/control-wait-for-loss-on-restore/check.txt || \
+	  { echo "control wait-for-loss-on-restore: flagged, but not by the rewind-belief check"; exit 1; }
 
 # The follower-lag control: every fault cuts off a holder's follower
 # (FOLLOWER_LAG); a second campaign, with another seed, only if the first

@@ -34,6 +34,9 @@ type RegisterInput struct {
 	Value    string  // written, or returned by a read
 	Client   string  // for the visualisation
 	Register string  // the partition key
+	// Restored: the partition starts at a restore, from the backup's value
+	// and token, unknown: its first operation that shows them sets them.
+	Restored bool
 }
 
 // opMeta is the Metadata of every operation: where it came from, for the tooltips.

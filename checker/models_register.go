@@ -7,9 +7,12 @@ import (
 )
 
 // registerState is a fenced register: the highest token it accepted and its value.
+// settled: an operation has shown them (a partition that starts at a restore
+// starts from values no operation showed yet).
 type registerState struct {
-	token int64
-	value string
+	token   int64
+	value   string
+	settled bool
 }
 
 // RegisterModel returns the porcupine model of a fenced register, partitioned by
@@ -31,6 +34,9 @@ func RegisterModel() porcupine.Model {
 		Hash: func(state interface{}) uint64 {
 			s := state.(registerState)
 			h := mix(0, uint64(s.token))
+			if s.settled {
+				h = mix(h, 1)
+			}
 			for i := 0; i < len(s.value); i++ {
 				h = mix(h, uint64(s.value[i]))
 			}
@@ -51,6 +57,9 @@ func registerStep(state, input, _ interface{}) (bool, interface{}) {
 	if !ok {
 		return false, nil
 	}
+	if in.Restored && !s.settled {
+		return restoredStep(s, in)
+	}
 	switch in.Kind {
 	case KindWrite:
 		switch in.Outcome {
@@ -58,18 +67,35 @@ func registerStep(state, input, _ interface{}) (bool, interface{}) {
 			if in.Token < s.token {
 				return false, nil
 			}
-			return true, registerState{token: in.Token, value: in.Value}
+			return true, registerState{token: in.Token, value: in.Value, settled: s.settled}
 		case OutcomeUnknown:
 			if in.Token < s.token {
 				return true, s
 			}
-			return true, registerState{token: in.Token, value: in.Value}
+			return true, registerState{token: in.Token, value: in.Value, settled: s.settled}
 		}
 		return true, s
 	case KindRead:
 		if in.Outcome == OutcomeOK && in.Value != s.value {
 			return false, nil
 		}
+		return true, s
+	}
+	return false, nil
+}
+
+// restoredStep is the first operation of a partition that starts at a
+// restore: the backup's value and token are unknown, so a read that
+// returned a value shows the value, and a write that applied sets both (a
+// rejected write, or one with an unknown outcome, may have met a higher
+// token: it shows nothing).
+func restoredStep(s registerState, in *RegisterInput) (bool, interface{}) {
+	switch {
+	case in.Kind == KindWrite && in.Outcome == OutcomeOK:
+		return true, registerState{token: in.Token, value: in.Value, settled: true}
+	case in.Kind == KindRead && in.Outcome == OutcomeOK:
+		return true, registerState{token: s.token, value: in.Value, settled: true}
+	case in.Kind == KindWrite || in.Kind == KindRead:
 		return true, s
 	}
 	return false, nil

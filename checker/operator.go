@@ -37,6 +37,9 @@ const (
 	FaultOperatorDelete  = "operator-delete"
 	FaultOperatorReplace = "operator-replace"
 	FaultWipe            = "wipe"
+	// FaultRestore: every server's data replaced by a backup taken earlier
+	// in the campaign; judged as a wipe (the history went back).
+	FaultRestore = "restore"
 )
 
 // CheckTokenSaid: an acquire's token is not above one handed out before its
@@ -52,15 +55,27 @@ const (
 )
 
 func operatorFault(name string) bool {
-	return name == FaultOperatorDelete || name == FaultOperatorReplace || name == FaultWipe
+	return name == FaultOperatorDelete || name == FaultOperatorReplace || rewinds(name)
 }
+
+// rewoundHow says what the rewinding fault name did to the ensemble.
+func rewoundHow(name string) string {
+	if name == FaultRestore {
+		return "restored from a backup"
+	}
+	return "wiped"
+}
+
+// rewinds: the fault name sends the ensemble's history back (a wipe, a
+// restore).
+func rewinds(name string) bool { return name == FaultWipe || name == FaultRestore }
 
 // graceOf is how long after fault f ends a belief it explains may last.
 func (p pauses) graceOf(f *Record) int64 {
 	switch f.Fault {
 	case FaultOperatorDelete, FaultOperatorReplace:
 		return p.notify
-	case FaultWipe:
+	case FaultWipe, FaultRestore:
 		return p.rewind
 	}
 	return p.grace
@@ -68,9 +83,10 @@ func (p pauses) graceOf(f *Record) int64 {
 
 func (p pauses) describeOperator(l *lease, i int) string {
 	f := &p.h[i]
-	if f.Fault == FaultWipe {
-		return fmt.Sprintf("the ensemble was wiped by fault record %d (%s to %s) and %s stopped believing at %s, within %v of the ensemble's return",
-			i, fmtTime(f.Call), fmtTime(f.end()), l.client, fmtTime(l.end), time.Duration(p.rewind))
+	if rewinds(f.Fault) {
+		return fmt.Sprintf("the ensemble was %s by fault record %d (%s to %s) and %s stopped believing at %s, within %v of the ensemble's return",
+			rewoundHow(f.Fault), i, fmtTime(f.Call), fmtTime(f.end()), l.client,
+			fmtTime(l.end), time.Duration(p.rewind))
 	}
 	return fmt.Sprintf("an operator deleted %s's node by fault record %d (%s, %s to %s) and %s stopped believing at %s, within one notification (%v)",
 		l.client, i, f.Fault, fmtTime(f.Call), fmtTime(f.end()), l.client, fmtTime(l.end), time.Duration(p.notify))
@@ -85,7 +101,7 @@ type wipes struct {
 func findWipes(h History) wipes {
 	w := wipes{h: h}
 	for i := range h {
-		if h[i].Kind == KindFault && h[i].Fault == FaultWipe {
+		if h[i].Kind == KindFault && rewinds(h[i].Fault) {
 			w.at = append(w.at, i)
 		}
 	}
@@ -132,8 +148,8 @@ func (w wipes) excuse() func(*Finding) {
 		if f.Check == CheckStaleWrite {
 			what = "the register, kept in the ensemble, went back with it"
 		}
-		f.Excuse = fmt.Sprintf("the ensemble was wiped between (fault record %d, %s to %s): %s",
-			i, fmtTime(r.Call), fmtTime(r.end()), what)
+		f.Excuse = fmt.Sprintf("the ensemble was %s between (fault record %d, %s to %s): %s",
+			rewoundHow(r.Fault), i, fmtTime(r.Call), fmtTime(r.end()), what)
 		f.Faults = []int{i}
 	}
 }
@@ -150,20 +166,37 @@ func wipedRegister(f *Record, reg string) bool {
 	return false
 }
 
+// acrossRestore says whether an operation on register reg, called at call
+// and returned at ret (0: never), overlaps a restore that took reg back:
+// the server may have served it before the restore or after it, from the
+// backup, and the two histories' values differ (after a wipe the register
+// is gone, and such an operation fails).
+func (w wipes) acrossRestore(reg string, call, ret int64) bool {
+	for _, i := range w.at {
+		r := &w.h[i]
+		if r.Fault == FaultRestore && wipedRegister(r, reg) && call < r.end() && (ret == 0 || ret > r.Call) {
+			return true
+		}
+	}
+	return false
+}
+
 // registerKey is the partition of an operation on register reg called at
-// call: a register a wipe took back (listed in the wipe's Nodes) starts a
-// new partition after each such wipe, "reg@wipe N".
-func (w wipes) registerKey(reg string, call int64) string {
-	n := 0
+// call: a register a wipe or a restore took back (listed in the fault's
+// Nodes) starts a new partition after each such fault, "reg@wipe N" or
+// "reg@restore N"; restored says the partition starts at a restore, from
+// the backup's value and token, which the history does not show.
+func (w wipes) registerKey(reg string, call int64) (key string, restored bool) {
+	n, last := 0, ""
 	for _, i := range w.at {
 		if r := &w.h[i]; r.end() <= call && wipedRegister(r, reg) {
-			n++
+			n, last = n+1, r.Fault
 		}
 	}
 	if n == 0 {
-		return reg
+		return reg, false
 	}
-	return fmt.Sprintf("%s@wipe %d", reg, n)
+	return fmt.Sprintf("%s@%s %d", reg, last, n), last == FaultRestore
 }
 
 // checkTokensSaid reports every acquire whose token is not above one
@@ -208,8 +241,8 @@ func checkRewindBeliefs(ls *leases, w wipes, grace, horizon int64, out *collecto
 				Check: CheckRewindBelief, Path: l.path,
 				Clients: []string{l.client}, Tokens: []int64{l.token},
 				Start: f.end(), End: shown, Records: append(leaseRecords(l), i),
-				Text: fmt.Sprintf("%s held %s (token %d) when the ensemble was wiped (fault record %d, %s to %s) and believed it until %s, past %v after the ensemble's return",
-					l.client, l.path, l.token, i, fmtTime(f.Call), fmtTime(f.end()), fmtTime(shown), time.Duration(grace)),
+				Text: fmt.Sprintf("%s held %s (token %d) when the ensemble was %s (fault record %d, %s to %s) and believed it until %s, past %v after the ensemble's return",
+					l.client, l.path, l.token, rewoundHow(f.Fault), i, fmtTime(f.Call), fmtTime(f.end()), fmtTime(shown), time.Duration(grace)),
 			})
 		}
 	}

@@ -186,3 +186,48 @@ func TestWipeTakesBackItsRegisters(t *testing.T) {
 		},
 	})
 }
+
+// A register kept in the ensemble goes back with a restore to the value
+// and token of the backup, which the history does not show: the first read
+// shows it, and the reads after must agree with it.
+func TestRestoreTakesBackItsRegisters(t *testing.T) {
+	restore := fault(checker.FaultRestore, checker.TargetAll, 50, 3*sec)
+	restore.Nodes = []string{"zk:/data/a"}
+	before := checker.History{
+		acq("A", L, 0, 10, 9),
+		write("A", "zk:/data/a", 20, 30, 9, "a", ok),
+		write("A", "zk:/data/a", 31, 35, 9, "a2", ok),
+		rel("A", L, 40, 45, 9, ok),
+		restore,
+		rewoundAcq("B", L, 3*sec+10, 3*sec+20, 5),
+	}
+	runControl(t, control{
+		name:    "a restored register reads the backup's value",
+		verdict: checker.VerdictPass,
+		excused: []checker.CheckName{checker.CheckStaleWrite, checker.CheckTokenOrder},
+		h: append(append(checker.History(nil), before...),
+			read("B", "zk:/data/a", 3*sec+30, 3*sec+40, "a"),
+			read("B", "zk:/data/a", 3*sec+41, 3*sec+45, "a"),
+			write("B", "zk:/data/a", 3*sec+50, 3*sec+60, 5, "b", ok),
+			rel("B", L, 3*sec+70, 3*sec+80, 5, ok)),
+	})
+	runControl(t, control{
+		name:    "a read served across the restore is in neither history",
+		verdict: checker.VerdictPass,
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: append(append(checker.History(nil), before...),
+			read("B", "zk:/data/a", 40, 3*sec+5, "a"),
+			read("B", "zk:/data/a", 3*sec+30, 3*sec+40, "a"),
+			rel("B", L, 3*sec+70, 3*sec+80, 5, ok)),
+	})
+	runControl(t, control{
+		name:    "a restored register that reads two values with no write between is not linearizable",
+		verdict: checker.VerdictFail,
+		illegal: []string{"register zk:/data/a@restore 1"},
+		excused: []checker.CheckName{checker.CheckTokenOrder},
+		h: append(append(checker.History(nil), before...),
+			read("B", "zk:/data/a", 3*sec+30, 3*sec+40, "a"),
+			read("B", "zk:/data/a", 3*sec+41, 3*sec+45, "a2"),
+			rel("B", L, 3*sec+70, 3*sec+80, 5, ok)),
+	})
+}

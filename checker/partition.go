@@ -112,8 +112,13 @@ func partitions(h History, ls *leases, ps pauses, horizon int64) []Partition {
 				call = lostCall(r, ls, ps)
 			}
 		case KindWrite, KindRead:
-			p = get(regs, ModelRegister, ws.registerKey(r.registerKey(), r.Call))
-			input = &RegisterInput{Kind: r.Kind, Outcome: r.Outcome, Token: r.Token, Value: r.Value, Client: r.Client, Register: r.registerKey()}
+			if ws.acrossRestore(r.registerKey(), r.Call, r.Return) {
+				continue // served before the restore or after it: in neither history alone
+			}
+			key, restored := ws.registerKey(r.registerKey(), r.Call)
+			p = get(regs, ModelRegister, key)
+			input = &RegisterInput{Kind: r.Kind, Outcome: r.Outcome, Token: r.Token, Value: r.Value, Client: r.Client,
+				Register: r.registerKey(), Restored: restored}
 		default:
 			continue
 		}

@@ -85,6 +85,26 @@ func SemaphoreActions() []Action {
 		LeasesChanged, ReleaseInternal, ReleaseLease, CancelAcquire}
 }
 
+// The steps of an outsider's world (spec/tla/PredecessorLockForeign.tla):
+// a holder's lease ending on the watch on its own node, a client's event;
+// and an outsider deleting or replacing a node, environment events that
+// no client traces (a chaos campaign's operator records them, under the
+// client name EnvClient, Node naming the node). Actions leaves them out:
+// PredecessorLock does not define them.
+const (
+	LearnNodeGone  Action = "LearnNodeGone"  // the lease ended: its node was deleted or replaced by someone else
+	ForeignDelete  Action = "ForeignDelete"  // an outsider deleted the node Node (environment)
+	ForeignReplace Action = "ForeignReplace" // an outsider deleted Node and made a node of that name (environment)
+)
+
+// EnvClient is the client name of the environment's events (ForeignDelete,
+// ForeignReplace): the outsider, no client of the model.
+const EnvClient = "env"
+
+// ForeignActions returns the actions of PredecessorLockForeign a trace
+// carries beyond Actions.
+func ForeignActions() []Action { return []Action{LearnNodeGone, ForeignDelete, ForeignReplace} }
+
 // DeleteLands is the spec action in which the delete of a Release or
 // Cancel reaches the server (with AsyncDelete the request ends first, and
 // its nodes stay until the delete lands or the session expires). No client

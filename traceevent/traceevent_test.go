@@ -43,6 +43,20 @@ func TestMarkerActionsAreSpecActions(t *testing.T) {
 	}
 }
 
+// The outsider's steps and the holder's LearnNodeGone are actions of
+// PredecessorLockForeign, spelled as it defines them.
+func TestForeignActionsAreSpecActions(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "spec", "tla", "PredecessorLockForeign.tla"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range ForeignActions() {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(string(a)) + `\(`).Match(src) {
+			t.Errorf("PredecessorLockForeign.tla defines no action %s", a)
+		}
+	}
+}
+
 // The JSON of an event is the trace format's: action and result are plain
 // strings, End is absent when unknown, Line is not written.
 func TestEventJSON(t *testing.T) {

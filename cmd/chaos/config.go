@@ -237,7 +237,7 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "  %-17s %s%s\n", f.Kind, f.Help, where)
 	}
-	fmt.Fprint(w, "An operator's faults, by name only (not in \"all\"):\n")
+	fmt.Fprint(w, "By name only (not in \"all\": its zxids go back, and the trace orders every step by them):\n")
 	for _, f := range schedule.OptIn {
 		where := ""
 		if f.Server {

@@ -14,6 +14,15 @@ func init() {
 			Killers: []string{"TestOperatorDeleteEndsMutexLease", "TestOperatorDeleteEndsLeadership"},
 		},
 		mutant{
+			Name: "node-gone-untraced",
+			Why: "a lease that ends on its own-node watch traces no LearnNodeGone: a trace validator keeps the holder holding in " +
+				"PredecessorLockForeign, and a trace that ends before its next request passes with the operator's delete unexplained",
+			File:    "impl/zklock/ownwatch.go",
+			Find:    `		l.traceNodeGone(node)`,
+			Replace: `		_ = node`,
+			Killers: []string{"TestOperatorDeleteEndsMutexLease", "TestOperatorDeleteEndsLeadership"},
+		},
+		mutant{
 			Name: "maybe-applied-is-success",
 			Why: "a Guard or Proclaim whose multi applied while the watch on our node reported its deletion returns nil: " +
 				"a write through a stranger's node of the same name, at a matching version, is reported as ours (OwnWatch.UnwatchedGuard)",

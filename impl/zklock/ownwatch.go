@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Errors of a lease whose lock node someone else removed. Each matches
@@ -219,8 +220,23 @@ func (l *Lease) ownNodeGone(life context.Context, node string, how error) bool {
 	l.mu.Unlock()
 	if l.end(fmt.Errorf("%w: %s", how, l.s.relative(node))) {
 		l.s.removeLease(l)
+		l.traceNodeGone(node)
 	}
 	return false
+}
+
+// traceNodeGone reports that the lease ended on its own-node watch
+// (LearnNodeGone in spec/tla/PredecessorLockForeign.tla): a step of no
+// request of ours, so it carries no zxids.
+func (l *Lease) traceNodeGone(node string) {
+	l.mu.Lock()
+	kind := l.kind
+	l.mu.Unlock()
+	ev := TraceEvent{Action: traceevent.LearnNodeGone, Lock: l.lock, Request: l.uuid, Kind: kind.String(), Node: baseName(node)}
+	if l.sem != "" {
+		ev.Lock, ev.Kind = l.sem, ""
+	}
+	l.s.trace(ev)
 }
 
 // awaitOwnWatch waits until the lease's watch is set on the server, so

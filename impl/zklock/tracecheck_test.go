@@ -21,6 +21,7 @@ import (
 type testTrace struct {
 	mu      sync.Mutex
 	clients []*client
+	env     []trace.Event // an outsider's steps (traceOutsider)
 	skip    string
 }
 
@@ -58,10 +59,29 @@ func traceTest(t testing.TB, c *client) {
 		for _, c := range tt.clients {
 			evs = append(evs, modelEvents(c.name, c.trace.all())...)
 		}
+		tt.mu.Lock()
+		evs = append(evs, tt.env...)
+		tt.mu.Unlock()
 		if err := checkTrace(t, t.Name(), evs); err != nil {
 			t.Error(err)
 		}
 	})
+}
+
+// traceOutsider adds an outsider's step (ForeignDelete, ForeignReplace:
+// an environment event of client traceevent.EnvClient) to the test's
+// trace; the test's first client must be registered already.
+func traceOutsider(t testing.TB, e trace.Event) {
+	tracesMu.Lock()
+	tt := traces[t]
+	tracesMu.Unlock()
+	if tt == nil {
+		t.Fatalf("traceOutsider before the test's first client")
+	}
+	e.Client = traceevent.EnvClient
+	tt.mu.Lock()
+	tt.env = append(tt.env, e)
+	tt.mu.Unlock()
 }
 
 // skipTraceCheck exempts a test's trace from the model check.

@@ -140,7 +140,11 @@ func (v Variant) Module() string {
 type Spec struct {
 	Constants
 	Variant Variant
-	r       recipe.Spec[zk.NoKind] // the actions SharedLock writes alike
+	// Outsider names the owner of an outsider's node (client index -1) in
+	// printed states: the Stranger of PredecessorLockForeign
+	// (model/predforeign), which extends this module; "" otherwise.
+	Outsider string
+	r        recipe.Spec[zk.NoKind] // the actions SharedLock writes alike
 }
 
 // New checks the constants and returns the Spec of the variant.

@@ -86,7 +86,7 @@ func (s *State) AppendEncoding(b []byte) []byte {
 // TLA returns the state's variables as TLA+ values, in VarNames order, the
 // way TLC prints them.
 func (sp *Spec) TLA(s *State) []tla.Binding {
-	p := zk.Printer[zk.NoKind]{Clients: sp.Clients}
+	p := zk.Printer[zk.NoKind]{Clients: sp.Clients, Outsider: sp.Outsider}
 	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) {
 		switch name {
 		case "tenure":

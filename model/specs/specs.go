@@ -87,6 +87,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadElectionStale(module, m)
 	case isConnLoss(module):
 		return loadConnLoss(module, m)
+	case module == "PredecessorLockForeign":
+		return loadPredForeign(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):

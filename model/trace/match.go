@@ -75,6 +75,10 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.step()
 	case traceevent.ObserveRefresh:
 		return m.ObserveRefresh()
+	case traceevent.LearnNodeGone:
+		return m.step()
+	case traceevent.ForeignDelete, traceevent.ForeignReplace:
+		return m.Foreign()
 	}
 	return nil, fmt.Sprintf("unknown action %s", ev.Action)
 }

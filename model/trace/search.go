@@ -189,7 +189,8 @@ func (se *searcher[S]) ready(nd *searchNode[S], c int) bool {
 // whose read, if early, only makes the model's watch fire sooner.
 var eager = map[traceevent.Action]bool{
 	traceevent.RequestLock: true, traceevent.PredecessorGone: true, traceevent.GrantOnHeadGone: true, traceevent.Grant: true, traceevent.LearnExpiry: true,
-	traceevent.FindOwnNode: true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
+	traceevent.LearnNodeGone: true,
+	traceevent.FindOwnNode:   true, traceevent.WatchPredecessor: true, traceevent.WatchSecond: true, traceevent.ListChildren: true,
 	traceevent.FindOwnLease: true, traceevent.ListLeases: true, traceevent.LeasesChanged: true, traceevent.ReleaseInternal: true,
 	traceevent.ObserveList: true, traceevent.ObserveWatch: true, traceevent.ObserveNotified: true,
 	traceevent.ObserveNext: true, traceevent.ObserveRefresh: true,

@@ -60,6 +60,9 @@ func TLA(events []Event, name string, reduce bool) ([]TLATrace, error) {
 		if _, ok := TLATraceSpecs[lt.spec]; !ok {
 			return nil, fmt.Errorf("%w: %s is checked against %s", ErrNoTLATrace, lt.lock, lt.spec)
 		}
+		if lt.outsider {
+			return nil, fmt.Errorf("%w: %s has an outsider's steps (PredecessorLockForeign has no trace module)", ErrNoTLATrace, lt.lock)
+		}
 		module := base
 		if len(locks) > 1 {
 			module = fmt.Sprintf("%s_%d", base, i+1)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zklock/zklock/model/election"
+	"github.com/zklock/zklock/model/predforeign"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/predmarked"
 	"github.com/zklock/zklock/model/recipe"
@@ -128,11 +129,14 @@ func Validate(events []Event, opt Options) (*Report, error) {
 		var lr *LockReport
 		switch lt.spec {
 		case "PredecessorLock":
-			sp, err := predlock.New(predlock.Constants{Constants: unbounded(lt), Fencing: true}, predlock.Base)
+			// PredecessorLockForeign: PredecessorLock with the outsider's
+			// steps and the holder's own-node watch (the code's).
+			sp, err := predforeign.New(predforeign.Constants{
+				Constants: predlock.Constants{Constants: unbounded(lt), Fencing: true}, WatchOwn: true, Stranger: traceevent.EnvClient})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 			}
-			se := &searcher[predlock.State]{a: predAdapter{sp}, lt: lt, budget: opt.Budget}
+			se := &searcher[predlock.State]{a: newForeignAdapter(sp), lt: lt, budget: opt.Budget}
 			lr = se.run()
 		case "PredecessorLockMarked":
 			sp, err := markedSpec(lt)
@@ -192,8 +196,11 @@ type lockTrace struct {
 	clients []string
 	events  [][]*Event // per client, in the client's order
 	// candidates: the clients that request the lock, the first of clients
-	// (all but an election's observers).
-	candidates  int
+	// (all but an election's observers and the outsider).
+	candidates int
+	// outsider: the last client is the outsider (traceevent.EnvClient),
+	// whose events are ForeignDelete and ForeignReplace.
+	outsider    bool
 	maxRequests int
 	// maxLeases is a semaphore's max (its ListLeases events carry it).
 	maxLeases int
@@ -370,6 +377,7 @@ var orderedByTime = map[traceevent.Action]bool{
 	traceevent.CreateOk: true, traceevent.CreateReplyLost: true, traceevent.Release: true, traceevent.Cancel: true, traceevent.Downgrade: true,
 	traceevent.CreateLease: true, traceevent.CreateLeaseReplyLost: true, traceevent.ReleaseLease: true, traceevent.CancelAcquire: true,
 	traceevent.AcquireInternal: true, traceevent.ReleaseInternal: true, traceevent.Proclaim: true,
+	traceevent.ForeignDelete: true, traceevent.ForeignReplace: true,
 }
 
 // precedes says whether e, another client's step, must be matched before f.
@@ -413,7 +421,8 @@ func precedes(e, f *Event, election bool) bool {
 // changesChildren: a's event creates or deletes a node of the lock.
 func changesChildren(a traceevent.Action) bool {
 	switch a {
-	case traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.Release, traceevent.Cancel:
+	case traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.Release, traceevent.Cancel,
+		traceevent.ForeignDelete, traceevent.ForeignReplace:
 		return true
 	}
 	return false
@@ -471,6 +480,11 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 	lt.spec = spec
 	lt.owner = map[string]int{}
 	lt.candidates = len(lt.clients)
+	lt.splitEnv()
+	if lt.outsider && spec != "PredecessorLock" {
+		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's lock only (PredecessorLockForeign); %s has none",
+			ErrUnsupported, where, spec)
+	}
 	if spec == "Election" {
 		lt.splitObservers()
 	}
@@ -562,12 +576,16 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 	if c >= lt.candidates {
 		return nil // an election's observer: its Request names the observation, no request of the lock
 	}
-	current, open := "", false
+	current, open, granted := "", false, false
 	target := ""
 	for i, e := range evs {
 		lt.prevTarget[c][i] = target
 		if startsRequest(e.Action) {
-			if open {
+			// A request that was granted and never ended is the model's
+			// to judge (no unobservable step ends a lease: the next
+			// RequestLock finds the client holding), not a trace of two
+			// acquisitions at once.
+			if open && !granted {
 				return fmt.Errorf("%w: %s: client %s starts request %s while request %s has not ended "+
 					"(one acquisition per session and lock at a time; a request ends with Release, Cancel or LearnExpiry)",
 					ErrUnsupported, e, lt.clients[c], e.Request, current)
@@ -580,7 +598,7 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 			}
 			lt.owner[e.Request] = c
 			lt.reqUuid[c] = append(lt.reqUuid[c], e.Request)
-			current, open, target = e.Request, true, ""
+			current, open, granted, target = e.Request, true, false, ""
 			continue
 		}
 		if e.Action == traceevent.LearnExpiry {
@@ -599,11 +617,15 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 				target = e.Target
 			}
 		case traceevent.RequestLock, traceevent.CreateOk, traceevent.CreateReplyLost, traceevent.FindOwnNode, traceevent.WatchPredecessor, traceevent.WatchSecond,
-			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade,
+			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Downgrade,
 			traceevent.CreateLease, traceevent.CreateLeaseReplyLost, traceevent.FindOwnLease, traceevent.ListLeases,
 			traceevent.LeasesChanged, traceevent.ReleaseInternal, traceevent.Proclaim:
 		case traceevent.Mark, traceevent.MarkSeen, traceevent.Rearm, traceevent.GrantOnMarkedGone,
 			traceevent.UnmarkedGone, traceevent.WatchOwn:
+		case traceevent.LearnNodeGone:
+			open = false
+		case traceevent.Grant:
+			granted = true
 		default:
 			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 		}

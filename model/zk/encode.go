@@ -104,10 +104,18 @@ type Printer[K Kind] struct {
 	// Kind renders a kind; nil when names carry none (PredecessorLock:
 	// a node record has no kind field and a name is its seq).
 	Kind func(K) tla.Value
+	// Outsider is the model value of client index -1, the owner of an
+	// outsider's node (PredecessorLockForeign's Stranger); "" if none.
+	Outsider string
 }
 
-// Client is client c as a model value.
-func (p Printer[K]) Client(c int) tla.Value { return tla.ModelValue(p.Clients[c]) }
+// Client is client c as a model value (-1: the Outsider).
+func (p Printer[K]) Client(c int) tla.Value {
+	if c < 0 && p.Outsider != "" {
+		return tla.ModelValue(p.Outsider)
+	}
+	return tla.ModelValue(p.Clients[c])
+}
 
 // Session is <<c, k>>.
 func (p Printer[K]) Session(x Session) tla.Value { return tla.Tuple{p.Client(x.C), tla.Int(x.K)} }

@@ -91,5 +91,5 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 // campaign's credentials (nil without ACLs).
 func (c *Config) workload(auth []byte) workload.Config {
 	return workload.Config{Seed: c.Seed, RWRatio: c.RWRatio, Pin: c.Pin, IdleHold: c.IdleHold,
-		SessionTimeout: c.SessionTimeout, NoFence: c.NoFence, Max: c.Max, JudgeMax: c.JudgeMax, Auth: auth}
+		SessionTimeout: c.SessionTimeout, NoFence: c.NoFence, Max: c.Max, JudgeMax: c.JudgeMax, Auth: auth, Lock: c.Lock}
 }

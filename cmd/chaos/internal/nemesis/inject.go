@@ -8,6 +8,7 @@ import (
 	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/cmd/chaos/internal/workload"
+	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/faultinject"
 )
 
@@ -37,6 +38,10 @@ type Injector struct {
 	clients []*workload.Client
 	start   time.Time // the workload's start, when the schedule's offsets count from
 	events  []Event
+	// backup is what restore faults go back to: taken by the first, at
+	// backupAt.
+	backup   *ensemble.Backup
+	backupAt time.Time
 }
 
 // NewInjector returns the injector of w's faults on clu and clients; start
@@ -127,7 +132,7 @@ func (in *Injector) inject(ctx context.Context, i int, f schedule.Fault) Event {
 		if in.intrude(ctx, f, &ev, fault); ev.Skipped != "" {
 			return ev
 		}
-	case schedule.OperatorDelete, schedule.OperatorReplace, schedule.Wipe:
+	case schedule.OperatorDelete, schedule.OperatorReplace, schedule.Wipe, schedule.Restore:
 		if in.operator(ctx, f, &ev, fault); ev.Skipped != "" {
 			return ev
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
@@ -46,15 +45,7 @@ var wrongAuth = []byte("zklock-chaos:guessed")
 // holder. It fills ev.
 func (in *Injector) intrude(ctx context.Context, f schedule.Fault, ev *Event, fault func(string, string, int64, int64)) {
 	// Connected before the target is picked: a lease may last only 100 ms.
-	// Over TLS too when the campaign runs over TLS: without client
-	// certificates, TLS hides the traffic but does not say who may log in.
-	connect := workload.Connect
-	if in.w.TLS != nil {
-		connect = func(ctx context.Context, addrs []string, timeout time.Duration) (*zk.Conn, error) {
-			return workload.ConnectTLS(ctx, addrs, timeout, in.w.TLS)
-		}
-	}
-	conn, err := connect(ctx, in.clu.Addrs(), in.w.Timeout)
+	conn, err := in.dial(ctx)
 	if err != nil {
 		ev.Skipped = fmt.Sprintf("the intruder could not connect: %v", err)
 		return

@@ -4,13 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/checker"
 	"github.com/zklock/zklock/cmd/chaos/internal/schedule"
 	"github.com/zklock/zklock/cmd/chaos/internal/workload"
+	"github.com/zklock/zklock/traceevent"
 )
+
+// dial opens a raw session of its own to the ensemble, the intruder's or
+// the operator's: over TLS when the campaign runs over TLS (without client
+// certificates, TLS hides the traffic but does not say who may log in).
+func (in *Injector) dial(ctx context.Context) (*zk.Conn, error) {
+	if in.w.TLS != nil {
+		return workload.ConnectTLS(ctx, in.clu.Addrs(), in.w.Timeout, in.w.TLS)
+	}
+	return workload.Connect(ctx, in.clu.Addrs(), in.w.Timeout)
+}
 
 // replaceHold is how long an operator-replace keeps the node it made in
 // the holder's place (an ephemeral node of its own session, gone when the
@@ -23,44 +35,65 @@ const replaceHold = 2 * time.Second
 // whole ensemble. It fills ev and records the fault, named by its kind
 // (the checker reads these names: checker.FaultOperatorDelete, ...).
 func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, fault func(string, string, int64, int64)) {
-	if f.Kind == schedule.Wipe {
+	switch f.Kind {
+	case schedule.Wipe:
 		in.wipe(ctx, ev)
 		return
+	case schedule.Restore:
+		in.restore(ctx, ev)
+		return
 	}
-	connect := workload.Connect
-	if in.w.TLS != nil {
-		connect = func(ctx context.Context, addrs []string, timeout time.Duration) (*zk.Conn, error) {
-			return workload.ConnectTLS(ctx, addrs, timeout, in.w.TLS)
-		}
-	}
-	conn, err := connect(ctx, in.clu.Addrs(), in.w.Timeout)
+	conn, err := in.dial(ctx)
 	if err != nil {
 		ev.Skipped = fmt.Sprintf("the operator could not connect: %v", err)
 		return
 	}
-	defer conn.Close() // a replacement node goes with it
+	var lockPath, node string
+	replaced := false
+	defer func() {
+		// The replacement is an ephemeral node of our session: closing it
+		// deletes the node, the outsider's last step on it.
+		start := time.Now().UnixNano()
+		conn.Close()
+		if replaced {
+			in.traceEnv(traceevent.ForeignDelete, lockPath, node, start, nil)
+		}
+	}()
 	if in.w.Cfg.Auth != nil {
 		if err := conn.AddAuth(workload.AuthScheme, in.w.Cfg.Auth); err != nil {
 			ev.Skipped = fmt.Sprintf("the operator could not authenticate: %v", err)
 			return
 		}
 	}
-	c := in.pickClient(ctx, f)
+	if in.w.Env != nil && in.w.Cfg.Lock == workload.LockElection {
+		ev.Skipped = "the trace replays an operator's steps on a Mutex's lock only (PredecessorLockForeign), not on an election's"
+		return
+	}
+	c := in.pickOperated(ctx, f)
 	if c == nil {
 		ev.Skipped = fmt.Sprintf("no %s within %v", f.Role, candidateWait)
 		return
 	}
-	_, node, ok := c.Held()
-	if !ok || node == "" {
+	heldPath, held, ok := c.Held()
+	if !ok || held == "" {
 		ev.Skipped = fmt.Sprintf("%s released before the operator came", c.Name())
 		return
 	}
+	lockPath, node = heldPath, held
 	ev.Target = c.Name()
 	in.w.Mon.SetCurrent(fmt.Sprintf("%s %s", f.Kind, c.Name()))
 	rec := in.w.Rec
-	call := rec.Now()
-	detail, err := operate(conn, f.Kind, node)
+	call, start := rec.Now(), time.Now().UnixNano()
+	detail, did, err := operate(conn, f.Kind, node)
+	end := time.Now().UnixNano()
 	fault(string(f.Kind), c.Name(), call, rec.Now())
+	switch did {
+	case deleted:
+		in.traceEnv(traceevent.ForeignDelete, lockPath, node, start, &end)
+	case replacedNode:
+		in.traceEnv(traceevent.ForeignReplace, lockPath, node, start, &end)
+		replaced = true
+	}
 	ev.Detail = detail
 	if err != nil {
 		ev.Error = err.Error()
@@ -71,39 +104,88 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 	}
 }
 
+// pickOperated picks the holder an operator's fault strikes: any, or,
+// when the campaign is traced, a holder of an exclusive lock only (the
+// trace validator replays an outsider's steps on a Mutex's lock only:
+// PredecessorLockForeign).
+func (in *Injector) pickOperated(ctx context.Context, f schedule.Fault) *workload.Client {
+	if in.w.Env == nil {
+		return in.pickClient(ctx, f)
+	}
+	excl := map[string]bool{}
+	for _, lp := range in.w.Excl {
+		excl[lp.Path] = true
+	}
+	deadline := time.Now().Add(candidateWait)
+	for {
+		var cands []*workload.Client
+		for _, c := range in.candidates(f) {
+			if p, _, ok := c.Held(); ok && excl[p] {
+				cands = append(cands, c)
+			}
+		}
+		if len(cands) > 0 {
+			return cands[int(f.Pick%uint32(len(cands)))]
+		}
+		if time.Now().After(deadline) || !Sleep(ctx, 20*time.Millisecond) {
+			return nil
+		}
+	}
+}
+
+// traceEnv records the operator's step on node of lockPath in the trace,
+// if the campaign has one; end nil: its outcome was not confirmed.
+func (in *Injector) traceEnv(a traceevent.Action, lockPath, node string, start int64, end *int64) {
+	if in.w.Env == nil {
+		return
+	}
+	in.w.Env(traceevent.Event{Lock: lockPath, Action: a, Node: path.Base(node), Start: start, End: end})
+}
+
+// What operate did to the node, whatever error it returns.
+type operated int
+
+const (
+	untouched operated = iota
+	deleted
+	replacedNode
+)
+
 // operate deletes node and, for operator-replace, creates one of the same
 // name with the same data and ACL in its place, its version set to the
-// old one's by as many writes.
-func operate(conn *zk.Conn, kind schedule.Kind, node string) (string, error) {
+// old one's by as many writes. It says what it did, error or not.
+func operate(conn *zk.Conn, kind schedule.Kind, node string) (string, operated, error) {
 	data, st, err := conn.Get(node)
 	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", node, err)
+		return "", untouched, fmt.Errorf("reading %s: %w", node, err)
 	}
 	acl, _, err := conn.GetACL(node)
 	if err != nil {
-		return "", fmt.Errorf("reading the ACL of %s: %w", node, err)
-	}
-	if err := conn.Delete(node, -1); err != nil {
-		return "", fmt.Errorf("deleting %s: %w", node, err)
+		return "", untouched, fmt.Errorf("reading the ACL of %s: %w", node, err)
 	}
 	if kind != schedule.OperatorReplace {
-		return fmt.Sprintf("deleted %s (czxid 0x%x)", node, st.Czxid), nil
-	}
-	if _, err := conn.Create(node, data, zk.FlagEphemeral, acl); err != nil {
-		if errors.Is(err, zk.ErrNoNode) {
-			return fmt.Sprintf("deleted %s; its parent was gone before the replacement", node), nil
+		if err := conn.Delete(node, -1); err != nil {
+			return "", untouched, fmt.Errorf("deleting %s: %w", node, err)
 		}
-		return "", fmt.Errorf("replacing %s: %w", node, err)
+		return fmt.Sprintf("deleted %s (czxid 0x%x)", node, st.Czxid), deleted, nil
+	}
+	// The delete and the create in one multi, one transaction: no reader
+	// sees the name missing in between (the spec's ForeignReplace is one
+	// step; an operator's two separate calls are a ForeignDelete and a
+	// create the trace vocabulary has no step for).
+	if _, err := conn.Multi(&zk.DeleteRequest{Path: node, Version: -1},
+		&zk.CreateRequest{Path: node, Data: data, Acl: acl, Flags: zk.FlagEphemeral}); err != nil {
+		return "", untouched, fmt.Errorf("replacing %s: %w", node, err)
 	}
 	var version int32
 	for version < st.Version {
 		nst, err := conn.Set(node, data, version)
 		if err != nil {
-			return "", fmt.Errorf("setting the replacement's version: %w", err)
+			return "", replacedNode, fmt.Errorf("setting the replacement's version: %w", err)
 		}
 		version = nst.Version
 	}
-	return fmt.Sprintf("replaced %s (czxid 0x%x) by a node of the same name, data and version %d", node, st.Czxid, version), nil
+	return fmt.Sprintf("replaced %s (czxid 0x%x) by a node of the same name, data and version %d", node, st.Czxid, version), replacedNode, nil
 }
 
 // wiper is a cluster that can wipe its servers' data (the local ensemble).
@@ -118,27 +200,35 @@ func (in *Injector) wipe(ctx context.Context, ev *Event) {
 		ev.Skipped = "only a local ensemble can be wiped"
 		return
 	}
+	in.rewind(ctx, ev, checker.FaultWipe, w.Wipe,
+		"every server stopped, its data emptied, started again; the campaign's lock paths and data nodes made again")
+}
+
+// rewind runs do, which sends the whole ensemble's history back (a wipe, a
+// restore), records it as the fault name, and makes the campaign's nodes
+// again.
+func (in *Injector) rewind(ctx context.Context, ev *Event, name string, do func(context.Context) error, detail string) {
 	ev.Target = "all servers"
-	in.w.Mon.SetCurrent("wipe")
+	in.w.Mon.SetCurrent(name)
 	rec := in.w.Rec
 	call := rec.Now()
-	err := w.Wipe(ctx)
+	err := do(ctx)
 	// The registers kept in ZooKeeper went back with it: the checker
 	// judges their writes within one history.
 	var regs []string
 	for _, lp := range append(append([]*workload.LockPath(nil), in.w.Excl...), in.w.RW...) {
 		regs = append(regs, lp.ZKRegister())
 	}
-	rec.Add(checker.Record{Kind: checker.KindFault, Fault: checker.FaultWipe, Target: checker.TargetAll,
+	rec.Add(checker.Record{Kind: checker.KindFault, Fault: name, Target: checker.TargetAll,
 		Call: call, Return: rec.Now(), Nodes: regs})
 	in.w.Mon.Faults.Add(1)
 	if err != nil {
 		ev.Error = err.Error()
 		return
 	}
-	ev.Detail = "every server stopped, its data emptied, started again; the campaign's lock paths and data nodes made again"
+	ev.Detail = detail
 	if err := in.remakePaths(ctx); err != nil {
-		ev.Error = fmt.Sprintf("the campaign's nodes could not be made again after the wipe: %v", err)
+		ev.Error = fmt.Sprintf("the campaign's nodes could not be made again after the %s: %v", name, err)
 	}
 }
 
@@ -146,10 +236,7 @@ func (in *Injector) wipe(ctx context.Context, ev *Event) {
 // wipe, as the operator restoring service would, with the ACLs the
 // campaign made them with.
 func (in *Injector) remakePaths(ctx context.Context) error {
-	conn, err := workload.Connect(ctx, in.clu.Addrs(), in.w.Timeout)
-	if in.w.TLS != nil {
-		conn, err = workload.ConnectTLS(ctx, in.clu.Addrs(), in.w.Timeout, in.w.TLS)
-	}
+	conn, err := in.dial(ctx)
 	if err != nil {
 		return err
 	}

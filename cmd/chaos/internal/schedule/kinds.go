@@ -64,6 +64,7 @@ var All = []Info{
 	{Bridge, false, true, "split the servers into two halves that share one server (Jepsen's bridge), then heal"},
 	{Flap, false, true, "cut and heal the link between the leader and a follower every few hundred ms for a few seconds"},
 	{Intruder, false, false, "a foreign session (no or wrong credentials) tries to overwrite, queue ahead of, delete a holder's node and delete its lock path"},
+	operatorKinds[0], operatorKinds[1],
 }
 
 // Lookup returns the description of kind k, and false for an unknown kind.

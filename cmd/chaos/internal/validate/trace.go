@@ -9,6 +9,7 @@ import (
 
 	"github.com/zklock/zklock/impl/zklock"
 	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // TraceFile records the protocol steps of every zklock session of the
@@ -47,6 +48,22 @@ func (t *TraceFile) Tracer(client string) zklock.Tracer {
 			t.err = trace.Write(t.w, []trace.Event{e})
 			t.events++
 		}
+	}
+}
+
+// Env records an environment event (traceevent.ForeignDelete,
+// ForeignReplace), under the client name traceevent.EnvClient. A nil
+// TraceFile records nothing.
+func (t *TraceFile) Env(e traceevent.Event) {
+	if t == nil {
+		return
+	}
+	e.Client = traceevent.EnvClient
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.f != nil && t.err == nil {
+		t.err = trace.Write(t.w, []trace.Event{e})
+		t.events++
 	}
 }
 

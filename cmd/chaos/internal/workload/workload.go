@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"github.com/zklock/zklock/traceevent"
 	"io"
 	"log/slog"
 	"time"
@@ -31,6 +32,7 @@ const (
 
 // Config is what the clients take from the campaign's command line.
 type Config struct {
+	Lock    string  // the recipe the clients run: LockZklock, LockElection, LockSemaphore or LockZk
 	Seed    int64   // seeds every client's choices
 	RWRatio float64 // share of operations on read/write lock paths
 	Pin     bool    // client i talks to server i mod N only
@@ -74,6 +76,9 @@ type Workload struct {
 	// Tracer returns a client's zklock.Tracer, which records its protocol
 	// steps; nil for none (--lock=zk).
 	Tracer func(client string) zklock.Tracer
+	// Env records an environment event in the trace (an operator's
+	// ForeignDelete or ForeignReplace); nil when nothing is traced.
+	Env func(traceevent.Event)
 }
 
 func (w *Workload) tracer(client string) zklock.Tracer {

@@ -1,0 +1,121 @@
+package trace
+
+import (
+	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/predforeign"
+	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/recipe"
+	"github.com/zklock/zklock/traceevent"
+)
+
+// foreignAdapter adapts model/predforeign (PredecessorLockForeign): a
+// Mutex's lock with an outsider, whose steps are the events of the trace
+// client traceevent.EnvClient (the last client, none of the model's), and
+// the holder's LearnNodeGone. A Grant is matched with the arming of the
+// lease's own-node watch that follows it (ArmOwnWatch): the code sends it
+// with the grant, and a node gone before the watch is set ends the lease
+// by LearnNodeGone all the same.
+type foreignAdapter struct {
+	predAdapter
+	fs *predforeign.Spec
+}
+
+func newForeignAdapter(fs *predforeign.Spec) foreignAdapter {
+	return foreignAdapter{predAdapter: predAdapter{fs.Spec}, fs: fs}
+}
+
+func (a foreignAdapter) specName() string { return "PredecessorLockForeign" }
+
+// client reports whether c is a client of the model (not the outsider).
+func (a foreignAdapter) client(c int) bool { return c >= 0 && c < a.fs.N() }
+
+func (a foreignAdapter) step(s *predlock.State, action traceevent.Action, c, arg int, t *predlock.State) model.Guard {
+	switch action {
+	case traceevent.ForeignDelete:
+		return a.fs.Step(s, model.Label{Action: predforeign.ActForeignDelete, Client: -1, Arg: int16(arg)}, t)
+	case traceevent.ForeignReplace:
+		return a.fs.Step(s, model.Label{Action: predforeign.ActForeignReplace, Client: -1, Arg: int16(arg)}, t)
+	}
+	if !a.client(c) {
+		return model.Guard("the outsider takes no step " + action)
+	}
+	switch action {
+	case traceevent.LearnNodeGone:
+		return a.fs.LearnNodeGone(s, c, t)
+	case watchPredecessorLost, watchSecondLost:
+		return a.predAdapter.step(s, action, c, arg, t)
+	}
+	idx, ok := predActions[action]
+	if !ok {
+		return model.Guard("no action " + action + " in PredecessorLockForeign")
+	}
+	g := a.fs.Step(s, model.Label{Action: idx, Client: int16(c), Arg: int16(arg)}, t)
+	if g == model.Enabled && idx == recipe.ActGrant {
+		var u predlock.State
+		if a.fs.ArmOwnWatch(t, c, &u) == model.Enabled {
+			*t = u
+		}
+	}
+	return g
+}
+
+func (a foreignAdapter) pc(s *predlock.State, c int) string {
+	if !a.client(c) {
+		return "outsider"
+	}
+	return a.predAdapter.pc(s, c)
+}
+func (a foreignAdapter) live(s *predlock.State, c int) bool {
+	return a.client(c) && a.predAdapter.live(s, c)
+}
+func (a foreignAdapter) ownNodeExists(s *predlock.State, c int) bool {
+	return a.client(c) && a.predAdapter.ownNodeExists(s, c)
+}
+func (a foreignAdapter) holding(s *predlock.State, c int) bool {
+	return a.client(c) && a.predAdapter.holding(s, c)
+}
+func (a foreignAdapter) target(s *predlock.State, c int) (obsNode, bool) {
+	if !a.client(c) {
+		return obsNode{}, false
+	}
+	return a.predAdapter.target(s, c)
+}
+func (a foreignAdapter) second(s *predlock.State, c int) (obsNode, bool) {
+	if !a.client(c) {
+		return obsNode{}, false
+	}
+	return a.predAdapter.second(s, c)
+}
+
+// Foreign: the outsider deletes (or replaces) the node the event names,
+// which must be a node of the model's server (ForeignDelete(seq),
+// ForeignReplace(seq)).
+func (m *eventMatch[S]) Foreign() ([]succ[S], string) {
+	for _, n := range m.se.a.nodes(m.s) {
+		if !m.se.lt.sameNode(m.ev.Node, n) {
+			continue
+		}
+		t, why := m.do(m.ev.Action, n.seq)
+		if why != "" {
+			return nil, why
+		}
+		return m.one(t, m.nd.maxSeq, string(m.ev.Action)+"("+m.ev.Node+")")
+	}
+	return nil, "the outsider " + string(m.ev.Action) + "s " + m.ev.Node + "; in the model no such node stands"
+}
+
+// splitEnv moves the outsider's events (client traceevent.EnvClient) to
+// a trace client after the candidates: it is no client of the model.
+func (lt *lockTrace) splitEnv() {
+	for c, name := range lt.clients {
+		if name != traceevent.EnvClient {
+			continue
+		}
+		evs := lt.events[c]
+		lt.clients = append(append(lt.clients[:c:c], lt.clients[c+1:]...), name)
+		lt.events = append(append(lt.events[:c:c], lt.events[c+1:]...), evs)
+		lt.candidates = len(lt.clients) - 1
+		lt.outsider = true
+		return
+	}
+}
