@@ -89,6 +89,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadConnLoss(module, m)
 	case module == "PredecessorLockForeign":
 		return loadPredForeign(module, m)
+	case module == "PredecessorLockMarkedForeign":
+		return loadPredMarkedForeign(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):
