@@ -145,6 +145,13 @@ func Validate(events []Event, opt Options) (*Report, error) {
 			}
 			se := &searcher[predmarked.State]{a: markAdapter{sp: sp, pred: predAdapter{sp.Spec}}, lt: lt, budget: opt.Budget}
 			lr = se.run()
+		case "PredecessorLockMarkedForeign":
+			sp, err := markedForeignSpec(lt)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[predmarked.State]{a: newMarkForeignAdapter(sp), lt: lt, budget: opt.Budget}
+			lr = se.run()
 		case "Election":
 			sp, err := electionSpec(lt)
 			if err != nil {
@@ -481,8 +488,12 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 	lt.owner = map[string]int{}
 	lt.candidates = len(lt.clients)
 	lt.splitEnv()
-	if lt.outsider && spec != "PredecessorLock" {
-		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's lock only (PredecessorLockForeign); %s has none",
+	if lt.outsider && spec == "PredecessorLockMarked" {
+		spec = "PredecessorLockMarkedForeign" // the marker's steps and the outsider's
+		lt.spec = spec
+	}
+	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" {
+		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign); %s has none",
 			ErrUnsupported, where, spec)
 	}
 	if spec == "Election" {

@@ -121,6 +121,14 @@ func TestControls(t *testing.T) {
 		// deletion as the grant while the head holds.
 		{file: "marker_unmarked_relists.jsonl", verdict: Valid},
 		{"marker_unmarked_grant.jsonl", Invalid, "c3", traceevent.GrantOnMarkedGone, `seen[c3] = "mark"`},
+		// The marker and an operator (PredecessorLockMarkedForeign): the
+		// operator deletes the marked holder's node, the holder's lease
+		// ends on its own-node watch (LearnNodeGone), the successor, which
+		// read the mark, takes the deletion as its grant. Its control has
+		// no LearnNodeGone: the old holder locks again while it believes it
+		// holds.
+		{file: "marker_operator_delete.jsonl", verdict: Valid},
+		{"marker_operator_unlearned.jsonl", Invalid, "c1", traceevent.RequestLock, `pc[c1] = "idle"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})
