@@ -29,6 +29,20 @@ func TestActionsAreSpecActions(t *testing.T) {
 	}
 }
 
+// Every marker step a trace carries is an action of
+// PredecessorLockMarked, spelled as the spec defines it.
+func TestMarkerActionsAreSpecActions(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "spec", "tla", "PredecessorLockMarked.tla"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range MarkerActions() {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(string(a)) + `\(`).Match(src) {
+			t.Errorf("PredecessorLockMarked.tla defines no action %s", a)
+		}
+	}
+}
+
 // The JSON of an event is the trace format's: action and result are plain
 // strings, End is absent when unknown, Line is not written.
 func TestEventJSON(t *testing.T) {

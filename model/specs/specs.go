@@ -77,6 +77,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 	switch {
 	case isPredExt(module):
 		return loadPredExt(module, m)
+	case isPredMarked(module):
+		return loadPredMarked(module, m)
 	case module == "PredecessorLockStaleReads" || module == "SharedLockStaleReads":
 		return loadStaleReads(module, m)
 	case module == "Election":

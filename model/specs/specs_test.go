@@ -173,6 +173,21 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("%s: Load accepted it", name)
 		}
 	}
+	// The marker's own constants and specifications.
+	marked := configs(t)["PredecessorLockMarked.Checked"]
+	for name, f := range map[string]func(*tlccfg.Model){
+		"unknown mark rule":   func(m *tlccfg.Model) { setConst(m, "MarkRule", `"eager"`) },
+		"plain not a client":  func(m *tlccfg.Model) { setConst(m, "Plain", "{c9}") },
+		"forged spec in base": func(m *tlccfg.Model) { m.Specification = "FSpec" },
+		"bad WithForgery":     func(m *tlccfg.Model) { setConst(m, "WithForgery", "1") },
+	} {
+		m := marked
+		m.Constants = append([]tlccfg.Constant(nil), marked.Constants...)
+		f(&m)
+		if _, err := Load("PredecessorLockMarked", m); err == nil {
+			t.Errorf("%s: Load accepted it", name)
+		}
+	}
 	// INIT Init / NEXT Next is the same as SPECIFICATION Spec.
 	m := edit(func(m *tlccfg.Model) { m.Specification, m.Init, m.Next = "", "Init", "Next" })
 	if in, err := Load("PredecessorLock", m); err != nil || in.Name() != "PredecessorLock!Spec" {

@@ -41,6 +41,14 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.GrantOnHeadGone()
 	case traceevent.Grant:
 		return m.Grant()
+	case traceevent.Mark, traceevent.WatchOwn:
+		return m.step()
+	case traceevent.MarkSeen, traceevent.UnmarkedGone:
+		return m.notified()
+	case traceevent.GrantOnMarkedGone:
+		return m.GrantOnHeadGone()
+	case traceevent.Rearm:
+		return m.Rearm()
 	case traceevent.Release, traceevent.ReleaseLease:
 		return m.Release()
 	case traceevent.Cancel:
@@ -387,6 +395,30 @@ func (m *eventMatch[S]) GrantOnHeadGone() ([]succ[S], string) {
 		return nil, why
 	}
 	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// Rearm: the marking waiter's getData on its target again after
+// MarkSeen, which finds it where the model has it (armed: wait again) or
+// gone (the target marked and left: the grant).
+func (m *eventMatch[S]) Rearm() ([]succ[S], string) {
+	ev := m.ev
+	if prev := m.se.lt.prevTarget[m.c][m.nd.pos[m.c]]; ev.Target != "" && prev != ev.Target {
+		return nil, fmt.Sprintf("the client re-arms on %s but chose %q at its last listing", ev.Target, prev)
+	}
+	t, why := m.do(ev.Action, 0)
+	if why != "" {
+		return nil, why
+	}
+	switch got := m.se.a.pc(&t, m.c); {
+	case ev.Result == traceevent.ResultExists && got == "wait":
+		return m.one(t, m.nd.maxSeq, m.label+" -> watch armed")
+	case ev.Result == traceevent.ResultGone && got == "grant":
+		return m.one(t, m.nd.maxSeq, m.label+" -> NoNode: the grant")
+	case got == "wait":
+		return nil, fmt.Sprintf("the client found %s gone; in the model it exists", ev.Target)
+	default:
+		return nil, fmt.Sprintf("the client set a watch on %s; in the model it is gone", ev.Target)
+	}
 }
 
 // Grant: the model's step.

@@ -193,6 +193,8 @@ var eager = map[traceevent.Action]bool{
 	traceevent.FindOwnLease: true, traceevent.ListLeases: true, traceevent.LeasesChanged: true, traceevent.ReleaseInternal: true,
 	traceevent.ObserveList: true, traceevent.ObserveWatch: true, traceevent.ObserveNotified: true,
 	traceevent.ObserveNext: true, traceevent.ObserveRefresh: true,
+	traceevent.MarkSeen: true, traceevent.Rearm: true, traceevent.GrantOnMarkedGone: true,
+	traceevent.UnmarkedGone: true, traceevent.WatchOwn: true,
 }
 
 // proclaimMayPrecede reports whether ev, a read that arms a data watch
@@ -208,7 +210,7 @@ var eager = map[traceevent.Action]bool{
 // order, it fails, and eagerness never commits to it.)
 func (se *searcher[S]) proclaimMayPrecede(nd *searchNode[S], c int, ev *Event) bool {
 	switch {
-	case ev.Action == traceevent.WatchPredecessor, ev.Action == traceevent.WatchSecond:
+	case ev.Action == traceevent.WatchPredecessor, ev.Action == traceevent.WatchSecond, ev.Action == traceevent.Rearm:
 	case ev.Action == traceevent.ObserveWatch && ev.Version == nil:
 	default:
 		return false
@@ -223,7 +225,7 @@ func (se *searcher[S]) proclaimMayPrecede(nd *searchNode[S], c int, ev *Event) b
 	}
 	i := nd.pos[c]
 	for k := int(nd.pos[o]); k < len(se.lt.events[o]); k++ {
-		if se.lt.events[o][k].Action == traceevent.Proclaim {
+		if a := se.lt.events[o][k].Action; a == traceevent.Proclaim || a == traceevent.Mark {
 			// Later Proclaims of o start later still: the first decides.
 			return se.lt.need[o][k][c] <= i
 		}
@@ -373,7 +375,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		}
 	case traceevent.ObserveList, traceevent.ObserveWatch, traceevent.ObserveNotified, traceevent.ObserveNext, traceevent.ObserveRefresh:
 		se.observerDemand(s, ev, d)
-	case traceevent.WatchPredecessor:
+	case traceevent.WatchPredecessor, traceevent.Rearm:
 		if n, ok := se.a.target(s, c); ok {
 			se.addNodeGone(s, n, d)
 		}
@@ -381,7 +383,7 @@ func (se *searcher[S]) demandFor(nd *searchNode[S], c int, ev *Event, d *demands
 		if n, ok := se.a.second(s, c); ok {
 			se.addNodeGone(s, n, d)
 		}
-	case traceevent.PredecessorGone, traceevent.GrantOnHeadGone:
+	case traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.GrantOnMarkedGone, traceevent.UnmarkedGone:
 		// The event names the node whose watch fired: the target, the
 		// second, or an earlier target of the request.
 		named := false

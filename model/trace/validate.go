@@ -8,6 +8,7 @@ import (
 
 	"github.com/zklock/zklock/model/election"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/predmarked"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/semaphore"
 	"github.com/zklock/zklock/model/sharedlock"
@@ -132,6 +133,13 @@ func Validate(events []Event, opt Options) (*Report, error) {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 			}
 			se := &searcher[predlock.State]{a: predAdapter{sp}, lt: lt, budget: opt.Budget}
+			lr = se.run()
+		case "PredecessorLockMarked":
+			sp, err := markedSpec(lt)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[predmarked.State]{a: markAdapter{sp: sp, pred: predAdapter{sp.Spec}}, lt: lt, budget: opt.Budget}
 			lr = se.run()
 		case "Election":
 			sp, err := electionSpec(lt)
@@ -389,7 +397,7 @@ var orderedByTime = map[traceevent.Action]bool{
 // listing among them exactly.)
 func precedes(e, f *Event, election bool) bool {
 	_, eHigh := zxidBounds(e)
-	if carriesPzxid(e.Action) && (f.Action == traceevent.Proclaim ||
+	if carriesPzxid(e.Action) && (f.Action == traceevent.Proclaim || f.Action == traceevent.Mark ||
 		election && !carriesPzxid(f.Action) && !changesChildren(f.Action)) {
 		eHigh = e.ZxidHigh
 	}
@@ -511,6 +519,9 @@ func (lt *lockTrace) collectClients(order []string, byClient map[string][]*Event
 			if isElection(e.Action) {
 				kinds["election"] = true
 			}
+			if isMarker(e.Action) {
+				kinds["marker"] = true
+			}
 		}
 	}
 	return kinds
@@ -523,6 +534,8 @@ func specFor(kinds map[string]bool, where string) (string, error) {
 	switch {
 	case len(kinds) == 1 && kinds["exclusive"]:
 		return "PredecessorLock", nil
+	case len(kinds) == 2 && kinds["exclusive"] && kinds["marker"]:
+		return "PredecessorLockMarked", nil
 	case kinds["election"] && (len(kinds) == 1 || len(kinds) == 2 && kinds["exclusive"]):
 		return "Election", nil
 	case len(kinds) == 1 && kinds["lease"]:
@@ -589,6 +602,8 @@ func (lt *lockTrace) followRequests(c int, evs []*Event) error {
 			traceevent.PredecessorGone, traceevent.GrantOnHeadGone, traceevent.Grant, traceevent.Downgrade,
 			traceevent.CreateLease, traceevent.CreateLeaseReplyLost, traceevent.FindOwnLease, traceevent.ListLeases,
 			traceevent.LeasesChanged, traceevent.ReleaseInternal, traceevent.Proclaim:
+		case traceevent.Mark, traceevent.MarkSeen, traceevent.Rearm, traceevent.GrantOnMarkedGone,
+			traceevent.UnmarkedGone, traceevent.WatchOwn:
 		default:
 			return fmt.Errorf("%w: %s: unknown action %q", ErrUnsupported, e, e.Action)
 		}

@@ -107,6 +107,20 @@ func TestControls(t *testing.T) {
 		// Its control: c3 woken by c1's release, where no watch was armed.
 		{file: "mutex_second_watch_lost.jsonl", verdict: Valid},
 		{"mutex_second_lost_then_woken.jsonl", Invalid, "c3", traceevent.PredecessorGone, "no notification for this request"},
+		// The marker hand-off (PredecessorLockMarked): c1 marks while c2
+		// waits on it; c2 takes the NodeDataChanged (MarkSeen), re-arms,
+		// and takes c1's release as its grant without listing. Its
+		// control: c2 takes the mark's event as the grant while c1 holds.
+		{file: "marker_hand_off.jsonl", verdict: Valid},
+		{"marker_change_is_grant.jsonl", Invalid, "c2", traceevent.Grant, `pc[c2] = "grant"`},
+		// The mark and c2's getData overlap: only the order in which c2
+		// reads the mark (no MarkSeen) explains its grant on c1's delete.
+		{file: "marker_mark_read.jsonl", verdict: Valid},
+		// A middle waiter cancels: the waiter behind it, which never saw a
+		// mark on it, lists again (UnmarkedGone). Its control takes that
+		// deletion as the grant while the head holds.
+		{file: "marker_unmarked_relists.jsonl", verdict: Valid},
+		{"marker_unmarked_grant.jsonl", Invalid, "c3", traceevent.GrantOnMarkedGone, `seen[c3] = "mark"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})

@@ -3,7 +3,9 @@ package trace
 import (
 	"testing"
 
+	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/predlock"
+	"github.com/zklock/zklock/model/predmarked"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -33,5 +35,16 @@ func TestVocabulary(t *testing.T) {
 	}
 	if len(predActions) != len(predlock.ActionNames) || len(sharedActions) != len(sharedlock.ActionNames) {
 		t.Errorf("two actions of a model share a name")
+	}
+	// The marker's traced steps are model/predmarked's actions of the
+	// same names.
+	for _, a := range traceevent.MarkerActions() {
+		idx, ok := markerActions[a]
+		if got := predmarked.ActionName(model.Label{Action: idx}); !ok || got != string(a) {
+			t.Errorf("the marker's %s is model/predmarked's %q", a, got)
+		}
+	}
+	if len(markerActions) != len(traceevent.MarkerActions()) {
+		t.Errorf("markerActions has %d actions, traceevent.MarkerActions %d", len(markerActions), len(traceevent.MarkerActions()))
 	}
 }
