@@ -70,6 +70,19 @@ func (c *contender) readPred(ctx context.Context, a traceevent.Action, target st
 	}
 	sent := s.now()
 	v, err := do(ctx, s, c.getMarked(target))
+	var b backoff
+	for transient(err) && ctx.Err() == nil && s.Err() == nil {
+		// A lost reply: the server dropped whatever watch it armed with
+		// the connection, and go-zookeeper sets none for a call it got no
+		// reply to, so the lost read changed nothing and is sent again
+		// (the spec's MWatchPredecessor and Rearm stay enabled until a
+		// read answers).
+		if err = b.wait(ctx, s); err != nil {
+			return nil, false, err
+		}
+		sent = s.now()
+		v, err = do(ctx, s, c.getMarked(target))
+	}
 	if ownArmed != nil && err == nil {
 		// Whether it armed is read at the grant (ownIntact).
 		if _, err = await(ctx, s, ownArmed); err != nil {
@@ -83,11 +96,6 @@ func (c *contender) readPred(ctx context.Context, a traceevent.Action, target st
 	case errors.Is(err, zk.ErrNoNode):
 		c.step(a, target, traceevent.ResultGone, sent)
 		return nil, true, nil
-	case transient(err):
-		// Nothing is armed (see watchBoth): list again.
-		c.step(a, target, traceevent.ResultLost, sent)
-		var b backoff
-		return nil, false, b.wait(ctx, s)
 	}
 	return nil, false, err
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklock/zklock/faultinject"
 	"github.com/zklock/zklock/traceevent"
 )
 
@@ -204,4 +205,33 @@ func TestMarkerHolderKeepsLease(t *testing.T) {
 	if err := second.Unlock(q.ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A lost reply of a marking waiter's getData on its predecessor: nothing
+// is armed, and the read changed nothing, so the waiter reads again
+// without listing, waits, and is granted at the release; its trace,
+// replayed in the model when the test ends, has no step for the lost read.
+func TestMarkerWatchReplyLost(t *testing.T) {
+	q := newMarkerQueue(t)
+	w := newClient(t, "waiter")
+	m, _ := NewMutex(w.Session, q.lock)
+	cut := w.net.CutAfterRequest(faultinject.OpGetData)
+	p := lockAsync(q.ctx, m.Lock)
+	report, err := cut.Wait(q.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.trace.waitFor(t, "waiting after the cut", time.Minute, waiting)
+	t.Logf("cut %+v", report)
+	if n := count(w, traceevent.ListChildren); n != 1 {
+		t.Fatalf("the waiter listed %d times, want 1; trace:\n%s", n, w.trace.dump())
+	}
+	if err := q.held.Unlock(q.ctx); err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.wait(t, time.Minute)
+	if err != nil {
+		t.Fatalf("Lock after a lost getData reply: %v; trace:\n%s", err, w.trace.dump())
+	}
+	l.Unlock(q.ctx)
 }
