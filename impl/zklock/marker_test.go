@@ -195,6 +195,12 @@ func TestMarkerHolderKeepsLease(t *testing.T) {
 	if err := second.Err(); err != nil {
 		t.Fatalf("the lease ended at its own mark: %v; trace:\n%s", err, c.trace.dump())
 	}
+	// Inspect shows the holder's mark, and its identity still: the mark
+	// writes the node's own data back.
+	v, err := Inspect(q.ctx, c.Session, q.lock)
+	if err != nil || len(v.Nodes) != 1 || v.Nodes[0].Marked.IsZero() || v.Nodes[0].Identity == nil {
+		t.Fatalf("Inspect after the mark: %+v, %v", v, err)
+	}
 	if _, err := second.Guard(q.ctx); err != nil {
 		t.Fatalf("Guard after the mark: %v", err)
 	}
