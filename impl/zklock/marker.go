@@ -109,6 +109,13 @@ func (c *contender) waitMarked(ctx context.Context, target string, last bool) (*
 	if r == nil || err != nil {
 		return nil, err // gone before the watch: list again
 	}
+	if r.marked && c.own == nil {
+		// The head already: its deletion is our grant, which needs our
+		// own watch; armed now, off the hand-off's path.
+		if _, err := await(ctx, s, c.watchOwn()); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		var ev zk.Event
 		select {
