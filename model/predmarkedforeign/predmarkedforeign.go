@@ -5,8 +5,9 @@
 //
 // State is predmarked.State. The marker's steps are predmarked's, the
 // outsider's and LearnNodeGone predforeign's on the embedded
-// predlock.State, with the marker's variables unchanged, reset at
-// LearnNodeGone, or (ForeignReplace) the replaced node's mark dropped.
+// predlock.State, with the marker's variables unchanged (a replacement
+// has the replaced node's data and version: marked if it was), or reset
+// at LearnNodeGone.
 // IgnoreNotification and Release are restricted as the module's
 // IgnoreOtherNotification and ReleaseNamed say. The own-node watch is
 // armed by predmarked's WatchOwn (the module has no ArmOwnWatch: one name
@@ -152,17 +153,11 @@ func (sp *Spec) ForeignDelete(s *State, q int, t *State) model.Guard {
 	return sp.F.ForeignDelete(&s.State, q, &t.State)
 }
 
-// ForeignReplace is PredecessorLockForeign's ForeignReplace(q); the
-// replacement's data is unmarked (marks' = marks \ {q}).
+// ForeignReplace is PredecessorLockForeign's ForeignReplace(q), the marks
+// unchanged: the replacement has the replaced node's data and version.
 func (sp *Spec) ForeignReplace(s *State, q int, t *State) model.Guard {
 	*t = *s
-	if g := sp.F.ForeignReplace(&s.State, q, &t.State); g != model.Enabled {
-		return g
-	}
-	if s.Marked(q) {
-		t.Marks = cow.Filter(s.Marks, func(m int) bool { return m != q })
-	}
-	return model.Enabled
+	return sp.F.ForeignReplace(&s.State, q, &t.State)
 }
 
 // Step applies the action instance l to s, writing the successor into t.

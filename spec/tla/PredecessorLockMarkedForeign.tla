@@ -11,9 +11,11 @@
 (* former only.  Its event, or a getData finding the node gone or not its  *)
 (* own (before the mark or after it), ends the lease: LearnNodeGone,       *)
 (* PredecessorLockForeign's, resetting the marker's variables.  A          *)
-(* replacement is a new node: its data is unmarked (version 0).  A forged *)
-(* mark (setData by the outsider) is PredecessorLockMarkedForged's fault,  *)
-(* not this module's.                                                      *)
+(* replacement carries the replaced node's data and version (ZooKeeper.tla *)
+(* takes that worst case for a guarded check; the chaos operator copies    *)
+(* both): a marked node's replacement reads as marked.  A forged mark on   *)
+(* any node (setData by the outsider) is PredecessorLockMarkedForged's     *)
+(* fault, not this module's.                                               *)
 (*                                                                         *)
 (* OwnWatch = TRUE is the code.  OwnWatch = FALSE is PredecessorLockMarked *)
 (* as it stands, whose holder arms the watch and ignores its event (must   *)
@@ -82,13 +84,10 @@ IgnoreOtherNotification(c) ==
 (* watch, armed after the mark.                                            *)
 ReleaseNamed(c) == R!Foreign!ReleaseNamed(c) /\ ResetMarker(c)
 
-(* The outsider's steps (PredecessorLockForeign's).  A replacement's data  *)
-(* is its own, unmarked.                                                   *)
+(* The outsider's steps (PredecessorLockForeign's).  A replacement has the *)
+(* replaced node's data and version: marked if it was (marks unchanged).   *)
 ForeignDelete(s) == R!Foreign!ForeignDelete(s) /\ UNCHANGED markVars
-ForeignReplace(s) ==
-    /\ R!Foreign!ForeignReplace(s)
-    /\ marks' = marks \ {s}
-    /\ UNCHANGED <<seen, holdStep>>
+ForeignReplace(s) == R!Foreign!ForeignReplace(s) /\ UNCHANGED markVars
 
 -----------------------------------------------------------------------------
 MFClientNext(c) ==
