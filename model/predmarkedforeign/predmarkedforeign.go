@@ -9,7 +9,8 @@
 // has the replaced node's data and version: marked if it was), or reset
 // at LearnNodeGone.
 // IgnoreNotification and Release are restricted as the module's
-// IgnoreOtherNotification and ReleaseNamed say. The own-node watch is
+// IgnoreOtherNotification and ReleaseByName say; ReleaseGone is Unlock's
+// delete finding no node. The own-node watch is
 // armed by predmarked's WatchOwn (the module has no ArmOwnWatch: one name
 // per step). model/trace replays a Mutex trace with marker and operator
 // steps in this model. spec/tla/README.md is the contract.
@@ -72,8 +73,9 @@ var (
 	ActLearnNodeGone  = predmarked.ActForgeMark + 1
 	ActForeignDelete  = predmarked.ActForgeMark + 2
 	ActForeignReplace = predmarked.ActForgeMark + 3
+	ActReleaseGone    = predmarked.ActForgeMark + 4
 	ownNames          = []string{string(traceevent.LearnNodeGone), string(traceevent.ForeignDelete),
-		string(traceevent.ForeignReplace)}
+		string(traceevent.ForeignReplace), "ReleaseGone"}
 )
 
 // ActionName returns the name TLC gives l's action in the module.
@@ -84,7 +86,7 @@ func (sp *Spec) ActionName(l model.Label) string {
 	case l.Action == recipe.ActIgnoreNotification:
 		return "IgnoreOtherNotification"
 	case l.Action == recipe.ActRelease:
-		return "ReleaseNamed"
+		return "ReleaseByName"
 	}
 	return predmarked.ActionName(l)
 }
@@ -94,7 +96,8 @@ func (sp *Spec) LabelString(l model.Label) string {
 	switch {
 	case l.Action == ActForeignDelete || l.Action == ActForeignReplace:
 		return fmt.Sprintf("%s(%d)", sp.ActionName(l), l.Arg)
-	case l.Action == ActLearnNodeGone || l.Action == recipe.ActIgnoreNotification || l.Action == recipe.ActRelease:
+	case l.Action == ActLearnNodeGone || l.Action == ActReleaseGone || l.Action == recipe.ActIgnoreNotification ||
+		l.Action == recipe.ActRelease:
 		return fmt.Sprintf("%s(%s)", sp.ActionName(l), sp.Clients[l.Client])
 	}
 	return sp.Spec.LabelString(l)
@@ -105,8 +108,14 @@ func ownEvent(s *predlock.State, c int) predlock.Watch {
 	return predlock.Watch{Node: predlock.Name{Seq: s.Node[c]}, Req: s.UuidOf(c)}
 }
 
+// armingPending is PredecessorLockForeign's ArmingPending(c): the own
+// watch's arming getData is out (with OwnWatch).
+func (sp *Spec) armingPending(s *State, c int) bool {
+	return sp.OwnWatch && s.PC[c] == recipe.PCHold && !predforeign.Armed(&s.State, c)
+}
+
 // restricted is the module's guard on top of a marker step's: none but
-// for IgnoreOtherNotification and ReleaseNamed.
+// for IgnoreOtherNotification and ReleaseByName.
 func (sp *Spec) restricted(s *State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
@@ -118,8 +127,8 @@ func (sp *Spec) restricted(s *State, l model.Label) model.Guard {
 		if _, ok := s.NodeAt(s.Node[c]); !ok {
 			return `NameExists(c)`
 		}
-		if sp.F.Stale(&s.State, c) {
-			return `~Stale(c)`
+		if sp.armingPending(s, c) {
+			return `~ArmingPending(c)`
 		}
 	}
 	return model.Enabled
@@ -144,6 +153,30 @@ func resetMarker(s *State, c int, t *State) {
 	if s.HoldStep[c] != predmarked.HoldNone {
 		t.HoldStep = cow.With(s.HoldStep, c, predmarked.HoldNone)
 	}
+}
+
+// ReleaseGone: Unlock's delete finds no node (an outsider deleted it
+// first): the lease ends, nothing changes on the server.
+func (sp *Spec) ReleaseGone(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return recipe.GNotPaused
+	case s.PC[c] != recipe.PCHold:
+		return `pc[c] = "hold"`
+	case !s.LiveC(c):
+		return recipe.GLive
+	}
+	if _, ok := s.NodeAt(s.Node[c]); ok {
+		return `~NameExists(c)`
+	}
+	if sp.armingPending(s, c) {
+		return `~ArmingPending(c)`
+	}
+	*t = *s
+	t.Idle(c)
+	t.Tenure = cow.With(t.Tenure, c, 0) // PredecessorLock's Idle resets tenure too
+	resetMarker(s, c, t)
+	return model.Enabled
 }
 
 // ForeignDelete is PredecessorLockForeign's ForeignDelete(q), the marks
@@ -173,10 +206,13 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	if int(l.Client) < 0 || int(l.Client) >= sp.N() {
 		return "unknown client"
 	}
-	if l.Action == ActLearnNodeGone {
+	switch l.Action {
+	case ActLearnNodeGone:
 		return sp.LearnNodeGone(s, int(l.Client), t)
+	case ActReleaseGone:
+		return sp.ReleaseGone(s, int(l.Client), t)
 	}
-	if l.Action > ActForeignReplace {
+	if l.Action > ActReleaseGone {
 		return "unknown action"
 	}
 	if g := sp.restricted(s, l); g != model.Enabled {
@@ -190,7 +226,7 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 func isClientStep(l model.Label) bool {
 	switch l.Action {
 	case recipe.ActExpireSession, recipe.ActPauseClient, recipe.ActResumeClient, recipe.ActDeleteLands,
-		predmarked.ActForgeMark, ActForeignDelete, ActForeignReplace:
+		predmarked.ActForgeMark, ActForeignDelete, ActForeignReplace, ActReleaseGone:
 		return false
 	}
 	return true
@@ -216,9 +252,20 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 	var t State
 	i := 0
 	for c := range sp.Clients {
+		gone := false // ReleaseGone(c) comes after ReleaseByName(c), before MCancel(c)
+		releaseGone := func() {
+			if !gone && sp.ReleaseGone(s, c, &t) == model.Enabled {
+				emit(model.Label{Action: ActReleaseGone, Client: int16(c)}, &t)
+			}
+			gone = true
+		}
 		for ; i < len(base) && isClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
+			if a := base[i].l.Action; a == recipe.ActCancel || a == recipe.ActLearnExpiry {
+				releaseGone()
+			}
 			emit(base[i].l, &base[i].t)
 		}
+		releaseGone()
 		l := model.Label{Action: ActLearnNodeGone, Client: int16(c)}
 		if sp.LearnNodeGone(s, c, &t) == model.Enabled {
 			emit(l, &t)

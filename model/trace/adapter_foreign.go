@@ -89,7 +89,8 @@ func (a foreignAdapter) second(s *predlock.State, c int) (obsNode, bool) {
 
 // Foreign: the outsider deletes (or replaces) the node the event names,
 // which must be a node of the model's server (ForeignDelete(seq),
-// ForeignReplace(seq)).
+// ForeignReplace(seq)), unless the delete is unconfirmed: then no node of
+// that name may stand, and nothing happens.
 func (m *eventMatch[S]) Foreign() ([]succ[S], string) {
 	for _, n := range m.se.a.nodes(m.s) {
 		if !m.se.lt.sameNode(m.ev.Node, n) {
@@ -100,6 +101,12 @@ func (m *eventMatch[S]) Foreign() ([]succ[S], string) {
 			return nil, why
 		}
 		return m.one(t, m.nd.maxSeq, string(m.ev.Action)+"("+m.ev.Node+")")
+	}
+	if m.ev.Action == traceevent.ForeignDelete && !confirmed(m.ev) {
+		// An unconfirmed delete (the operator's session closing, which
+		// deletes its replacement if it still stands) of a node already
+		// gone changes nothing.
+		return m.one(*m.s, m.nd.maxSeq, "nothing: no "+m.ev.Node+" stands")
 	}
 	return nil, "the outsider " + string(m.ev.Action) + "s " + m.ev.Node + "; in the model no such node stands"
 }

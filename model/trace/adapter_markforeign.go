@@ -14,7 +14,8 @@ import (
 // outsider's, whose events are those of the trace client
 // traceevent.EnvClient (the last client, none of the model's). The
 // marker's steps are markAdapter's; the outsider's and LearnNodeGone the
-// module's. A Release the model refuses only because the holder's
+// module's. A Release is ReleaseByName, or ReleaseGone when the delete
+// found no node (an outsider deleted it first). A Release the model refuses only because the holder's
 // own-node watch is not armed yet (~Stale(c) with the arming pending) is
 // matched with the WatchOwn before it: Unlock waits for the own watch,
 // and the code traces WatchOwn only when its getData read the mark back
@@ -48,20 +49,48 @@ func (a markForeignAdapter) step(s *predmarked.State, action traceevent.Action, 
 	case traceevent.LearnNodeGone:
 		return a.mf.LearnNodeGone(s, c, t)
 	case traceevent.Release:
-		l := model.Label{Action: recipe.ActRelease, Client: int16(c), Arg: int16(arg)}
-		g := a.mf.Step(s, l, t)
-		if g != model.Enabled && s.PC[c] == recipe.PCHold &&
-			s.HoldStep[c] == predmarked.HoldOwn {
-			var u predmarked.State
-			if a.mf.Step(s, model.Label{Action: predmarked.ActWatchOwn, Client: int16(c)}, &u) == model.Enabled {
-				if h := a.mf.Step(&u, l, t); h == model.Enabled {
-					return h
-				}
-			}
+		return a.release(s, c, arg, t)
+	}
+	idx, ok := markerActions[action]
+	switch {
+	case ok:
+	case action == traceevent.ListChildren && a.sp.Marking(c):
+		idx = predmarked.ActMListChildren
+	case action == traceevent.WatchPredecessor && a.sp.Marking(c):
+		idx = predmarked.ActMWatchPredecessor
+	default:
+		if idx, ok = predActions[action]; !ok {
+			return model.Guard("no action " + action + " in PredecessorLockMarkedForeign")
+		}
+	}
+	// The module's Step: IgnoreOtherNotification, never the holder's own event.
+	return a.mf.Step(s, model.Label{Action: idx, Client: int16(c), Arg: int16(arg)}, t)
+}
+
+// release matches a Release event: ReleaseByName, or ReleaseGone (the
+// delete found no node), or either after the WatchOwn the code did not
+// trace (see markForeignAdapter).
+func (a markForeignAdapter) release(s *predmarked.State, c, arg int, t *predmarked.State) model.Guard {
+	try := func(s *predmarked.State) model.Guard {
+		g := a.mf.Step(s, model.Label{Action: recipe.ActRelease, Client: int16(c), Arg: int16(arg)}, t)
+		if g == model.Enabled {
+			return g
+		}
+		if h := a.mf.ReleaseGone(s, c, t); h == model.Enabled {
+			return h
 		}
 		return g
 	}
-	return a.markAdapter.step(s, action, c, arg, t)
+	g := try(s)
+	if g != model.Enabled && s.PC[c] == recipe.PCHold && s.HoldStep[c] == predmarked.HoldOwn {
+		var u predmarked.State
+		if a.mf.Step(s, model.Label{Action: predmarked.ActWatchOwn, Client: int16(c)}, &u) == model.Enabled {
+			if h := try(&u); h == model.Enabled {
+				return h
+			}
+		}
+	}
+	return g
 }
 
 func (a markForeignAdapter) pc(s *predmarked.State, c int) string {

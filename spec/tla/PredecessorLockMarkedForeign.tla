@@ -17,6 +17,10 @@
 (* any node (setData by the outsider) is PredecessorLockMarkedForged's     *)
 (* fault, not this module's.                                               *)
 (*                                                                         *)
+(* Unlock's delete goes by name once the own watch is armed, whatever news *)
+(* of the node is pending (ReleaseByName, ReleaseGone), where              *)
+(* PredecessorLockForeign's ReleaseNamed waits for none.                   *)
+(*                                                                         *)
 (* OwnWatch = TRUE is the code.  OwnWatch = FALSE is PredecessorLockMarked *)
 (* as it stands, whose holder arms the watch and ignores its event (must   *)
 (* fail BeliefExclusion).                                                  *)
@@ -79,10 +83,31 @@ IgnoreOtherNotification(c) ==
     /\ IF OwnWatch THEN R!Foreign!IgnoreOtherNotification(c) ELSE IgnoreNotification(c)
     /\ UNCHANGED markVars
 
-(* Release on a name that stands, by a lease with no news of its node      *)
-(* (PredecessorLockForeign's ReleaseNamed): Unlock waits for the own       *)
-(* watch, armed after the mark.                                            *)
-ReleaseNamed(c) == R!Foreign!ReleaseNamed(c) /\ ResetMarker(c)
+(* Unlock's delete, by name (impl/zklock Lease.release): sent once the own  *)
+(* watch is armed (Unlock waits for it, so not while the arming getData is  *)
+(* out), whatever news of the node is pending: the watcher may not have     *)
+(* acted on its event yet.  It deletes what stands at the name, an          *)
+(* outsider's replacement too (PredecessorLockForeign's ReleaseNamed        *)
+(* without ~Notified(c): a chaos campaign met that race, Unlock against   *)
+(* an operator's ForeignReplace).                                          *)
+ReleaseByName(c) ==
+    /\ R!Foreign!NameExists(c)
+    /\ ~R!Foreign!ArmingPending(c)
+    /\ Release(c)
+    /\ ResetMarker(c)
+
+(* The same delete finding no node (an outsider deleted it first; its      *)
+(* event came before this reply, one session's replies and events in       *)
+(* order): the lease ends (ErrLockLost), nothing changes on the server.    *)
+ReleaseGone(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "hold"
+    /\ Live(c)
+    /\ ~R!Foreign!NameExists(c)
+    /\ ~R!Foreign!ArmingPending(c)
+    /\ Idle(c)
+    /\ ResetMarker(c)
+    /\ UNCHANGED <<zkVars, sess, reqNo, paused, histVars, pending>>
 
 (* The outsider's steps (PredecessorLockForeign's).  A replacement has the *)
 (* replaced node's data and version: marked if it was (marks unchanged).   *)
@@ -102,7 +127,8 @@ MFClientNext(c) ==
     \/ Mark(c)
     \/ WatchOwn(c)
     \/ MWrite(c)
-    \/ ReleaseNamed(c)
+    \/ ReleaseByName(c)
+    \/ ReleaseGone(c)
     \/ MCancel(c)
     \/ MLearnExpiry(c)
     \/ LearnNodeGone(c)
