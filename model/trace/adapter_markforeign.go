@@ -76,10 +76,10 @@ func (a markForeignAdapter) release(s *predmarked.State, c, arg int, t *predmark
 		if g == model.Enabled {
 			return g
 		}
-		if h := a.mf.ReleaseGone(s, c, t); h == model.Enabled {
-			return h
+		if _, ok := s.NodeAt(s.Node[c]); ok {
+			return g
 		}
-		return g
+		return a.mf.ReleaseGone(s, c, t) // no node of the name: its guard says why not
 	}
 	g := try(s)
 	if g != model.Enabled && s.PC[c] == recipe.PCHold && s.HoldStep[c] == predmarked.HoldOwn {

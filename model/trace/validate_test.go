@@ -129,6 +129,12 @@ func TestControls(t *testing.T) {
 		// holds.
 		{file: "marker_operator_delete.jsonl", verdict: Valid},
 		{"marker_operator_unlearned.jsonl", Invalid, "c1", traceevent.RequestLock, `pc[c1] = "idle"`},
+		// Unlock racing the operator's delete: the delete finds no node
+		// (ReleaseGone), the own watch's event already in. Its control:
+		// the same Release by a holder that never marked nor armed its own
+		// watch, whose arming getData would have told it (LearnNodeGone).
+		{file: "marker_operator_release_gone.jsonl", verdict: Valid},
+		{"marker_operator_release_unarmed.jsonl", Invalid, "c1", traceevent.Release, `~ArmingPending(c1)`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})
