@@ -218,7 +218,30 @@ func (sp *Spec) Step(s *State, l model.Label, t *State) model.Guard {
 	if g := sp.restricted(s, l); g != model.Enabled {
 		return g
 	}
+	if l.Action == recipe.ActRelease && !s.OwnNodeExists(int(l.Client)) {
+		return sp.releaseReplacement(s, int(l.Client), t)
+	}
 	return sp.Spec.Step(s, l, t)
+}
+
+// releaseReplacement is ReleaseByName on a name an outsider's replacement
+// stands at: the delete by name removes it, in the step.
+func (sp *Spec) releaseReplacement(s *State, c int, t *State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return recipe.GNotPaused
+	case s.PC[c] != recipe.PCHold:
+		return `pc[c] = "hold"`
+	case !s.LiveC(c):
+		return recipe.GLive
+	}
+	n, _ := s.NodeAt(s.Node[c])
+	*t = *s
+	s.DeleteNodes(&t.Server, []zk.Node[zk.NoKind]{n})
+	t.Idle(c)
+	t.Tenure = cow.With(t.Tenure, c, 0)
+	resetMarker(s, c, t)
+	return model.Enabled
 }
 
 // isClientStep reports whether l is a step of MFClientNext (the others

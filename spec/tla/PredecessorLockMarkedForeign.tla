@@ -93,7 +93,17 @@ IgnoreOtherNotification(c) ==
 ReleaseByName(c) ==
     /\ R!Foreign!NameExists(c)
     /\ ~R!Foreign!ArmingPending(c)
-    /\ Release(c)
+    /\ IF OwnNodeExists(c)
+       THEN Release(c)
+       \* An outsider's replacement: the delete by name removes it.  It lands
+       \* in this step (with AsyncDelete too: a pending delete of ours removes
+       \* our session's nodes only).
+       ELSE /\ ~paused[c]
+            /\ pc[c] = "hold"
+            /\ Live(c)
+            /\ ZK!DeleteNodes({ZK!NodeAt(node[c])})
+            /\ Idle(c)
+            /\ UNCHANGED <<sess, reqNo, paused, histVars>>
     /\ ResetMarker(c)
 
 (* The same delete finding no node (an outsider deleted it first; its      *)
