@@ -241,3 +241,41 @@ func TestMarkerWatchReplyLost(t *testing.T) {
 	}
 	l.Unlock(q.ctx)
 }
+
+// The reply of the holder's mark is lost with its connection: the mark
+// was applied (the cut comes after the server got it), so the trace says
+// Mark "lost", pending, and the lease holds on; its successor reads the
+// mark and is handed the lock at the release. The trace, with the lost
+// mark, is replayed in the model when the test ends.
+func TestMarkerMarkReplyLost(t *testing.T) {
+	ctx := ctxFor(t, 2*time.Minute)
+	lock := lockPath(t)
+	h := newClient(t, "holder")
+	m, _ := NewMutex(h.Session, lock)
+	cut := h.net.CutAfterRequest(faultinject.OpSetData)
+	held, err := m.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, err := cut.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := h.trace.waitFor(t, "the holder's mark", time.Minute, action(traceevent.Mark))
+	t.Logf("cut %+v; mark %s pending=%v", report, ev.Result, ev.Pending)
+	if held.Err() != nil {
+		t.Fatalf("the lease ended with its mark's reply: %v", held.Err())
+	}
+	w := newClient(t, "waiter")
+	mw, _ := NewMutex(w.Session, lock)
+	p := lockAsync(ctx, mw.Lock)
+	w.trace.waitFor(t, "waiter queued", time.Minute, waiting)
+	if err := held.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.wait(t, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock(ctx)
+}
