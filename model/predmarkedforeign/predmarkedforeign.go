@@ -6,8 +6,8 @@
 // State is predmarked.State. The marker's steps are predmarked's, the
 // outsider's and LearnNodeGone predforeign's on the embedded
 // predlock.State, with the marker's variables unchanged (a replacement
-// has the replaced node's data and version: marked if it was), or reset
-// at LearnNodeGone.
+// has the data and version the outsider read: a marked node's mark, or,
+// ForeignReplaceUnmarked, none), or reset at LearnNodeGone.
 // IgnoreNotification and Release are restricted as the module's
 // IgnoreOtherNotification and ReleaseByName say; ReleaseGone is Unlock's
 // delete finding no node. The own-node watch is
@@ -187,10 +187,25 @@ func (sp *Spec) ForeignDelete(s *State, q int, t *State) model.Guard {
 }
 
 // ForeignReplace is PredecessorLockForeign's ForeignReplace(q), the marks
-// unchanged: the replacement has the replaced node's data and version.
+// unchanged: the replacement has the data and version the outsider read,
+// a marked node's mark (ForeignReplaceUnmarked: the read came first).
 func (sp *Spec) ForeignReplace(s *State, q int, t *State) model.Guard {
 	*t = *s
 	return sp.F.ForeignReplace(&s.State, q, &t.State)
+}
+
+// ForeignReplaceUnmarked is ForeignReplace(q) with marks' = marks \ {q}:
+// the outsider read the node before its mark. TLC names it ForeignReplace
+// (one disjunct of its marks'), and only a marked node's differs.
+func (sp *Spec) ForeignReplaceUnmarked(s *State, q int, t *State) model.Guard {
+	if !s.Marked(q) {
+		return `q \in marks`
+	}
+	if g := sp.ForeignReplace(s, q, t); g != model.Enabled {
+		return g
+	}
+	t.Marks = cow.Filter(s.Marks, func(m int) bool { return m != q })
+	return model.Enabled
 }
 
 // Step applies the action instance l to s, writing the successor into t.
@@ -301,6 +316,9 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 		for _, a := range []uint8{ActForeignDelete, ActForeignReplace} {
 			l := model.Label{Action: a, Client: -1, Arg: int16(n.Seq)}
 			if sp.Step(s, l, &t) == model.Enabled {
+				emit(l, &t)
+			}
+			if a == ActForeignReplace && sp.ForeignReplaceUnmarked(s, n.Seq, &t) == model.Enabled {
 				emit(l, &t)
 			}
 		}

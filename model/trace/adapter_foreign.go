@@ -100,7 +100,16 @@ func (m *eventMatch[S]) Foreign() ([]succ[S], string) {
 		if why != "" {
 			return nil, why
 		}
-		return m.one(t, m.nd.maxSeq, string(m.ev.Action)+"("+m.ev.Node+")")
+		out, _ := m.one(t, m.nd.maxSeq, string(m.ev.Action)+"("+m.ev.Node+")")
+		if m.ev.Action == traceevent.ForeignReplace {
+			// A model whose replacement may or may not carry a mark
+			// (PredecessorLockMarkedForeign) has both successors.
+			if u, why := m.do(foreignReplaceUnmarked, n.seq); why == "" {
+				more, _ := m.one(u, m.nd.maxSeq, string(m.ev.Action)+"("+m.ev.Node+", unmarked)")
+				out = append(out, more...)
+			}
+		}
+		return out, ""
 	}
 	if m.ev.Action == traceevent.ForeignDelete && !confirmed(m.ev) {
 		// An unconfirmed delete (the operator's session closing, which

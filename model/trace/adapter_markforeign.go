@@ -9,6 +9,11 @@ import (
 	"github.com/zklock/zklock/traceevent"
 )
 
+// foreignReplaceUnmarked names, to the adapter, the ForeignReplace whose
+// replacement carries no mark (the outsider read the node before its
+// mark): a second successor of a ForeignReplace event, no trace action.
+const foreignReplaceUnmarked traceevent.Action = "ForeignReplace (unmarked)"
+
 // markForeignAdapter adapts model/predmarkedforeign
 // (PredecessorLockMarkedForeign): a Mutex's lock with marker steps and an
 // outsider's, whose events are those of the trace client
@@ -41,6 +46,8 @@ func (a markForeignAdapter) step(s *predmarked.State, action traceevent.Action, 
 		return a.mf.ForeignDelete(s, arg, t)
 	case traceevent.ForeignReplace:
 		return a.mf.ForeignReplace(s, arg, t)
+	case foreignReplaceUnmarked:
+		return a.mf.ForeignReplaceUnmarked(s, arg, t)
 	}
 	if !a.client(c) {
 		return model.Guard("the outsider takes no step " + action)

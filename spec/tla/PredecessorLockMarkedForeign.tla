@@ -11,11 +11,11 @@
 (* former only.  Its event, or a getData finding the node gone or not its  *)
 (* own (before the mark or after it), ends the lease: LearnNodeGone,       *)
 (* PredecessorLockForeign's, resetting the marker's variables.  A          *)
-(* replacement carries the replaced node's data and version (ZooKeeper.tla *)
-(* takes that worst case for a guarded check; the chaos operator copies    *)
-(* both): a marked node's replacement reads as marked.  A forged mark on   *)
-(* any node (setData by the outsider) is PredecessorLockMarkedForged's     *)
-(* fault, not this module's.                                               *)
+(* replacement carries the data and version the outsider read (the chaos  *)
+(* operator copies both): a marked node's replacement reads as marked, or  *)
+(* unmarked if the read came before the mark.  A forged mark on any node   *)
+(* (setData by the outsider) is PredecessorLockMarkedForged's fault, not   *)
+(* this module's.                                                          *)
 (*                                                                         *)
 (* Unlock's delete goes by name once the own watch is armed, whatever news *)
 (* of the node is pending (ReleaseByName, ReleaseGone), where              *)
@@ -120,9 +120,14 @@ ReleaseGone(c) ==
     /\ UNCHANGED <<zkVars, sess, reqNo, paused, histVars, pending>>
 
 (* The outsider's steps (PredecessorLockForeign's).  A replacement has the *)
-(* replaced node's data and version: marked if it was (marks unchanged).   *)
+(* data and version the outsider read before: a marked node's replacement  *)
+(* is marked, or not if the read came before the mark (the chaos operator  *)
+(* reads, then replaces).                                                  *)
 ForeignDelete(s) == R!Foreign!ForeignDelete(s) /\ UNCHANGED markVars
-ForeignReplace(s) == R!Foreign!ForeignReplace(s) /\ UNCHANGED markVars
+ForeignReplace(s) ==
+    /\ R!Foreign!ForeignReplace(s)
+    /\ marks' \in {marks, marks \ {s}}
+    /\ UNCHANGED <<seen, holdStep>>
 
 -----------------------------------------------------------------------------
 MFClientNext(c) ==
