@@ -153,7 +153,8 @@ const (
 
 // operate deletes node and, for operator-replace, creates one of the same
 // name with the same data and ACL in its place, its version set to the
-// old one's by as many writes. It says what it did, error or not.
+// old one's by as many writes, all in one transaction. It says what it
+// did, error or not.
 func operate(conn *zk.Conn, kind schedule.Kind, node string) (string, operated, error) {
 	data, st, err := conn.Get(node)
 	if err != nil {
@@ -169,23 +170,21 @@ func operate(conn *zk.Conn, kind schedule.Kind, node string) (string, operated, 
 		}
 		return fmt.Sprintf("deleted %s (czxid 0x%x)", node, st.Czxid), deleted, nil
 	}
-	// The delete and the create in one multi, one transaction: no reader
-	// sees the name missing in between (the spec's ForeignReplace is one
-	// step; an operator's two separate calls are a ForeignDelete and a
-	// create the trace vocabulary has no step for).
-	if _, err := conn.Multi(&zk.DeleteRequest{Path: node, Version: -1},
-		&zk.CreateRequest{Path: node, Data: data, Acl: acl, Flags: zk.FlagEphemeral}); err != nil {
+	// The delete, the create and the writes that bring the replacement to
+	// the old version in one multi, one transaction: no reader sees the
+	// name missing, nor the replacement at another version, in between
+	// (the spec's ForeignReplace is one step; separate calls would be a
+	// ForeignDelete, a create and setData the trace vocabulary has no
+	// step for, and a waiter's watch would fire on the setData).
+	ops := []any{&zk.DeleteRequest{Path: node, Version: -1},
+		&zk.CreateRequest{Path: node, Data: data, Acl: acl, Flags: zk.FlagEphemeral}}
+	for v := int32(0); v < st.Version; v++ {
+		ops = append(ops, &zk.SetDataRequest{Path: node, Data: data, Version: v})
+	}
+	if _, err := conn.Multi(ops...); err != nil {
 		return "", untouched, fmt.Errorf("replacing %s: %w", node, err)
 	}
-	var version int32
-	for version < st.Version {
-		nst, err := conn.Set(node, data, version)
-		if err != nil {
-			return "", replacedNode, fmt.Errorf("setting the replacement's version: %w", err)
-		}
-		version = nst.Version
-	}
-	return fmt.Sprintf("replaced %s (czxid 0x%x) by a node of the same name, data and version %d", node, st.Czxid, version), replacedNode, nil
+	return fmt.Sprintf("replaced %s (czxid 0x%x) by a node of the same name, data and version %d", node, st.Czxid, st.Version), replacedNode, nil
 }
 
 // wiper is a cluster that can wipe its servers' data (the local ensemble).
