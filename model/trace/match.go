@@ -41,7 +41,9 @@ func (se *searcher[S]) match(nd *searchNode[S], c int, ev *Event) ([]succ[S], st
 		return m.GrantOnHeadGone()
 	case traceevent.Grant:
 		return m.Grant()
-	case traceevent.Mark, traceevent.WatchOwn:
+	case traceevent.Mark:
+		return m.Mark()
+	case traceevent.WatchOwn:
 		return m.step()
 	case traceevent.MarkSeen, traceevent.UnmarkedGone:
 		return m.notified()
@@ -134,6 +136,18 @@ func (m *eventMatch[S]) step() ([]succ[S], string) {
 		return nil, why
 	}
 	return m.one(t, m.nd.maxSeq, m.label)
+}
+
+// Mark: the model's Mark. A mark whose reply was lost (unconfirmed) may
+// not have been applied: then no step, the holder's node unmarked (a
+// successor that read it so lists again at its deletion). Either way the
+// code traces no WatchOwn unless its getData read the mark back.
+func (m *eventMatch[S]) Mark() ([]succ[S], string) {
+	out, why := m.step()
+	if confirmed(m.ev) {
+		return out, why
+	}
+	return append(out, succ[S]{state: *m.s, maxSeq: m.nd.maxSeq, desc: m.desc + "  =>  (nothing: the mark was not applied)", consume: true}), ""
 }
 
 // RequestLock: the step takes the lock's kind (read or write) as its

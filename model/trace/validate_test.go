@@ -135,6 +135,12 @@ func TestControls(t *testing.T) {
 		// watch, whose arming getData would have told it (LearnNodeGone).
 		{file: "marker_operator_release_gone.jsonl", verdict: Valid},
 		{"marker_operator_release_unarmed.jsonl", Invalid, "c1", traceevent.Release, `~ArmingPending(c1)`},
+		// A mark whose reply was lost may not have been applied: the
+		// successor that read its target unmarked lists again at its
+		// deletion. Its control: the same with the mark confirmed before
+		// the successor's read, which then read the mark.
+		{file: "marker_mark_lost_unapplied.jsonl", verdict: Valid},
+		{"marker_mark_confirmed_unread.jsonl", Invalid, "c2", traceevent.UnmarkedGone, `seen[c2] = "mark"`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rep, err := Validate(readFile(t, tc.file), Options{})
