@@ -102,13 +102,6 @@ func (c *contender) run(ctx context.Context, try bool) (*Lease, error) {
 			return nil, ErrLocked
 		}
 		last := handOff(q, me, c.kind)
-		if c.marking() {
-			lease, err := c.waitMarked(ctx, wait.name, last)
-			if lease != nil || err != nil {
-				return lease, err
-			}
-			continue
-		}
 		second := twoAhead(q, me, c.kind)
 		var ownArmed <-chan result[bool]
 		if last {

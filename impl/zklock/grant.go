@@ -98,8 +98,5 @@ func (c *contender) grant(ctx context.Context) (*Lease, error) {
 	lease.watchOwnNode(c.own)
 	c.own = nil
 	c.trace(TraceEvent{Action: traceevent.Grant, Token: lease.token, Start: c.listed.at})
-	if c.marking() {
-		lease.sendMark()
-	}
 	return lease, nil
 }

@@ -53,23 +53,20 @@ func handOffTo(t *testing.T, who *client, p *pending, want ...traceevent.Action)
 // path) and is then handed the lock in one notification too. The code
 // mutant shortcut-on-second (the event of the node two ahead taken as the
 // grant) fails here: the third is granted beside the second.
-//
-// A Mutex hands off by the marker (TestMarkerHandOff); an election's
-// candidates, like Curator's and kazoo's contenders, keep this rule.
 func TestHandOffInOneNotification(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 2*time.Minute)
 	h, a, b := newClient(t, "holder"), newClient(t, "second"), newClient(t, "third")
-	mh, _ := NewElection(h.Session, lock)
-	ma, _ := NewElection(a.Session, lock)
-	mb, _ := NewElection(b.Session, lock)
-	held, err := campaignLease(mh)(ctx)
+	mh, _ := NewMutex(h.Session, lock)
+	ma, _ := NewMutex(a.Session, lock)
+	mb, _ := NewMutex(b.Session, lock)
+	held, err := mh.Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa := lockAsync(ctx, campaignLease(ma))
+	pa := lockAsync(ctx, ma.Lock)
 	a.trace.waitFor(t, "second queued", time.Minute, waiting)
-	pb := lockAsync(ctx, campaignLease(mb))
+	pb := lockAsync(ctx, mb.Lock)
 	b.trace.waitFor(t, "third queued", time.Minute, waiting)
 	if err := held.Unlock(ctx); err != nil {
 		t.Fatal(err)
@@ -145,35 +142,10 @@ func TestRWHandOff(t *testing.T) {
 	third.Unlock(context.Background())
 }
 
-// holdCampaign leads an election on lock with a client of its own, named
-// holder, and returns the client and the leader's lease: the holder of a
-// queue whose waiters keep PredecessorLock's rule (a Mutex marks, marker.go).
-func holdCampaign(t testing.TB, ctx context.Context, lock string) (*client, *Lease) {
-	t.Helper()
-	h := newClient(t, "holder")
-	e, _ := NewElection(h.Session, lock)
-	held, err := campaignLease(e)(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h, held
-}
-
-// campaignLease is e's Campaign as a Lock: the candidate's lease.
-func campaignLease(e *Election) func(context.Context) (*Lease, error) {
-	return func(ctx context.Context) (*Lease, error) {
-		l, err := e.Campaign(ctx, nil)
-		if err != nil {
-			return nil, err
-		}
-		return l.lease, nil
-	}
-}
-
 // The hand-off in one notification is a grant like any other: it goes
 // through the synchronous loss-deadline check, so a waiter whose deadline
 // passed while it waited is refused, not granted (the spec's
-// GrantOnMarkedGone leads to the same Grant step as a listing).
+// GrantOnHeadGone leads to the same Grant step as a listing).
 func TestHandOffChecksDeadline(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
@@ -205,7 +177,7 @@ func TestHandOffChecksDeadline(t *testing.T) {
 	if !errors.Is(err, ErrSessionLost) {
 		t.Fatalf("hand-off past the deadline: %v, want ErrSessionLost", err)
 	}
-	if w.trace.count(action(traceevent.GrantOnMarkedGone)) != 1 {
+	if w.trace.count(action(traceevent.GrantOnHeadGone)) != 1 {
 		t.Fatalf("the waiter did not take the hand-off; trace:\n%s", w.trace.dump())
 	}
 }

@@ -20,14 +20,11 @@ import (
 // which lists again while the successor holds (so that its own turn then
 // comes in one notification). Counted as watch notifications crossing
 // each waiter's proxies.
-//
-// An election's candidates keep this rule; a Mutex's waiters watch their
-// predecessor alone (the marker: TestMarkerHandOff).
 func TestNoHerd(t *testing.T) {
 	const n = 20
 	lock := lockPath(t)
 	ctx := ctxFor(t, 3*time.Minute)
-	_, held := holdCampaign(t, ctx, lock)
+	_, held := holdLock(t, ctx, lock)
 	waiters := make([]*client, n)
 	granted := make(chan int, n)
 	// Every release is counted: the last waiter's own node is watched
@@ -37,9 +34,9 @@ func TestNoHerd(t *testing.T) {
 	for i := range waiters {
 		c := newClient(t, fmt.Sprintf("w%d", i))
 		waiters[i] = c
-		m, _ := NewElection(c.Session, lock)
+		m, _ := NewMutex(c.Session, lock)
 		go func() {
-			lease, err := campaignLease(m)(ctx)
+			lease, err := m.Lock(ctx)
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)
 				granted <- -1

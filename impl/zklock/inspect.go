@@ -39,11 +39,6 @@ type NodeView struct {
 	Session  int64     `json:"session"`
 	Identity *Identity `json:"identity,omitempty"` // the default node data, if that is what it holds
 	DataSize int       `json:"data_size"`
-	// Marked is when a Mutex holder marked its node at its grant (the
-	// node's mtime once its data was written back, marker.go); zero for a
-	// node never marked: a waiter, a holder whose mark has not landed, an
-	// RWMutex's or a Curator client's node.
-	Marked time.Time `json:"marked,omitzero"`
 	// Gone: the node was deleted between the listing and the read of its
 	// data (its lease ended meanwhile); the other fields but Name, Mode and
 	// Seq are zero.
@@ -130,9 +125,6 @@ func (l *lockCore) readNode(ctx context.Context, n *NodeView) ([]byte, error) {
 	st := r.st
 	n.Token, n.Session, n.DataSize = st.Czxid, st.EphemeralOwner, len(r.data)
 	n.Created = time.UnixMilli(st.Ctime).UTC()
-	if isMarked(st) {
-		n.Marked = time.UnixMilli(st.Mtime).UTC()
-	}
 	if id, ok := ParseIdentity(r.data); ok {
 		n.Identity = &id
 	}

@@ -51,9 +51,8 @@ type Lease struct {
 	err     error // nil while held
 	unlock  bool  // Unlock was called (a second one is ErrNotHeld)
 	done    chan struct{}
-	onEnd   []func()   // called once done is closed (MultiLease)
-	watch   *ownWatch  // the one watch on our node while held (ownwatch.go)
-	marking *leaseMark // a Mutex lease's mark (leasemark.go), nil before it is sent
+	onEnd   []func()  // called once done is closed (MultiLease)
+	watch   *ownWatch // the one watch on our node while held (ownwatch.go)
 	granted time.Time
 	below   int64 // a higher token this process handed out before on the lock (rewind.go)
 }
@@ -252,12 +251,6 @@ func (l *Lease) release(ctx context.Context) error {
 		return fmt.Errorf("zklock: unlock %s: %w", node, err) // the server deletes it with the session
 	}
 	defer l.s.endOp()
-	l.mu.Lock()
-	m := l.marking
-	l.mu.Unlock()
-	if m != nil {
-		<-m.sent // the mark goes out first, and lands first
-	}
 	sent := l.s.now()
 	gone, err := l.s.deleteEventually(ctx, node)
 	if alt != "" {
@@ -271,12 +264,6 @@ func (l *Lease) release(ctx context.Context) error {
 		Start: sent.at, ZxidLow: sent.zxid, Pending: err != nil}
 	if l.sem != "" {
 		ev.Action, ev.Lock, ev.Kind = traceevent.ReleaseLease, l.sem, ""
-	}
-	if m != nil {
-		select { // its reply came before the delete's: Mark is traced before Release
-		case <-m.done:
-		case <-l.s.done:
-		}
 	}
 	l.s.traceWrite(ev, node)
 	if err != nil {
@@ -312,9 +299,6 @@ func (l *Lease) Guard(ctx context.Context, ops ...any) ([]zk.MultiResponse, erro
 		return nil, fmt.Errorf("zklock: guard %s: %w", l.Node(), err)
 	}
 	ops = l.s.chrooted(ops)
-	if err := l.awaitMark(ctx); err != nil {
-		return nil, fmt.Errorf("zklock: guard %s: %w", l.Node(), err)
-	}
 	return l.guardedMulti(ctx, "guard", func(string) []any { return ops }, nil)
 }
 
@@ -332,7 +316,6 @@ func (l *Lease) Check() (*zk.CheckVersionRequest, error) {
 	if l == nil {
 		return nil, fmt.Errorf("%w: nil lease", ErrInvalidArgument)
 	}
-	_ = l.awaitMark(context.Background()) // the version the mark made: its reply is a round trip away
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil {

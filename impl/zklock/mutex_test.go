@@ -149,38 +149,21 @@ func TestTryLock(t *testing.T) {
 
 // Test 5: a waiter in the middle of the queue gives up. Its node goes, and
 // the waiter behind it goes back to waiting for the holder, not to holding.
-// Mutex waiters (the marker's rule: the middle node's deletion is unmarked)
-// and election candidates (PredecessorLock's rule, which Curator and kazoo
-// share) both.
 func TestCancelWhileWaiting(t *testing.T) {
-	for _, kind := range []string{"mutex", "election"} {
-		t.Run(kind, func(t *testing.T) { cancelWhileWaiting(t, kind == "election") })
-	}
-}
-
-// lockFunc is a Mutex's Lock on lock, or an election's Campaign.
-func lockFunc(s *Session, lock string, election bool) func(context.Context) (*Lease, error) {
-	if election {
-		e, _ := NewElection(s, lock)
-		return campaignLease(e)
-	}
-	m, _ := NewMutex(s, lock)
-	return m.Lock
-}
-
-func cancelWhileWaiting(t *testing.T, election bool) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 2*time.Minute)
 	h, a, b := newClient(t, "holder"), newClient(t, "middle"), newClient(t, "last")
-	mh, ma, mb := lockFunc(h.Session, lock, election), lockFunc(a.Session, lock, election), lockFunc(b.Session, lock, election)
-	held, err := mh(ctx)
+	mh, _ := NewMutex(h.Session, lock)
+	ma, _ := NewMutex(a.Session, lock)
+	mb, _ := NewMutex(b.Session, lock)
+	held, err := mh.Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	actx, cancelA := context.WithCancel(ctx)
-	pa := lockAsync(actx, ma)
+	pa := lockAsync(actx, ma.Lock)
 	a.trace.waitFor(t, "middle queued", time.Minute, waiting)
-	pb := lockAsync(ctx, mb)
+	pb := lockAsync(ctx, mb.Lock)
 	b.trace.waitFor(t, "last queued", time.Minute, waiting)
 	middle := a.trace.waitFor(t, "middle's node", time.Second, action(traceevent.CreateOk)).Node
 
@@ -223,10 +206,10 @@ func cancelWhileWaiting(t *testing.T, election bool) {
 	lease.Unlock(ctx)
 
 	// A deadline ends a wait the same way.
-	held, _ = mh(ctx)
+	held, _ = mh.Lock(ctx)
 	dctx, stop := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer stop()
-	if _, err := ma(dctx); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := ma.Lock(dctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Lock past its deadline = %v, want context.DeadlineExceeded", err)
 	}
 	eventually(t, "only the holder's node left", 10*time.Second, func() bool {

@@ -149,7 +149,6 @@ func (l *Lease) keepOwnWatch(life context.Context, w *ownWatch, fired <-chan zk.
 // the node's czxid as first seen (0: take it from this arming).
 func (l *Lease) watchOnce(life context.Context, w *ownWatch, fired <-chan zk.Event, czxid *int64) bool {
 	if fired == nil {
-		sent := l.s.now()
 		st, ch, err := l.armOwn(life, w.node)
 		switch {
 		case errors.Is(err, zk.ErrNoNode):
@@ -160,7 +159,6 @@ func (l *Lease) watchOnce(life context.Context, w *ownWatch, fired <-chan zk.Eve
 			return l.ownNodeGone(life, w.node, ErrNodeReplaced)
 		}
 		*czxid, fired = st.Czxid, ch
-		l.ownReadMark(life, st, sent)
 	}
 	w.mu.Lock()
 	w.fired = fired
@@ -176,9 +174,8 @@ func (l *Lease) watchOnce(life context.Context, w *ownWatch, fired <-chan zk.Eve
 	case zk.EventNodeDeleted:
 		return l.ownNodeGone(life, w.node, ErrNodeDeleted)
 	}
-	// A data change (our mark, ours by Proclaim, or someone's setData):
-	// arm again, and the stat that comes with it tells whether the node is
-	// ours; our own mark never ends the lease.
+	// A data change (ours by Proclaim, or someone's setData): arm again,
+	// and the stat that comes with it tells whether the node is ours.
 	return true
 }
 

@@ -249,9 +249,8 @@ func TestLockPathOwnedByOperator(t *testing.T) {
 // lock-0000000000, can sort ahead of a node created before it. A waiter
 // whose last listing showed one node ahead takes that node's deletion as
 // its grant without listing again (the one-notification hand-off), so
-// such a node made after that listing is overtaken, and so is it by a
-// waiter behind a marked holder (marker.go); a waiter that lists after an
-// unmarked deletion waits for it like a holder. It is not a contender of
+// such a node made after that listing is overtaken; a waiter that lists
+// after it appeared waits for it like a holder. It is not a contender of
 // any zklock or Curator client (they create sequential nodes only).
 func TestStrangerNamedLowAfterListing(t *testing.T) {
 	skipTraceCheck(t, "a stranger's node that the model never created is in the queue")
@@ -295,7 +294,7 @@ func TestStrangerNamedLowAfterListing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the waiter at the hand-off: %v, want granted (it lists no more)", err)
 	}
-	if w.trace.count(action(traceevent.GrantOnMarkedGone)) != 1 {
+	if w.trace.count(action(traceevent.GrantOnHeadGone)) != 1 {
 		t.Fatalf("the waiter was granted without the hand-off; trace:\n%s", w.trace.dump())
 	}
 	if seqOf(t, seqd) <= seqOf(t, lease.Node()) {
@@ -313,27 +312,25 @@ func TestStrangerNamedLowAfterListing(t *testing.T) {
 		t.Fatalf("Contenders = %q, %v; want the stranger %s first, then our lease", names, err, low)
 	}
 
-	// A waiter that lists with the stranger there, behind our lease: the
-	// lease marked its node at its grant (marker.go), and a marked node's
-	// deletion is the grant of the waiter that read the mark, so the
-	// stranger, overtaken by the lease, is overtaken by the queue behind
-	// it too (it is no contender's: no client waits on it). Only a waiter
-	// whose predecessor leaves unmarked lists again and waits for it.
+	// A waiter that lists with the stranger there waits for it.
 	l, ml := mutex("later")
 	pl := lockAsync(ctx, ml.Lock)
 	l.trace.waitFor(t, "the later waiter behind our lease", 20*time.Second, waiting)
 	if err := lease.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	later, err := pl.wait(t, 20*time.Second)
-	if err != nil {
-		t.Fatalf("Lock behind the marked lease: %v", err)
-	}
-	if l.trace.count(action(traceevent.GrantOnMarkedGone)) != 1 {
-		t.Fatalf("the later waiter was granted without the marked hand-off; trace:\n%s", l.trace.dump())
+	l.trace.waitFor(t, "the later waiter waiting for the stranger", 20*time.Second, func(ev TraceEvent) bool {
+		return ev.Action == traceevent.ListChildren && ev.Result == traceevent.ResultWait && ev.Target == low
+	})
+	if pl.returned() {
+		t.Fatal("Lock returned while the stranger sorts first")
 	}
 	if err := a.Delete(joinPath(lock, low), -1); err != nil {
 		t.Fatal(err)
+	}
+	later, err := pl.wait(t, 20*time.Second)
+	if err != nil {
+		t.Fatalf("Lock after the stranger went: %v", err)
 	}
 	if err := later.Unlock(ctx); err != nil {
 		t.Fatal(err)

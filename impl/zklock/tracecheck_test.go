@@ -178,22 +178,20 @@ func checkCreateZxids(evs []trace.Event) error {
 // granted on a's deletion without a listing; c, with two nodes ahead of it,
 // lists again after a's release (it watched a's node as the node two
 // ahead) and is granted on b's deletion without a listing.
-//
-// Election candidates, which keep that rule (a Mutex marks, marker.go).
 func TestTraceZxids(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a, b, c3 := newClient(t, "a"), newClient(t, "b"), newClient(t, "c")
-	ma, _ := NewElection(a.Session, lock)
-	mb, _ := NewElection(b.Session, lock)
-	mc, _ := NewElection(c3.Session, lock)
-	held, err := campaignLease(ma)(ctx)
+	ma, _ := NewMutex(a.Session, lock)
+	mb, _ := NewMutex(b.Session, lock)
+	mc, _ := NewMutex(c3.Session, lock)
+	held, err := ma.Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waiter := lockAsync(ctx, campaignLease(mb))
+	waiter := lockAsync(ctx, mb.Lock)
 	b.trace.waitFor(t, "b queued", time.Minute, waiting)
-	last := lockAsync(ctx, campaignLease(mc))
+	last := lockAsync(ctx, mc.Lock)
 	c3.trace.waitFor(t, "c queued", time.Minute, waiting)
 	if err := held.Unlock(ctx); err != nil {
 		t.Fatal(err)

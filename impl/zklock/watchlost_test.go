@@ -33,16 +33,14 @@ func watchLost(ev TraceEvent) bool {
 // wire before the connection closed. A round where it was not (the request
 // waited in the client and went out after the reconnect) is cancelled and
 // another waiter tries.
-//
-// Election candidates here: a Mutex's waiter reads again (TestMarkerWatchReplyLost).
 func TestWatchReplyLost(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 3*time.Minute)
 	a := admin(t)
-	_, held := holdCampaign(t, ctx, lock)
+	_, held := holdLock(t, ctx, lock)
 	c, p := loseWatchReply(t, ctx, func(s *Session) func(context.Context) (*Lease, error) {
-		m, _ := NewElection(s, lock)
-		return campaignLease(m)
+		m, _ := NewMutex(s, lock)
+		return m.Lock
 	})
 	grantedAfterRelisting(t, ctx, c, p, held)
 	if left := synced(t, a, lock); len(left) != 0 {
@@ -187,23 +185,21 @@ func secondLost(ev TraceEvent) bool {
 // replayed in the model when the test ends, is pinned as
 // cmd/tlatrace/testdata/impl_second_watch_reply_lost.jsonl for TLC. The
 // code mutant second-watch-retried (the retry as it was) fails the test.
-//
-// Election candidates: a Mutex's waiter has no second watch (the marker).
 func TestSecondWatchReplyLost(t *testing.T) {
 	lock := lockPath(t)
 	ctx := ctxFor(t, 3*time.Minute)
 	a := admin(t)
-	_, held := holdCampaign(t, ctx, lock)
+	_, held := holdLock(t, ctx, lock)
 	w1 := newClient(t, "first")
-	m1, _ := NewElection(w1.Session, lock)
-	p1 := lockAsync(ctx, campaignLease(m1))
+	m1, _ := NewMutex(w1.Session, lock)
+	p1 := lockAsync(ctx, m1.Lock)
 	w1.trace.waitFor(t, "the first waiter waiting", time.Minute, waiting)
 
 	w2 := newClient(t, "second")
-	m2, _ := NewElection(w2.Session, lock)
+	m2, _ := NewMutex(w2.Session, lock)
 	// The waiter's first getData is on its second (the holder's node).
 	cut := w2.net.CutAfterRequest(faultinject.OpGetData)
-	p2 := lockAsync(ctx, campaignLease(m2))
+	p2 := lockAsync(ctx, m2.Lock)
 	report, err := cut.Wait(ctx)
 	if err != nil {
 		t.Fatal(err)
