@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // Lease.Check's operation makes a caller's own multi apply only while the
@@ -35,10 +38,15 @@ func TestLeaseCheck(t *testing.T) {
 	if _, err := c.Conn().Multi(check, create); err != nil {
 		t.Fatalf("multi with the check of a held lease: %v", err)
 	}
-	// The lock is lost behind the holder's back: our node is deleted.
+	// The lock is lost behind the holder's back: our node is deleted, an
+	// outsider's step in the trace (its lease then ends by LearnNodeGone).
+	start := time.Now()
 	if err := a.Delete(lease.Node(), -1); err != nil {
 		t.Fatal(err)
 	}
+	end := time.Now().UnixNano()
+	traceOutsider(t, trace.Event{Lock: lease.lock, Action: traceevent.ForeignDelete, Node: baseName(lease.Node()),
+		Start: start.UnixNano(), End: &end})
 	set := &zk.SetDataRequest{Path: data, Data: []byte("2"), Version: -1}
 	res, err := c.Conn().Multi(check, set)
 	if err == nil || len(res) == 0 || !errors.Is(res[0].Error, zk.ErrNoNode) {

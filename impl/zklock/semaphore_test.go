@@ -221,6 +221,9 @@ func TestSemaphoreFencing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An outsider's delete ends the lease by LearnNodeGone, a step the
+	// Semaphore model does not have (only the Mutex's, PredecessorLockForeign).
+	skipTraceCheck(t, "an outsider deletes a semaphore's lease node: no LearnNodeGone in the Semaphore model")
 	if err := a.Delete(l.Node(), -1); err != nil {
 		t.Fatal(err)
 	}
