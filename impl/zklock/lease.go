@@ -194,9 +194,6 @@ func (l *Lease) Unlock(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	// The watch on our node is set before our delete, so that the
-	// delete's event always ends it (no watch left waiting on the server).
-	_ = l.awaitOwnWatch(ctx)
 	l.mu.Lock()
 	again, node, st, lost := l.unlock, l.node, l.st, l.err
 	l.unlock = true

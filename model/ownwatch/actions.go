@@ -214,8 +214,6 @@ func (sp *Spec) Release(s *State, c int, t *State) model.Guard {
 		return `pc[c] = "hold"`
 	case s.GW[c] != None:
 		return `gw[c] = "none"`
-	case sp.WatchOwn && !s.Armed[c]:
-		return `WatchOwn => armed[c]`
 	}
 	*t = *s
 	s.ZK.DeleteNodes(&t.ZK, named(s, s.Node[c]))

@@ -164,8 +164,8 @@ func (sp *Spec) restricted(s *predlock.State, l model.Label) model.Guard {
 		if _, ok := s.NodeAt(s.Node[c]); !ok {
 			return `NameExists(c)`
 		}
-		if sp.Stale(s, c) {
-			return `~Stale(c)`
+		if Notified(s, c) {
+			return `~Notified(c)`
 		}
 	}
 	return model.Enabled

@@ -14,7 +14,8 @@ import (
 // the holder's LearnNodeGone. A Grant is matched with the arming of the
 // lease's own-node watch that follows it (ArmOwnWatch): the code sends it
 // with the grant, and a node gone before the watch is set ends the lease
-// by LearnNodeGone all the same.
+// by LearnNodeGone all the same. A Release whose node no longer stands
+// (the outsider deleted it before Unlock's delete) is LearnNodeGone too.
 type foreignAdapter struct {
 	predAdapter
 	fs *predforeign.Spec
@@ -50,6 +51,15 @@ func (a foreignAdapter) step(s *predlock.State, action traceevent.Action, c, arg
 		return model.Guard("no action " + action + " in PredecessorLockForeign")
 	}
 	g := a.fs.Step(s, model.Label{Action: idx, Client: int16(c), Arg: int16(arg)}, t)
+	if g != model.Enabled && idx == recipe.ActRelease {
+		// Unlock does not wait for its own watch, nor for the watcher to
+		// act on an event: its delete may find no node, the outsider's
+		// delete having come first. That ends the lease with nothing
+		// deleted, which is LearnNodeGone's step.
+		if _, named := s.NodeAt(s.Node[c]); !named && a.fs.LearnNodeGone(s, c, t) == model.Enabled {
+			return model.Enabled
+		}
+	}
 	if g == model.Enabled && idx == recipe.ActGrant {
 		var u predlock.State
 		if a.fs.ArmOwnWatch(t, c, &u) == model.Enabled {

@@ -54,6 +54,22 @@ func operatorTrace(kind traceevent.Action) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// A holder that unlocks after the outsider deleted its node, before its
+// own-node watch told it (Unlock does not wait for the watch): its
+// Release finds no node and ends the lease as LearnNodeGone does. Its
+// control: the same lease then also reporting LearnNodeGone, a lease that
+// ended twice.
+func TestOperatorThenUnlock(t *testing.T) {
+	text := operatorTrace(traceevent.ForeignDelete)
+	gone := text[strings.Index(text, `{"client": "c1", "lock": "/l", "action": "LearnNodeGone"`):]
+	gone = gone[:strings.Index(gone, "\n")+1]
+	release := strings.Replace(gone, `"LearnNodeGone"`, `"Release"`, 1)
+	text = strings.Replace(text, gone, release, 1)
+	wantValidUnlessCorrupted(t, text, "PredecessorLockForeign", []corruption{
+		{name: "ended twice", old: release, repl: release + gone, client: "c1", action: traceevent.LearnNodeGone, why: ""},
+	})
+}
+
 // An outsider's delete or replacement of a holder's node, and the
 // holder's LearnNodeGone, are steps of PredecessorLockForeign; a holder
 // that never learns its node went (its LearnNodeGone removed) is rejected

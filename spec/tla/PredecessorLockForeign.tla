@@ -20,9 +20,9 @@
 (* WatchOwn = TRUE is the code: after the grant the lease sends a getData  *)
 (* with a watch on its node (ArmOwnWatch); its reply finding the node gone *)
 (* or not ours, or the watch's event, ends the lease (LearnNodeGone); an   *)
-(* Unlock waits for the watch to be set and is not sent once the lease     *)
-(* has news of its node (ReleaseNamed).  WatchOwn = FALSE is the code      *)
-(* before: nothing watches a held node (must fail BeliefExclusion).        *)
+(* Unlock is not sent once the lease has news of its node (ReleaseNamed).  *)
+(* WatchOwn = FALSE is the code before: nothing watches a held node (must *)
+(* fail BeliefExclusion).                                                  *)
 (*                                                                         *)
 (* GrantsInSequenceOrder does not hold here, and says nothing wrong: a     *)
 (* replacement is a node ahead of the waiters that is no one's lease, and  *)
@@ -114,12 +114,14 @@ IgnoreOtherNotification(c) ==
     /\ IgnoreNotification(c)
     /\ ~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))
 
-(* Release, sent only on a name that stands and by a lease with no news of *)
-(* its node (Unlock waits for the own watch; a lease whose node went ends  *)
-(* by LearnNodeGone instead).                                              *)
+(* Release, sent only on a name that stands and by a lease whose own      *)
+(* watch has not fired (a lease whose node went ends by LearnNodeGone      *)
+(* instead).  Unlock does not wait for the arming getData's reply: the     *)
+(* delete is ours, so the watch has nothing to tell, and none is left on   *)
+(* the server either way (a getData after the delete sets no watch).       *)
 ReleaseNamed(c) ==
     /\ NameExists(c)
-    /\ ~Stale(c)
+    /\ ~Notified(c)
     /\ Release(c)
 
 -----------------------------------------------------------------------------
