@@ -77,11 +77,14 @@ specs-configs: tlc
 	@$(MAKE) --no-print-directory conformance
 
 ## verify-deep: verify, then the model's tests without -short, many more
-## random programs against the ensemble and TLC on the deep configs.
+## random programs against the ensemble, TLC on the deep configs and the
+## model's conformance to it (the marker's specs among them: the code does
+## not use the marker, docs/QUEUES.md).
 verify-deep: verify
 	$(MAKE) --no-print-directory model
 	$(GO) test -count=1 -run '^TestRapidPrograms$$' -rapid.checks=100 -timeout 90m ./impl/zklock
 	$(GO) run ./cmd/tlc -deep
+	$(GO) run ./cmd/conformance -deep
 	$(MAKE) tlatrace-deep
 
 ## setup: what a fresh Debian machine lacks. Debian's `zookeeper` package
