@@ -75,7 +75,11 @@ func goTest(root, overlay, pattern string, timeout time.Duration, env []string) 
 	// -ldflags=-s -w: the test binary without its symbol table and DWARF
 	// (stack traces keep their function names), a sixth less CPU to link
 	// each of the mutants' binaries; the code itself is built as shipped.
-	args := []string{"test", "-count=1", "-json", "-failfast", "-vet=off", "-ldflags=-s -w", "-overlay", overlay, "-timeout", timeout.String()}
+	// -rapid.shrinktime: a mutant is killed by any failing case; rapid's
+	// search for the smallest one (30 s by default) is for a person
+	// reading a real failure, not for a verdict.
+	args := []string{"test", "-count=1", "-json", "-failfast", "-vet=off", "-ldflags=-s -w", "-overlay", overlay, "-timeout", timeout.String(),
+		"-rapid.shrinktime=1s"}
 	if pattern != "" {
 		args = append(args, "-run", pattern)
 	}

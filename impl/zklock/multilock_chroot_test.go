@@ -59,7 +59,7 @@ func TestLockAllAcrossChroots(t *testing.T) {
 	one, two := mutex(session(root+"/one"), "/c"), mutex(session(root+"/two"), "/c")
 
 	t.Run("opposite orders", func(t *testing.T) {
-		bounded, cancel := context.WithTimeout(ctx, 30*time.Second)
+		bounded, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
 		// Caller x's second Lock (x holds its first lock) starts caller y, and
 		// waits until y has a node (held or queued) where y's first Lock went.

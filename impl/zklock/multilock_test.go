@@ -176,7 +176,7 @@ func TestLockAllPartLostWhileWaiting(t *testing.T) {
 	// The deadline only bounds the wait of a LockAll that does not notice
 	// (it would wait for b as long as the blocker holds it, then return
 	// the deadline's error).
-	callCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	callCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	call := lockAllAsync(callCtx, mb, ma)
 	a := admin(t)

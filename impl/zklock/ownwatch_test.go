@@ -48,8 +48,8 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	}
 	select {
 	case <-lease.Done():
-	case <-time.After(30 * time.Second):
-		t.Fatalf("lease of %s still held 30 s after an operator deleted its node (Err %v)", node, lease.Err())
+	case <-time.After(10 * time.Second):
+		t.Fatalf("lease of %s still held 10 s after an operator deleted its node (Err %v)", node, lease.Err())
 	}
 	if err := lease.Err(); !errors.Is(err, ErrNodeDeleted) || !errors.Is(err, ErrLockLost) {
 		t.Fatalf("Err after the operator's delete = %v, want ErrNodeDeleted and ErrLockLost", err)

@@ -33,7 +33,7 @@ func TestSemaphoreDropsOwnDuplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the duplicate lease node deleted by its owner", 30*time.Second, func() bool {
+	eventually(t, "the duplicate lease node deleted by its owner", 10*time.Second, func() bool {
 		ok, _, err := a.Exists(dup)
 		return err == nil && !ok
 	})
@@ -64,7 +64,7 @@ func TestSemaphoreTryAcquireSkipsInternalWait(t *testing.T) {
 	held, pw, ev := semHeldAndWaiting(t, ctx, p)
 	_, mt := newSem(t, "try", p, 1)
 	pt := lockAsync(ctx, mt.TryAcquire)
-	if _, err := pt.wait(t, 30*time.Second); !errors.Is(err, ErrLocked) {
+	if _, err := pt.wait(t, 10*time.Second); !errors.Is(err, ErrLocked) {
 		t.Fatalf("TryAcquire while another waits in the internal mutex = %v, want ErrLocked", err)
 	}
 	if pw.returned() {
