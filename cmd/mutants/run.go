@@ -75,15 +75,15 @@ func goTest(root, overlay, pattern string, timeout time.Duration, env []string) 
 	// -ldflags=-s -w: the test binary without its symbol table and DWARF
 	// (stack traces keep their function names), a sixth less CPU to link
 	// each of the mutants' binaries; the code itself is built as shipped.
-	// -rapid.shrinktime: a mutant is killed by any failing case; rapid's
-	// search for the smallest one (30 s by default) is for a person
-	// reading a real failure, not for a verdict.
-	args := []string{"test", "-count=1", "-json", "-failfast", "-vet=off", "-ldflags=-s -w", "-overlay", overlay, "-timeout", timeout.String(),
-		"-rapid.shrinktime=1s"}
+	args := []string{"test", "-count=1", "-json", "-failfast", "-vet=off", "-ldflags=-s -w", "-overlay", overlay, "-timeout", timeout.String()}
 	if pattern != "" {
 		args = append(args, "-run", pattern)
 	}
-	args = append(args, "./impl/zklock/")
+	// -rapid.shrinktime (the test binary's flag, after the package): a
+	// mutant is killed by any failing case; rapid's search for the
+	// smallest one (30 s by default) is for a person reading a real
+	// failure, not for a verdict.
+	args = append(args, "./impl/zklock/", "-rapid.shrinktime=1s")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = env

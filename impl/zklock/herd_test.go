@@ -71,9 +71,11 @@ func TestNoHerd(t *testing.T) {
 	released.Wait()
 	// Every lease watches its own node while held (ownwatch.go), the
 	// watch a waiter set for the hand-off or one set at the grant, so its
-	// own release later notifies it once more: not a wake-up. A waiter
-	// that watched the node two ahead is notified of its deletion too,
-	// once.
+	// own release later notifies it once more: not a wake-up. Unlock does
+	// not wait for a watch set at the grant, so a release sent before that
+	// watch notifies no one: its own notification is one or none. A
+	// waiter that watched the node two ahead is notified of its deletion
+	// too, once.
 	var woken []string
 	total, own, seconds := int64(0), int64(0), int64(0)
 	for i, c := range waiters {
@@ -86,11 +88,11 @@ func TestNoHerd(t *testing.T) {
 		want += sec
 		seconds += sec
 		total += d
-		if d != want {
+		if d != want && d != want-1 {
 			woken = append(woken, fmt.Sprintf("%s:%d", c.name, d))
 		}
 	}
-	if total != n+own+seconds || seconds > n || len(woken) > 0 {
+	if total > n+own+seconds || total < n+seconds || seconds > n || len(woken) > 0 {
 		t.Fatalf("%d releases delivered %d notifications (%d of a waiter's own node, %d of the node two ahead); waiters not notified as their watches say: %v",
 			n, total, own, seconds, woken)
 	}

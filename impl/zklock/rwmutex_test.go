@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"path"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -232,12 +233,17 @@ func TestRWNoHerd(t *testing.T) {
 		return out
 	}
 	base := notes()
-	delta := func(want []int64) {
+	// delta checks each waiter's notifications since base: want[i], or
+	// one fewer where orNone[i] (a lease whose own watch was set at its
+	// grant and released at once: Unlock does not wait for that watch, so
+	// its own release may notify no one).
+	delta := func(want []int64, orNone ...int) {
 		t.Helper()
 		got := notes()
 		for i := range got {
-			if got[i]-base[i] != want[i] {
-				t.Fatalf("notifications per waiter %v, want %v", sub(got, base), want)
+			d := got[i] - base[i]
+			if d != want[i] && (d != want[i]-1 || !slices.Contains(orNone, i)) {
+				t.Fatalf("notifications per waiter %v, want %v (one fewer allowed at %v)", sub(got, base), want, orNone)
 			}
 		}
 	}
@@ -269,7 +275,8 @@ func TestRWNoHerd(t *testing.T) {
 	}
 	delta([]int64{2, 2, 2, 1, 0, 0})
 	// Every lease watches its own node while held (ownwatch.go): the
-	// writer's own release notifies it once (not a wake-up).
+	// writer's own release notifies it once (not a wake-up), if its watch,
+	// set at the grant, was sent before the release.
 	wl.Unlock(ctx)
 	for i := 4; i < 6; i++ {
 		l, err := q[i].p.wait(t, time.Minute)
@@ -278,7 +285,7 @@ func TestRWNoHerd(t *testing.T) {
 		}
 		defer l.Unlock(ctx)
 	}
-	delta([]int64{2, 2, 2, 2, 1, 1})
+	delta([]int64{2, 2, 2, 2, 1, 1}, 3)
 }
 
 func sub(a, b []int64) []int64 {
