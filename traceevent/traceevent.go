@@ -85,7 +85,8 @@ func SemaphoreActions() []Action {
 		LeasesChanged, ReleaseInternal, ReleaseLease, CancelAcquire}
 }
 
-// The steps of an outsider's world (spec/tla/PredecessorLockForeign.tla):
+// The steps of an outsider's world (spec/tla/PredecessorLockForeign.tla,
+// SharedLockForeign.tla):
 // a holder's lease ending on the watch on its own node, a client's event;
 // and an outsider deleting or replacing a node, environment events that
 // no client traces (a chaos campaign's operator records them, under the

@@ -18,9 +18,9 @@ import (
 // one watch on its node (OwnWatch.tla's LearnNodeGone) ends it on that
 // notification, with no request of ours in between, while the next waiter
 // is granted. The operator's delete is an environment event of the trace
-// (PredecessorLockForeign's ForeignDelete, the holder's LearnNodeGone);
-// the trace is checked for a Mutex's lease, the one recipe whose model has
-// the outsider's steps.
+// (PredecessorLockForeign's and SharedLockForeign's ForeignDelete, the
+// holder's LearnNodeGone); the trace is checked for a Mutex's and an
+// RWMutex's lease, the recipes whose models have the outsider's steps.
 
 // operatorDeletes deletes the node of lease, held by h, from a raw
 // connection, and checks that the lease ends on the one notification:
@@ -31,8 +31,10 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	t.Helper()
 	node := lease.Node()
 	mutex := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-lock-")
-	if !mutex {
-		skipTraceCheck(t, "an operator deletes the holder's node: PredecessorLockForeign's ForeignDelete, replayed on a Mutex's lock only")
+	rw := lease.sem == "" && (lease.Mode() == ModeRead || lease.Mode() == ModeWrite)
+	traced := mutex || rw
+	if !traced {
+		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's or an RWMutex's lock only (PredecessorLockForeign, SharedLockForeign)")
 	}
 	ownWatchSet(t, h, lease)
 	a := admin(t)
@@ -41,7 +43,7 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	if err := a.Delete(h.abs(node), -1); err != nil {
 		t.Fatalf("operator's delete of %s: %v", node, err)
 	}
-	if mutex {
+	if traced {
 		end := time.Now().UnixNano()
 		traceOutsider(t, trace.Event{Lock: lease.lock, Action: traceevent.ForeignDelete, Node: baseName(node),
 			Start: start.UnixNano(), End: &end})

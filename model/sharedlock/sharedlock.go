@@ -70,7 +70,11 @@ func (v Variant) Module() string {
 type Spec struct {
 	Constants
 	Variant Variant
-	r       recipe.Spec[Kind] // the actions PredecessorLock writes alike
+	// Outsider names the owner of an outsider's node (client index -1) in
+	// printed states: the Stranger of SharedLockForeign
+	// (model/sharedforeign), which extends this module; "" otherwise.
+	Outsider string
+	r        recipe.Spec[Kind] // the actions PredecessorLock writes alike
 }
 
 // New checks the constants and returns the Spec of the variant.

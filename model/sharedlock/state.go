@@ -106,7 +106,7 @@ func (s *State) AppendEncoding(b []byte) []byte {
 
 // TLA returns the state's variables as TLA+ values, in VarNames order.
 func (sp *Spec) TLA(s *State) []tla.Binding {
-	p := zk.Printer[Kind]{Clients: sp.Clients, Kind: func(k Kind) tla.Value { return tla.Str(k.String()) }}
+	p := zk.Printer[Kind]{Clients: sp.Clients, Outsider: sp.Outsider, Kind: func(k Kind) tla.Value { return tla.Str(k.String()) }}
 	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) {
 		if name == "kind" {
 			return p.PerClient(func(c int) tla.Value { return tla.Str(s.Kind[c].String()) }), true

@@ -61,7 +61,7 @@ func TLA(events []Event, name string, reduce bool) ([]TLATrace, error) {
 			return nil, fmt.Errorf("%w: %s is checked against %s", ErrNoTLATrace, lt.lock, lt.spec)
 		}
 		if lt.outsider {
-			return nil, fmt.Errorf("%w: %s has an outsider's steps (PredecessorLockForeign has no trace module)", ErrNoTLATrace, lt.lock)
+			return nil, fmt.Errorf("%w: %s has an outsider's steps (the Foreign modules have no trace module)", ErrNoTLATrace, lt.lock)
 		}
 		module := base
 		if len(locks) > 1 {

@@ -12,6 +12,7 @@ import (
 	"github.com/zklock/zklock/model/predmarked"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/semaphore"
+	"github.com/zklock/zklock/model/sharedforeign"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
 )
@@ -158,6 +159,16 @@ func Validate(events []Event, opt Options) (*Report, error) {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 			}
 			se := &searcher[election.State]{a: elecAdapter{sp: sp, pred: predAdapter{sp.Spec}, candidates: lt.candidates}, lt: lt, budget: opt.Budget}
+			lr = se.run()
+		case "SharedLockForeign":
+			// SharedLock with the outsider's steps and the holder's
+			// own-node watch (the code's).
+			sp, err := sharedforeign.New(sharedforeign.Constants{
+				Constants: sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, WatchOwn: true, Stranger: traceevent.EnvClient})
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[sharedlock.State]{a: newSharedForeignAdapter(sp), lt: lt, budget: opt.Budget}
 			lr = se.run()
 		case "Semaphore":
 			k := unbounded(lt)
@@ -492,8 +503,12 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 		spec = "PredecessorLockMarkedForeign" // the marker's steps and the outsider's
 		lt.spec = spec
 	}
-	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" {
-		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign); %s has none",
+	if spec == "SharedLock" && (lt.outsider || hasAction(lt.events, traceevent.LearnNodeGone)) {
+		spec = "SharedLockForeign" // an RWMutex's steps and the outsider's
+		lt.spec = spec
+	}
+	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" {
+		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's or an RWMutex's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign); %s has none",
 			ErrUnsupported, where, spec)
 	}
 	if spec == "Election" {
@@ -735,4 +750,16 @@ func (lt *lockTrace) timeOrder() {
 			lt.need[c][i] = need
 		}
 	}
+}
+
+// hasAction reports whether any client's events include action.
+func hasAction(events [][]*Event, action traceevent.Action) bool {
+	for _, evs := range events {
+		for _, e := range evs {
+			if e.Action == action {
+				return true
+			}
+		}
+	}
+	return false
 }
