@@ -202,3 +202,20 @@ func TestTLCOnly(t *testing.T) {
 		t.Error("a TLC result that misses the expectation was accepted")
 	}
 }
+
+// A config TLC runs only with the deep set is compared with the result
+// its `tlc: deep` line records: the model's own numbers agree, and a
+// recorded line one state off is reported.
+func TestRecordedResultCompared(t *testing.T) {
+	c := configByID(t, "OwnWatch.Safety")
+	rec, inst := fakeRecord(t, c)
+	c.Model.TLCDeep = true
+	c.Model.Recorded.Distinct, c.Model.Recorded.Generated, c.Model.Recorded.Depth = rec.DistinctStates, rec.StatesGenerated, rec.Depth
+	if p := compared(t, c, recordedResult(c), inst); len(p) > 0 {
+		t.Fatalf("the recorded result disagrees with the model's own: %v", p)
+	}
+	c.Model.Recorded.Distinct++
+	if p := strings.Join(compared(t, c, recordedResult(c), inst), "; "); !strings.Contains(p, "distinct states") {
+		t.Errorf("a recorded result one state off: %q does not mention distinct states", p)
+	}
+}

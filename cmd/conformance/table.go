@@ -54,6 +54,9 @@ func renderTable(rows []*row, explorer, wall time.Duration, o options) string {
 		if why := r.cfg.Model.TLCOnly; why != "" {
 			check = "TLC only (" + why + ")"
 		}
+		if r.recorded {
+			check = "ok (TLC's recorded result; TLC runs it with the deep set)"
+		}
 		if len(r.problems) > 0 {
 			check = "**FAIL**: " + strings.Join(r.problems, "; ")
 		}

@@ -44,6 +44,10 @@ func Check(m Model, r *Result) error {
 		errs = append(errs, fmt.Errorf("expected pass, got %s", what))
 	case m.Pass:
 		errs = append(errs, checkCoverage(m, r)...)
+		if got := (tlccfg.Recorded{Distinct: r.DistinctStates, Generated: r.StatesGenerated, Depth: r.Depth}); m.TLCDeep && got != m.Recorded {
+			errs = append(errs, fmt.Errorf("TLC found %d distinct states, %d generated, depth %d; the config's `tlc: deep` line records %d, %d, %d (make verify's model check compares with it: update it)",
+				got.Distinct, got.Generated, got.Depth, m.Recorded.Distinct, m.Recorded.Generated, m.Recorded.Depth))
+		}
 	case !r.Verdict.IsViolation():
 		errs = append(errs, fmt.Errorf("expected violation of %s, but TLC found none", m.Violation))
 	default:

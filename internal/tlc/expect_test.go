@@ -127,3 +127,22 @@ func TestCheckViolations(t *testing.T) {
 		}
 	}
 }
+
+// A TLCDeep config's TLC result must be the one its `tlc: deep` line
+// records; one state off is an error.
+func TestCheckRecordedResult(t *testing.T) {
+	m, err := ParseModel([]byte(passCfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := parseFile(t, "pass_coverage.txt")
+	m.TLCDeep = true
+	m.Recorded.Distinct, m.Recorded.Generated, m.Recorded.Depth = r.DistinctStates, r.StatesGenerated, r.Depth
+	if err := Check(m, r); err != nil {
+		t.Fatalf("Check rejected the recorded result: %v", err)
+	}
+	m.Recorded.Distinct++
+	if err := Check(m, r); err == nil || !strings.Contains(err.Error(), "tlc: deep") {
+		t.Errorf("Check accepted a result other than the recorded one: %v", err)
+	}
+}

@@ -27,6 +27,7 @@ import (
 //	\* deep                              (only run by `make tlc-deep`)
 //	\* disabled: PauseClient ResumeClient
 //	\* tlc-only: the reason the Go model does not explore this config
+//	\* tlc: deep 536451 2176030 25         (see TLCDeep)
 //	\* Any other comment line describes the question the config asks.
 //
 // "disabled" names the actions this config's constants turn off; every
@@ -42,6 +43,14 @@ type Model struct {
 	Violation string
 	// Deep marks configs run only by the deep target.
 	Deep bool
+	// TLCDeep marks a passing config too large for TLC in make verify's
+	// time: TLC runs it with the deep set, and make verify has the Go
+	// model (whose state graph equals TLC's on every config TLC runs
+	// there) explore it instead. Recorded is TLC's result, which each
+	// must reproduce: `\* tlc: deep DISTINCT GENERATED DEPTH`.
+	TLCDeep bool
+	// Recorded is TLC's result of a TLCDeep config.
+	Recorded Recorded
 	// Disabled lists the actions the config's constants disable.
 	Disabled []string
 	// TLCOnly is the reason given by a `\* tlc-only:` line: only TLC
@@ -66,6 +75,13 @@ type Model struct {
 	// mirror (SYMMETRY, VIEW, CONSTRAINT, ACTION_CONSTRAINT, ALIAS,
 	// POSTCONDITION); TLC accepts them.
 	Unsupported []string
+}
+
+// Recorded is the size of a passing config's state graph as TLC found it:
+// distinct states, states generated and depth.
+type Recorded struct {
+	Distinct, Generated int64
+	Depth               int
 }
 
 // Constant is one assignment of a config's CONSTANTS section: `Name = Value`
@@ -170,6 +186,13 @@ func (p *cfgParser) headerComment(c string) error {
 		}
 	case c == "deep":
 		p.m.Deep = true
+	case strings.HasPrefix(c, "tlc:"):
+		r := &p.m.Recorded
+		var word string
+		if n, err := fmt.Sscanf(strings.TrimPrefix(c, "tlc:"), "%s %d %d %d", &word, &r.Distinct, &r.Generated, &r.Depth); err != nil || n != 4 || word != "deep" {
+			return fmt.Errorf("bad %q: want `tlc: deep DISTINCT GENERATED DEPTH`", c)
+		}
+		p.m.TLCDeep = true
 	case strings.HasPrefix(c, "tlc-only:"):
 		if p.m.TLCOnly != "" {
 			return errors.New("two tlc-only: lines")
@@ -246,6 +269,9 @@ func (p *cfgParser) finish() (Model, error) {
 		!slices.Contains(m.Invariants, m.Violation) && !slices.Contains(m.Properties, m.Violation) {
 		return m, fmt.Errorf("expected violation %s is neither an invariant nor a property of the config", m.Violation)
 	}
+	if m.TLCDeep && (!m.Pass || m.Deep || m.TLCOnly != "") {
+		return m, errors.New("`tlc: deep` is for a passing config of the CI set that the Go model explores (no `deep`, no `tlc-only:`)")
+	}
 	m.Description = strings.Join(p.desc, " ")
 	return m, nil
 }
@@ -295,11 +321,30 @@ func Discover(dir string) ([]Config, error) {
 	return cfgs, nil
 }
 
-// Select discovers the configs in dir and keeps those of the set asked for
-// (the deep configs or the CI set) whose ID matches filter (a regexp; empty
-// matches all). Selecting nothing is an error: a filter that matches no
-// config is a typo, not a pass.
+// Select discovers the configs in dir and keeps those TLC runs in the set
+// asked for (the deep configs and the TLCDeep ones, or the CI set without
+// them) whose ID matches filter (a regexp; empty matches all). Selecting
+// nothing is an error: a filter that matches no config is a typo, not a
+// pass.
 func Select(dir string, deep bool, filter string) ([]Config, error) {
+	return selectWhere(dir, filter, func(m Model) bool { return (m.Deep || m.TLCDeep) == deep })
+}
+
+// SelectTLCDeep keeps the TLCDeep configs whose ID matches filter: the
+// ones make verify has the Go model explore in TLC's stead. None is not an
+// error.
+func SelectTLCDeep(dir, filter string) ([]Config, error) {
+	cfgs, err := selectWhere(dir, filter, func(m Model) bool { return m.TLCDeep })
+	if errors.Is(err, ErrNoConfig) {
+		return nil, nil
+	}
+	return cfgs, err
+}
+
+// ErrNoConfig is Select's error when no config is selected.
+var ErrNoConfig = errors.New("no config selected")
+
+func selectWhere(dir, filter string, keep func(Model) bool) ([]Config, error) {
 	cfgs, err := Discover(dir)
 	if err != nil {
 		return nil, err
@@ -312,12 +357,12 @@ func Select(dir string, deep bool, filter string) ([]Config, error) {
 	}
 	var selected []Config
 	for _, c := range cfgs {
-		if c.Model.Deep == deep && (re == nil || re.MatchString(c.ID())) {
+		if keep(c.Model) && (re == nil || re.MatchString(c.ID())) {
 			selected = append(selected, c)
 		}
 	}
 	if len(selected) == 0 {
-		return nil, errors.New("no config selected")
+		return nil, ErrNoConfig
 	}
 	return selected, nil
 }

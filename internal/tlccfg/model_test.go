@@ -20,3 +20,26 @@ func TestParseTLCOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTLCDeep(t *testing.T) {
+	m, err := Parse([]byte("\\* expect: pass\n\\* tlc: deep 536451 2176030 25\nSPECIFICATION Spec\nINVARIANT Inv\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Recorded{536451, 2176030, 25}); !m.TLCDeep || m.Recorded != want || m.Deep {
+		t.Errorf("TLCDeep %v, Recorded %+v, Deep %v; want true, %+v, false", m.TLCDeep, m.Recorded, m.Deep, want)
+	}
+	// Positive controls: a recorded result of the wrong shape, or on a
+	// config that is not a passing one of the CI set the model explores.
+	for _, bad := range []string{
+		"\\* expect: pass\n\\* tlc: deep 536451 2176030\nSPECIFICATION Spec\nINVARIANT Inv\n",
+		"\\* expect: pass\n\\* tlc: shallow 1 2 3\nSPECIFICATION Spec\nINVARIANT Inv\n",
+		"\\* expect: violation Inv\n\\* tlc: deep 1 2 3\nSPECIFICATION Spec\nINVARIANT Inv\n",
+		"\\* expect: pass\n\\* deep\n\\* tlc: deep 1 2 3\nSPECIFICATION Spec\nINVARIANT Inv\n",
+		"\\* expect: pass\n\\* tlc-only: why\n\\* tlc: deep 1 2 3\nSPECIFICATION Spec\nINVARIANT Inv\n",
+	} {
+		if _, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("Parse accepted %q", bad)
+		}
+	}
+}
