@@ -18,9 +18,10 @@ import (
 // one watch on its node (OwnWatch.tla's LearnNodeGone) ends it on that
 // notification, with no request of ours in between, while the next waiter
 // is granted. The operator's delete is an environment event of the trace
-// (PredecessorLockForeign's and SharedLockForeign's ForeignDelete, the
-// holder's LearnNodeGone); the trace is checked for a Mutex's and an
-// RWMutex's lease, the recipes whose models have the outsider's steps.
+// (PredecessorLockForeign's, SharedLockForeign's and ElectionForeign's
+// ForeignDelete, the holder's LearnNodeGone); the trace is checked for a
+// Mutex's, an RWMutex's and a leader's lease, the recipes whose models
+// have the outsider's steps.
 
 // operatorDeletes deletes the node of lease, held by h, from a raw
 // connection, and checks that the lease ends on the one notification:
@@ -32,9 +33,10 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	node := lease.Node()
 	mutex := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-lock-")
 	rw := lease.sem == "" && (lease.Mode() == ModeRead || lease.Mode() == ModeWrite)
-	traced := mutex || rw
+	leader := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-latch-")
+	traced := mutex || rw || leader
 	if !traced {
-		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's or an RWMutex's lock only (PredecessorLockForeign, SharedLockForeign)")
+		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's, an RWMutex's or an election's lock only (PredecessorLockForeign, SharedLockForeign, ElectionForeign)")
 	}
 	ownWatchSet(t, h, lease)
 	a := admin(t)
@@ -206,6 +208,11 @@ func TestOperatorDeleteEndsLeadership(t *testing.T) {
 	la := campaign(t, ctx, election(t, a, p), "a")
 	cb := campaignAsync(ctx, election(t, b, p), "b")
 	b.trace.waitFor(t, "b queued", time.Minute, waiting)
+	// A Proclaim first: its setData fires our own watch, which is set
+	// again, and makes the trace an election's (ElectionForeign).
+	if err := la.Proclaim(ctx, []byte("a1")); err != nil {
+		t.Fatalf("Proclaim: %v", err)
+	}
 	operatorDeletes(t, a, la.lease)
 	if _, err := la.Guard(ctx); !errors.Is(err, ErrLockLost) {
 		t.Fatalf("Guard of the lost leadership = %v, want ErrLockLost", err)

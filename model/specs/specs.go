@@ -93,6 +93,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredMarkedForeign(module, m)
 	case module == "SharedLockForeign":
 		return loadSharedForeign(module, m)
+	case module == "ElectionForeign":
+		return loadElForeign(module, m)
 	case strings.HasPrefix(module, "PredecessorLock"):
 		return loadPredLock(module, m)
 	case strings.HasPrefix(module, "SharedLock"):

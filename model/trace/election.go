@@ -36,11 +36,16 @@ func isObserver(a traceevent.Action) bool { return isElection(a) && a != traceev
 // whose session ends (closed, expired, or lost by its timer) is one that
 // takes no more steps, which the spec allows: Observe's channel closes and
 // reports nothing more. So a session that only observes drops its
-// LearnExpiry, and its observers' events simply end there.
+// LearnExpiry, and its observers' events simply end there. The outsider
+// (splitEnv), if any, stays the last client, after the observers.
 func (lt *lockTrace) splitObservers() {
 	var clients, obsNames []string
 	var events, obsEvents [][]*Event
 	for c, evs := range lt.events {
+		if lt.outsider && c == len(lt.events)-1 {
+			obsNames, obsEvents = append(obsNames, lt.clients[c]), append(obsEvents, evs)
+			break
+		}
 		var own []*Event
 		byReq := map[string]int{}
 		for _, e := range evs {

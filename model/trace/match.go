@@ -372,7 +372,7 @@ func (m *eventMatch[S]) Downgrade() ([]succ[S], string) {
 // DataChanged, tried beside the lock's step.
 func (m *eventMatch[S]) PredecessorGone() ([]succ[S], string) {
 	succs, why := m.notified()
-	if m.se.lt.spec != "Election" {
+	if !isElectionSpec(m.se.lt.spec) {
 		return succs, why
 	}
 	if t, w := m.do(dataChanged, 0); w == "" {

@@ -160,6 +160,15 @@ func Validate(events []Event, opt Options) (*Report, error) {
 			}
 			se := &searcher[election.State]{a: elecAdapter{sp: sp, pred: predAdapter{sp.Spec}, candidates: lt.candidates}, lt: lt, budget: opt.Budget}
 			lr = se.run()
+		case "ElectionForeign":
+			// Election with the outsider's steps and the leader's own-node
+			// watch (the code's).
+			sp, err := elForeignSpec(lt)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[election.State]{a: newElForeignAdapter(sp, lt.candidates), lt: lt, budget: opt.Budget}
+			lr = se.run()
 		case "SharedLockForeign":
 			// SharedLock with the outsider's steps and the holder's
 			// own-node watch (the code's).
@@ -507,11 +516,15 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 		spec = "SharedLockForeign" // an RWMutex's steps and the outsider's
 		lt.spec = spec
 	}
-	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" {
-		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's or an RWMutex's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign); %s has none",
+	if spec == "Election" && (lt.outsider || hasAction(lt.events, traceevent.LearnNodeGone)) {
+		spec = "ElectionForeign" // an election's steps and the outsider's
+		lt.spec = spec
+	}
+	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" && spec != "ElectionForeign" {
+		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's, an RWMutex's or an election's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign, ElectionForeign); %s has none",
 			ErrUnsupported, where, spec)
 	}
-	if spec == "Election" {
+	if isElectionSpec(spec) {
 		lt.splitObservers()
 	}
 	if spec == "Semaphore" {
@@ -566,6 +579,9 @@ func (lt *lockTrace) collectClients(order []string, byClient map[string][]*Event
 	}
 	return kinds
 }
+
+// isElectionSpec: spec is an election's (with or without the outsider).
+func isElectionSpec(spec string) bool { return spec == "Election" || spec == "ElectionForeign" }
 
 // specFor picks the spec a lock's requests are checked against: a Mutex's
 // (exclusive) or an RWMutex's (read and write); one lock path used by both
@@ -741,7 +757,7 @@ func (lt *lockTrace) timeOrder() {
 					continue
 				}
 				for k := len(other) - 1; k >= 0; k-- {
-					if precedes(other[k], e, lt.spec == "Election") {
+					if precedes(other[k], e, isElectionSpec(lt.spec)) {
 						need[j] = int32(k + 1)
 						break
 					}
