@@ -67,7 +67,7 @@ var (
 // restricts.
 var restrictedNames = map[uint8]string{
 	semaphore.ActIgnoreNotification: "IgnoreOtherNotification",
-	semaphore.ActReleaseLease:        "ReleaseNamed",
+	semaphore.ActReleaseLease:       "ReleaseNamed",
 }
 
 // ActionName returns the name TLC gives l's action in the module.
