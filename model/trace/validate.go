@@ -12,6 +12,7 @@ import (
 	"github.com/zklock/zklock/model/predmarked"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/semaphore"
+	"github.com/zklock/zklock/model/semforeign"
 	"github.com/zklock/zklock/model/sharedforeign"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
@@ -178,6 +179,19 @@ func Validate(events []Event, opt Options) (*Report, error) {
 				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 			}
 			se := &searcher[semaphore.State]{a: semAdapter{sp}, lt: lt, budget: opt.Budget}
+			lr = se.run()
+		case "SemaphoreForeign":
+			// Semaphore with the outsider's steps and the holder's
+			// own-node watch (the code's).
+			k := unbounded(lt)
+			k.AsyncDelete = false
+			sp, err := semforeign.New(semforeign.Constants{
+				Constants: semaphore.Constants{Constants: k, MaxLeases: lt.maxLeases, InternalLock: true},
+				WatchOwn:  true, Stranger: traceevent.EnvClient})
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			se := &searcher[semaphore.State]{a: newSemForeignAdapter(sp), lt: lt, budget: opt.Budget}
 			lr = se.run()
 		default:
 			sp, err := sharedlock.New(sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, sharedlock.Base)
@@ -507,14 +521,18 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 		spec = "SharedLockForeign" // an RWMutex's steps and the outsider's
 		lt.spec = spec
 	}
-	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" {
-		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's or an RWMutex's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign); %s has none",
+	if spec == "Semaphore" && (lt.outsider || hasAction(lt.events, traceevent.LearnNodeGone)) {
+		spec = "SemaphoreForeign" // a Semaphore's steps and the outsider's
+		lt.spec = spec
+	}
+	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" && spec != "SemaphoreForeign" {
+		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's, an RWMutex's or a Semaphore's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign, SemaphoreForeign); %s has none",
 			ErrUnsupported, where, spec)
 	}
 	if spec == "Election" {
 		lt.splitObservers()
 	}
-	if spec == "Semaphore" {
+	if spec == "Semaphore" || spec == "SemaphoreForeign" {
 		if lt.maxLeases, err = semaphoreMax(lt.events, where); err != nil {
 			return nil, err
 		}
