@@ -18,9 +18,10 @@ import (
 // one watch on its node (OwnWatch.tla's LearnNodeGone) ends it on that
 // notification, with no request of ours in between, while the next waiter
 // is granted. The operator's delete is an environment event of the trace
-// (PredecessorLockForeign's and SharedLockForeign's ForeignDelete, the
-// holder's LearnNodeGone); the trace is checked for a Mutex's and an
-// RWMutex's lease, the recipes whose models have the outsider's steps.
+// (PredecessorLockForeign's, SharedLockForeign's and SemaphoreForeign's
+// ForeignDelete, the holder's LearnNodeGone); the trace is checked for a
+// Mutex's, an RWMutex's and a Semaphore's lease, the recipes whose models
+// have the outsider's steps.
 
 // operatorDeletes deletes the node of lease, held by h, from a raw
 // connection, and checks that the lease ends on the one notification:
@@ -32,9 +33,9 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	node := lease.Node()
 	mutex := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-lock-")
 	rw := lease.sem == "" && (lease.Mode() == ModeRead || lease.Mode() == ModeWrite)
-	traced := mutex || rw
+	traced := mutex || rw || lease.sem != ""
 	if !traced {
-		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's or an RWMutex's lock only (PredecessorLockForeign, SharedLockForeign)")
+		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's, an RWMutex's or a Semaphore's lock only (PredecessorLockForeign, SharedLockForeign, SemaphoreForeign)")
 	}
 	ownWatchSet(t, h, lease)
 	a := admin(t)
@@ -45,7 +46,11 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	}
 	if traced {
 		end := time.Now().UnixNano()
-		traceOutsider(t, trace.Event{Lock: lease.lock, Action: traceevent.ForeignDelete, Node: baseName(node),
+		lock := lease.lock
+		if lease.sem != "" {
+			lock = lease.sem // a semaphore's events name the semaphore (Lease.traceNodeGone)
+		}
+		traceOutsider(t, trace.Event{Lock: lock, Action: traceevent.ForeignDelete, Node: baseName(node),
 			Start: start.UnixNano(), End: &end})
 	}
 	select {
