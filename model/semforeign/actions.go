@@ -41,10 +41,16 @@ func (sp *Spec) Stale(s *semaphore.State, c int) bool {
 	return Notified(s, c) || (sp.WatchOwn && s.PC[c].HoldsLease() && !Armed(s, c))
 }
 
-// touchable is Touchable(n): no request is acquiring with n.
+// nameExists is NameExists(c): a lease node of the seq c's node has.
+func nameExists(s *semaphore.State, c int) bool {
+	_, ok := s.NodeAt(s.Node[c])
+	return ok
+}
+
+// touchable is Touchable(n): no request is creating n or looking for it.
 func touchable(s *semaphore.State, n semaphore.Node) bool {
 	for c := range s.PC {
-		if s.PC[c].Acquiring() && n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
+		if (s.PC[c] == semaphore.PCCreate || s.PC[c] == semaphore.PCFind) && n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
 			return false
 		}
 	}
@@ -94,6 +100,29 @@ func (sp *Spec) LearnNodeGone(s *semaphore.State, c int, t *semaphore.State) mod
 	case !Armed(s, c) && s.LiveC(c) && !s.OwnLeaseExists(c):
 	default:
 		return `ZK!NextEvent(c) = OwnEvent(c) \/ ~Armed(c) /\ Live(c) /\ ~OwnLeaseExists(c)`
+	}
+	t.PC = cow.With(s.PC, c, semaphore.PCIdle)
+	t.Node = cow.With(s.Node, c, semaphore.NoNode)
+	return model.Enabled
+}
+
+// AcquireNodeGone: the listing does not show c's node's name
+// (Semaphore.take: ErrLockLost): the acquisition fails and releases the
+// internal mutex, deleting nothing. Spec: SemaphoreForeign!AcquireNodeGone.
+func (sp *Spec) AcquireNodeGone(s *semaphore.State, c int, t *semaphore.State) model.Guard {
+	switch {
+	case s.Paused[c]:
+		return recipe.GNotPaused
+	case s.PC[c] != semaphore.PCList:
+		return `pc[c] = "list"`
+	case !s.LiveC(c):
+		return recipe.GLive
+	case nameExists(s, c):
+		return `~NameExists(c)`
+	}
+	*t = *s
+	if s.Mutex == s.SessOf(c) {
+		t.Mutex = semaphore.NoSession
 	}
 	t.PC = cow.With(s.PC, c, semaphore.PCIdle)
 	t.Node = cow.With(s.Node, c, semaphore.NoNode)

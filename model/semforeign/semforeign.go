@@ -1,9 +1,11 @@
 // Package semforeign is the Go mirror of spec/tla/SemaphoreForeign.tla:
 // Semaphore with an outsider who deletes or replaces lease nodes
 // (ForeignDelete, ForeignReplace: ZooKeeper.tla's operators of those
-// names) and the holder's one watch on its own lease node (ArmOwnWatch,
-// LearnNodeGone), with IgnoreNotification and ReleaseLease restricted as
-// the module's IgnoreOtherNotification and ReleaseNamed say. It follows
+// names), the holder's one watch on its own lease node (ArmOwnWatch,
+// LearnNodeGone) and the acquirer's end when its listing misses its node
+// (AcquireNodeGone), with IgnoreNotification, ListLeases and ReleaseLease
+// restricted as the module's IgnoreOtherNotification, ListLeasesNamed and
+// ReleaseNamed say. It follows
 // model/sharedforeign, SharedLockForeign's mirror.
 //
 // The module adds no variable: State is semaphore.State, every other step
@@ -55,11 +57,12 @@ func New(k Constants) (*Spec, error) {
 // Semaphore's. ForeignDelete's and ForeignReplace's Arg is the seq of the
 // node (their Client is -1).
 var (
-	ActArmOwnWatch    = uint8(semaphore.NumActions)
-	ActLearnNodeGone  = ActArmOwnWatch + 1
-	ActForeignDelete  = ActArmOwnWatch + 2
-	ActForeignReplace = ActArmOwnWatch + 3
-	ownNames          = []string{"ArmOwnWatch", string(traceevent.LearnNodeGone),
+	ActArmOwnWatch     = uint8(semaphore.NumActions)
+	ActLearnNodeGone   = ActArmOwnWatch + 1
+	ActAcquireNodeGone = ActArmOwnWatch + 2
+	ActForeignDelete   = ActArmOwnWatch + 3
+	ActForeignReplace  = ActArmOwnWatch + 4
+	ownNames           = []string{"ArmOwnWatch", string(traceevent.LearnNodeGone), "AcquireNodeGone",
 		string(traceevent.ForeignDelete), string(traceevent.ForeignReplace)}
 )
 
@@ -67,6 +70,7 @@ var (
 // restricts.
 var restrictedNames = map[uint8]string{
 	semaphore.ActIgnoreNotification: "IgnoreOtherNotification",
+	semaphore.ActListLeases:         "ListLeasesNamed",
 	semaphore.ActReleaseLease:       "ReleaseNamed",
 }
 
@@ -104,7 +108,7 @@ type step struct {
 
 // Next calls emit with every successor of s in TLC's order: for each
 // client, Semaphore's client steps (the restricted ones in place of
-// theirs), then ArmOwnWatch and LearnNodeGone; then ExpireSession,
+// theirs), then ArmOwnWatch, LearnNodeGone and AcquireNodeGone; then ExpireSession,
 // PauseClient and ResumeClient; then ForeignDelete(q) and
 // ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *semaphore.State, emit func(model.Label, *semaphore.State)) {
@@ -121,7 +125,7 @@ func (sp *Spec) Next(s *semaphore.State, emit func(model.Label, *semaphore.State
 		for ; i < len(base) && isClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
 			emit(base[i].l, &base[i].t)
 		}
-		for _, a := range []uint8{ActArmOwnWatch, ActLearnNodeGone} {
+		for _, a := range []uint8{ActArmOwnWatch, ActLearnNodeGone, ActAcquireNodeGone} {
 			l := model.Label{Action: a, Client: int16(c)}
 			if sp.Step(s, l, &t) == model.Enabled {
 				emit(l, &t)
@@ -142,7 +146,7 @@ func (sp *Spec) Next(s *semaphore.State, emit func(model.Label, *semaphore.State
 }
 
 // restricted is the module's guard on top of a base step's: none but for
-// IgnoreOtherNotification and ReleaseNamed.
+// IgnoreOtherNotification, ListLeasesNamed and ReleaseNamed.
 func (sp *Spec) restricted(s *semaphore.State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
@@ -150,8 +154,12 @@ func (sp *Spec) restricted(s *semaphore.State, l model.Label) model.Guard {
 		if s.PC[c] == semaphore.PCHold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c) {
 			return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
 		}
+	case semaphore.ActListLeases:
+		if !nameExists(s, c) {
+			return `NameExists(c)`
+		}
 	case semaphore.ActReleaseLease:
-		if _, ok := s.NodeAt(s.Node[c]); !ok {
+		if !nameExists(s, c) {
 			return `NameExists(c)`
 		}
 		if Notified(s, c) {
@@ -178,6 +186,8 @@ func (sp *Spec) Step(s *semaphore.State, l model.Label, t *semaphore.State) mode
 		return sp.ArmOwnWatch(s, c, t)
 	case ActLearnNodeGone:
 		return sp.LearnNodeGone(s, c, t)
+	case ActAcquireNodeGone:
+		return sp.AcquireNodeGone(s, c, t)
 	}
 	if l.Action > ActForeignReplace {
 		return "unknown action"

@@ -14,7 +14,9 @@ import (
 // returns: the lease is held) is matched with the arming of the own-node
 // watch that follows it (ArmOwnWatch; the code sends it at the grant, and
 // a node gone before the watch is set ends the lease by LearnNodeGone all
-// the same); a ReleaseLease whose node no longer stands is LearnNodeGone.
+// the same); a ReleaseLease whose node no longer stands is LearnNodeGone;
+// the CancelAcquire after a listing that missed the acquirer's node (its
+// Acquire failed with ErrLockLost) is AcquireNodeGone.
 type semForeignAdapter struct {
 	semAdapter
 	fs *semforeign.Spec
@@ -45,6 +47,12 @@ func (a semForeignAdapter) step(s *semaphore.State, action traceevent.Action, c,
 	idx, ok := semActions[action]
 	if !ok {
 		return model.Guard("no action " + action + " in SemaphoreForeign")
+	}
+	if idx == semaphore.ActCancelAcquire && a.fs.AcquireNodeGone(s, c, t) == model.Enabled {
+		// The acquisition failed on a listing without its node (the
+		// outsider deleted it): the code's clean-up after ErrLockLost,
+		// which finds no node of ours to delete.
+		return model.Enabled
 	}
 	g := a.fs.Step(s, model.Label{Action: idx, Client: int16(c), Arg: int16(arg)}, t)
 	if g != model.Enabled && idx == semaphore.ActReleaseLease {

@@ -107,3 +107,34 @@ func TestOperatorThenSemRelease(t *testing.T) {
 		{name: "ended twice", old: release, repl: release + gone, client: "c1", action: traceevent.LearnNodeGone, why: ""},
 	})
 }
+
+// semWaiterTrace is a hand-written trace of a semaphore of max 1 at /s:
+// c1 holds, c2 waits; the outsider deletes c2's lease node; the deletion
+// wakes c2, whose listing misses its node: its Acquire fails with
+// ErrLockLost, its clean-up (CancelAcquire) finds no node and it unlocks
+// the internal mutex; c1 releases.
+const semWaiterTrace = `{"client":"c1","lock":"/s","action":"AcquireInternal","request":"u1","start":100,"end":100}
+{"client":"c1","lock":"/s","action":"CreateLease","request":"u1","node":"_c_u1-lease-0000000000","zxid":10,"start":101,"end":102}
+{"client":"c1","lock":"/s","action":"ListLeases","request":"u1","result":"held","children":["_c_u1-lease-0000000000"],"max":1,"zxid":10,"start":103,"end":104}
+{"client":"c1","lock":"/s","action":"ReleaseInternal","request":"u1","start":105,"end":106}
+{"client":"c2","lock":"/s","action":"AcquireInternal","request":"u2","start":110,"end":110}
+{"client":"c2","lock":"/s","action":"CreateLease","request":"u2","node":"_c_u2-lease-0000000001","zxid":11,"start":111,"end":112}
+{"client":"c2","lock":"/s","action":"ListLeases","request":"u2","result":"wait","children":["_c_u1-lease-0000000000","_c_u2-lease-0000000001"],"max":1,"zxid":11,"start":113,"end":114}
+{"client":"env","lock":"/s","action":"ForeignDelete","node":"_c_u2-lease-0000000001","start":120,"end":121}
+{"client":"c2","lock":"/s","action":"LeasesChanged","request":"u2","start":125,"end":125}
+{"client":"c2","lock":"/s","action":"ListLeases","request":"u2","result":"missing","children":["_c_u1-lease-0000000000"],"max":1,"zxid":12,"start":126,"end":127}
+{"client":"c2","lock":"/s","action":"CancelAcquire","request":"u2","start":128,"end":129}
+{"client":"c2","lock":"/s","action":"ReleaseInternal","request":"u2","start":130,"end":131}
+{"client":"c1","lock":"/s","action":"ReleaseLease","request":"u1","node":"_c_u1-lease-0000000000","zxid":13,"start":140,"end":141}
+`
+
+// An outsider's delete of a waiter's lease node ends its acquisition
+// (AcquireNodeGone, at the clean-up after the listing that misses the
+// node). Its control: the same trace without the outsider's step is
+// rejected at the wake-up, which nothing caused.
+func TestOperatorSemaphoreWaiter(t *testing.T) {
+	outsider := lineOf(semWaiterTrace, `{"client":"env"`)
+	wantValidUnlessCorrupted(t, semWaiterTrace, "SemaphoreForeign", []corruption{
+		{name: "no outsider", old: outsider, repl: "", client: "c2", action: traceevent.LeasesChanged, why: "notification"},
+	})
+}

@@ -8,22 +8,27 @@
 (* (model/trace) has the outsider's steps (ForeignDelete, ForeignReplace)  *)
 (* and the holder's (LearnNodeGone).                                       *)
 (*                                                                         *)
-(* The outsider touches a lease node that no request is acquiring with (a *)
-(* holder's, an abandoned session's, its own replacement).  Its steps are *)
-(* faults (Fault: MaxFaults bounds them with the others).  A replacement  *)
-(* keeps the node's name (its sequence number) and its uuid (the name     *)
-(* carries both), and is owned by the session <<Stranger, 0>>.             *)
+(* The outsider touches any lease node but one whose create is in flight   *)
+(* or whose name its acquirer is still looking for (a holder's, a          *)
+(* waiter's, an abandoned session's, its own replacement).  Its steps are  *)
+(* faults (Fault: MaxFaults bounds them with the others).  A replacement   *)
+(* keeps the node's name (its sequence number) and its uuid (the name      *)
+(* carries both), and is owned by the session <<Stranger, 0>>.  An         *)
+(* acquirer goes by its node's name (Semaphore.take: the listing shows our *)
+(* name): a listing without it ends the acquisition (AcquireNodeGone); a   *)
+(* replacement counts as ours, and the lease it grants ends by             *)
+(* LearnNodeGone (the arming getData finds another owner).                 *)
 (*                                                                         *)
 (* WatchOwn = TRUE is the code: once the count says the lease is held      *)
 (* (Semaphore.grant: Lease.watchOwnNode), the lease sends a getData with a *)
 (* watch on its node (ArmOwnWatch); its reply finding the node gone or not *)
 (* ours, or the watch's event, ends the lease (LearnNodeGone).  The spec   *)
 (* takes both once acquire has returned (pc = "hold"): the reply may come  *)
-(* after the internal mutex is released, and until it does the belief is  *)
-(* one that news is pending for.  WatchOwn = FALSE is the code before:    *)
+(* after the internal mutex is released, and until it does the belief is   *)
+(* one that news is pending for.  WatchOwn = FALSE is the code before:     *)
 (* nothing watches a held lease node (must fail BeliefWithinMax).          *)
 (*                                                                         *)
-(* AtMostMaxHolders, KnownLeaseExists and NoLeakedLeases do not hold here *)
+(* AtMostMaxHolders, KnownLeaseExists and NoLeakedLeases do not hold here  *)
 (* (or are not defined: a replacement's owner is no client's session):     *)
 (* they speak of beliefs, or of the clients' nodes alone, and an           *)
 (* outsider's delete ends a lease without its holder's step.               *)
@@ -56,8 +61,8 @@ Stale(c) == Notified(c) \/ ArmingPending(c)
 \* a replacement).
 NameExists(c) == \E n \in nodes : n.seq = node[c]
 
-\* The outsider may touch n: no request is acquiring with it.
-Touchable(n) == ~\E c \in Clients : pc[c] \in Acquiring /\ n.uuid = Uuid(c) /\ n.owner = Sess(c)
+\* The outsider may touch n: no request is creating it or looking for it.
+Touchable(n) == ~\E c \in Clients : pc[c] \in {"create", "find"} /\ n.uuid = Uuid(c) /\ n.owner = Sess(c)
 
 \* TypeOK with a node's owner in Sessions \cup {Outsider}.
 FTypeOK ==
@@ -106,7 +111,7 @@ LearnNodeGone(c) ==
     /\ Idle(c)
     /\ UNCHANGED <<sess, reqNo, paused, mutex, faults>>
 
-(* IgnoreNotification, but never the holder's own-node event: the lease's *)
+(* IgnoreNotification, but never the holder's own-node event: the lease's  *)
 (* watcher acts on it (LearnNodeGone).                                     *)
 IgnoreOtherNotification(c) ==
     /\ IgnoreNotification(c)
@@ -114,19 +119,40 @@ IgnoreOtherNotification(c) ==
 
 (* Lease.Close (ReleaseLease), sent only on a name that stands and by a    *)
 (* lease whose own watch has not fired (a lease whose node went ends by    *)
-(* LearnNodeGone instead).  Close does not wait for the arming getData's  *)
-(* reply: the delete is ours, so the watch has nothing to tell.  A delete *)
+(* LearnNodeGone instead).  Close does not wait for the arming getData's   *)
+(* reply: the delete is ours, so the watch has nothing to tell.  A delete  *)
 (* by name removes an outsider's replacement too.                          *)
 ReleaseNamed(c) ==
     /\ NameExists(c)
     /\ ~Notified(c)
     /\ ReleaseLease(c)
 
+(* ListLeases (getChildren(P/leases, watch)), taken only while the         *)
+(* listing shows our node's name (ours, or a replacement: the code         *)
+(* compares names).                                                        *)
+ListLeasesNamed(c) ==
+    /\ NameExists(c)
+    /\ ListLeases(c)
+
+(* The listing does not show our node's name (Semaphore.take: "our lease   *)
+(* node was deleted while we waited"): the acquisition fails with          *)
+(* ErrLockLost and releases the internal mutex, deleting nothing (the      *)
+(* code's CancelAcquire then finds no node of ours).  The listing's watch  *)
+(* stays behind and fires harmlessly.                                      *)
+AcquireNodeGone(c) ==
+    /\ ~paused[c]
+    /\ pc[c] = "list"
+    /\ Live(c)
+    /\ ~NameExists(c)
+    /\ mutex' = Freed(Sess(c))
+    /\ Idle(c)
+    /\ UNCHANGED <<zkVars, sess, reqNo, paused, faults>>
+
 -----------------------------------------------------------------------------
-(* Environment: the outsider, on the lease node of sequence number s,     *)
+(* Environment: the outsider, on the lease node of sequence number s,      *)
 (* whoever's (ZooKeeper.tla's ForeignDelete, ForeignReplace).  Over the    *)
-(* constant range of sequence numbers, so that TLC names each step by its *)
-(* action.  Sequence numbers are never reused, so NodeAt(s) is the node.  *)
+(* constant range of sequence numbers, so that TLC names each step by its  *)
+(* action.  Sequence numbers are never reused, so NodeAt(s) is the node.   *)
 ForeignDelete(s) ==
     /\ \E n \in nodes : n.seq = s /\ Touchable(n)
     /\ Fault
@@ -146,7 +172,7 @@ ForeignClientNext(c) ==
     \/ CreateLease(c)
     \/ CreateLeaseReplyLost(c)
     \/ FindOwnLease(c)
-    \/ ListLeases(c)
+    \/ ListLeasesNamed(c)
     \/ LeasesChanged(c)
     \/ IgnoreOtherNotification(c)
     \/ ReleaseInternal(c)
@@ -155,6 +181,7 @@ ForeignClientNext(c) ==
     \/ LearnExpiry(c)
     \/ ArmOwnWatch(c)
     \/ LearnNodeGone(c)
+    \/ AcquireNodeGone(c)
 
 ForeignNext ==
     \/ \E c \in Clients : ForeignClientNext(c)
