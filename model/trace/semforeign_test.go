@@ -138,3 +138,34 @@ func TestOperatorSemaphoreWaiter(t *testing.T) {
 		{name: "no outsider", old: outsider, repl: "", client: "c2", action: traceevent.LeasesChanged, why: "notification"},
 	})
 }
+
+// semWaiterReplacedTrace: as semWaiterTrace, but the outsider replaces
+// c2's node: c2 goes by its node's name, so its listing shows it and it
+// waits again; after c1's release it holds, and its lease ends at once
+// (the arming getData finds the node another session's: LearnNodeGone).
+const semWaiterReplacedTrace = `{"client":"c1","lock":"/s","action":"AcquireInternal","request":"u1","start":100,"end":100}
+{"client":"c1","lock":"/s","action":"CreateLease","request":"u1","node":"_c_u1-lease-0000000000","zxid":10,"start":101,"end":102}
+{"client":"c1","lock":"/s","action":"ListLeases","request":"u1","result":"held","children":["_c_u1-lease-0000000000"],"max":1,"zxid":10,"start":103,"end":104}
+{"client":"c1","lock":"/s","action":"ReleaseInternal","request":"u1","start":105,"end":106}
+{"client":"c2","lock":"/s","action":"AcquireInternal","request":"u2","start":110,"end":110}
+{"client":"c2","lock":"/s","action":"CreateLease","request":"u2","node":"_c_u2-lease-0000000001","zxid":11,"start":111,"end":112}
+{"client":"c2","lock":"/s","action":"ListLeases","request":"u2","result":"wait","children":["_c_u1-lease-0000000000","_c_u2-lease-0000000001"],"max":1,"zxid":11,"start":113,"end":114}
+{"client":"env","lock":"/s","action":"ForeignReplace","node":"_c_u2-lease-0000000001","start":120,"end":121}
+{"client":"c2","lock":"/s","action":"LeasesChanged","request":"u2","start":125,"end":125}
+{"client":"c2","lock":"/s","action":"ListLeases","request":"u2","result":"wait","children":["_c_u1-lease-0000000000","_c_u2-lease-0000000001"],"max":1,"zxid":13,"start":126,"end":127}
+{"client":"c1","lock":"/s","action":"ReleaseLease","request":"u1","node":"_c_u1-lease-0000000000","zxid":14,"start":130,"end":131}
+{"client":"c2","lock":"/s","action":"LeasesChanged","request":"u2","start":135,"end":135}
+{"client":"c2","lock":"/s","action":"ListLeases","request":"u2","result":"held","children":["_c_u2-lease-0000000001"],"max":1,"zxid":14,"start":136,"end":137}
+{"client":"c2","lock":"/s","action":"ReleaseInternal","request":"u2","start":138,"end":139}
+{"client":"c2","lock":"/s","action":"LearnNodeGone","request":"u2","node":"_c_u2-lease-0000000001","start":140,"end":140}
+`
+
+// A waiter whose node the outsider replaced holds on the replacement and
+// learns at once that it is not its own. Its control: a delete in place
+// of the replacement is rejected at the listing that still shows the name.
+func TestOperatorSemaphoreWaiterReplaced(t *testing.T) {
+	wantValidUnlessCorrupted(t, semWaiterReplacedTrace, "SemaphoreForeign", []corruption{
+		{name: "deleted, not replaced", old: `"action":"ForeignReplace"`, repl: `"action":"ForeignDelete"`,
+			client: "c2", action: traceevent.ListLeases, why: "the model's nodes are"},
+	})
+}
