@@ -86,7 +86,7 @@ func SemaphoreActions() []Action {
 }
 
 // The steps of an outsider's world (spec/tla/PredecessorLockForeign.tla,
-// SharedLockForeign.tla, ElectionForeign.tla):
+// SharedLockForeign.tla, ElectionForeign.tla, SemaphoreForeign.tla):
 // a holder's lease ending on the watch on its own node, a client's event;
 // and an outsider deleting or replacing a node, environment events that
 // no client traces (a chaos campaign's operator records them, under the

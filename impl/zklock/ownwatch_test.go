@@ -18,10 +18,10 @@ import (
 // one watch on its node (OwnWatch.tla's LearnNodeGone) ends it on that
 // notification, with no request of ours in between, while the next waiter
 // is granted. The operator's delete is an environment event of the trace
-// (PredecessorLockForeign's, SharedLockForeign's and ElectionForeign's
-// ForeignDelete, the holder's LearnNodeGone); the trace is checked for a
-// Mutex's, an RWMutex's and a leader's lease, the recipes whose models
-// have the outsider's steps.
+// (PredecessorLockForeign's, SharedLockForeign's, ElectionForeign's and
+// SemaphoreForeign's ForeignDelete, the holder's LearnNodeGone); the trace
+// is checked for a Mutex's, an RWMutex's, a leader's and a Semaphore's
+// lease: every recipe's model has the outsider's steps.
 
 // operatorDeletes deletes the node of lease, held by h, from a raw
 // connection, and checks that the lease ends on the one notification:
@@ -34,9 +34,9 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	mutex := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-lock-")
 	rw := lease.sem == "" && (lease.Mode() == ModeRead || lease.Mode() == ModeWrite)
 	leader := lease.sem == "" && lease.Mode() == ModeExclusive && strings.Contains(node, "-latch-")
-	traced := mutex || rw || leader
+	traced := mutex || rw || leader || lease.sem != ""
 	if !traced {
-		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's, an RWMutex's or an election's lock only (PredecessorLockForeign, SharedLockForeign, ElectionForeign)")
+		skipTraceCheck(t, "an operator deletes the holder's node: ForeignDelete, replayed on a Mutex's, an RWMutex's, an election's or a Semaphore's lock only")
 	}
 	ownWatchSet(t, h, lease)
 	a := admin(t)
@@ -47,7 +47,11 @@ func operatorDeletes(t *testing.T, h *client, lease *Lease) {
 	}
 	if traced {
 		end := time.Now().UnixNano()
-		traceOutsider(t, trace.Event{Lock: lease.lock, Action: traceevent.ForeignDelete, Node: baseName(node),
+		lock := lease.lock
+		if lease.sem != "" {
+			lock = lease.sem // a semaphore's events name the semaphore (Lease.traceNodeGone)
+		}
+		traceOutsider(t, trace.Event{Lock: lock, Action: traceevent.ForeignDelete, Node: baseName(node),
 			Start: start.UnixNano(), End: &end})
 	}
 	select {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklock/zklock/faultinject"
+	"github.com/zklock/zklock/model/trace"
 	"github.com/zklock/zklock/traceevent"
 )
 
@@ -246,16 +247,20 @@ func TestSemaphoreCreateReplyLost(t *testing.T) {
 
 // TestSemaphoreLeaseDeletedWhileWaiting: someone deletes the lease node of
 // the acquirer that waits at max: its Acquire fails with ErrLockLost and
-// releases the internal mutex; the holder's lease is untouched.
+// releases the internal mutex; the holder's lease is untouched. The delete
+// is the outsider's ForeignDelete of the trace, the failure the
+// acquirer's AcquireNodeGone (SemaphoreForeign).
 func TestSemaphoreLeaseDeletedWhileWaiting(t *testing.T) {
-	skipTraceCheck(t, "an operator deletes a lease node: a step outside the model")
 	p := lockPath(t)
 	ctx := ctxFor(t, time.Minute)
 	a := admin(t)
 	held, pw, ev := semHeldAndWaiting(t, ctx, p)
+	start := time.Now().UnixNano()
 	if err := a.Delete(p+semLeases+"/"+ev.Node, -1); err != nil {
 		t.Fatal(err)
 	}
+	end := time.Now().UnixNano()
+	traceOutsider(t, trace.Event{Lock: held.sem, Action: traceevent.ForeignDelete, Node: ev.Node, Start: start, End: &end})
 	if _, err := pw.wait(t, 30*time.Second); !errors.Is(err, ErrLockLost) {
 		t.Fatalf("Acquire whose lease node was deleted = %v, want ErrLockLost", err)
 	}

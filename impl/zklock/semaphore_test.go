@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklock/zklock/model/trace"
+	"github.com/zklock/zklock/traceevent"
 )
 
 // semMany: the tests whose sessions make several acquisitions at once
@@ -221,12 +224,14 @@ func TestSemaphoreFencing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// An outsider's delete ends the lease by LearnNodeGone, a step the
-	// Semaphore model does not have (only the Mutex's, PredecessorLockForeign).
-	skipTraceCheck(t, "an outsider deletes a semaphore's lease node: no LearnNodeGone in the Semaphore model")
+	// An outsider's delete: the environment's ForeignDelete, after which
+	// the lease ends by LearnNodeGone (SemaphoreForeign).
+	start := time.Now().UnixNano()
 	if err := a.Delete(l.Node(), -1); err != nil {
 		t.Fatal(err)
 	}
+	end := time.Now().UnixNano()
+	traceOutsider(t, trace.Event{Lock: l.sem, Action: traceevent.ForeignDelete, Node: baseName(l.Node()), Start: start, End: &end})
 	if _, err := m1.leases.s.Conn().Multi(chk); !errors.Is(err, zk.ErrNoNode) {
 		t.Fatalf("a multi behind Check after the node's deletion = %v, want zk.ErrNoNode", err)
 	}

@@ -55,7 +55,13 @@ type Constants struct {
 }
 
 // Spec is the state machine of the module with its constants.
-type Spec struct{ Constants }
+type Spec struct {
+	Constants
+	// Outsider names the owner of an outsider's node (client index -1) in
+	// printed states: the Stranger of SemaphoreForeign (model/semforeign),
+	// which extends this module; "" otherwise.
+	Outsider string
+}
 
 // New checks the constants and returns the Spec.
 func New(k Constants) (*Spec, error) {
@@ -156,7 +162,7 @@ func (sp *Spec) TypeOK(s *State) bool {
 // TLA returns the state's variables as TLA+ values, in VarNames order,
 // the way TLC prints them.
 func (sp *Spec) TLA(s *State) []tla.Binding {
-	p := zk.Printer[zk.NoKind]{Clients: sp.Clients}
+	p := zk.Printer[zk.NoKind]{Clients: sp.Clients, Outsider: sp.Outsider}
 	return zk.Bindings(VarNames, func(name string) (tla.Value, bool) {
 		if name != "mutex" {
 			return s.Clients.Binding(p, name)

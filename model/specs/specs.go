@@ -115,6 +115,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadKazooQueue(module, m)
 	case module == "Semaphore":
 		return loadSemaphore(module, m)
+	case module == "SemaphoreForeign":
+		return loadSemaphoreForeign(module, m)
 	case module == "Rewind":
 		return loadRewind(module, m)
 	case module == "OwnWatch":

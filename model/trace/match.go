@@ -505,7 +505,7 @@ func (m *eventMatch[S]) deleteOwnNode(fromPC bool) ([]succ[S], string) {
 // nodeKind is the kind of the client's own node: the request's, or a
 // semaphore's lease (its events carry no kind).
 func (m *eventMatch[S]) nodeKind() string {
-	if m.se.lt.spec == "Semaphore" {
+	if m.se.lt.spec == "Semaphore" || m.se.lt.spec == "SemaphoreForeign" {
 		return "lease"
 	}
 	return m.ev.Kind

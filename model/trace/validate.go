@@ -12,6 +12,7 @@ import (
 	"github.com/zklock/zklock/model/predmarked"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/semaphore"
+	"github.com/zklock/zklock/model/semforeign"
 	"github.com/zklock/zklock/model/sharedforeign"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/traceevent"
@@ -127,74 +128,9 @@ func Validate(events []Event, opt Options) (*Report, error) {
 	}
 	rep := &Report{Verdict: Valid}
 	for _, lt := range locks {
-		var lr *LockReport
-		switch lt.spec {
-		case "PredecessorLock":
-			// PredecessorLockForeign: PredecessorLock with the outsider's
-			// steps and the holder's own-node watch (the code's).
-			sp, err := predforeign.New(predforeign.Constants{
-				Constants: predlock.Constants{Constants: unbounded(lt), Fencing: true}, WatchOwn: true, Stranger: traceevent.EnvClient})
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[predlock.State]{a: newForeignAdapter(sp), lt: lt, budget: opt.Budget}
-			lr = se.run()
-		case "PredecessorLockMarked":
-			sp, err := markedSpec(lt)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[predmarked.State]{a: markAdapter{sp: sp, pred: predAdapter{sp.Spec}}, lt: lt, budget: opt.Budget}
-			lr = se.run()
-		case "PredecessorLockMarkedForeign":
-			sp, err := markedForeignSpec(lt)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[predmarked.State]{a: newMarkForeignAdapter(sp), lt: lt, budget: opt.Budget}
-			lr = se.run()
-		case "Election":
-			sp, err := electionSpec(lt)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[election.State]{a: elecAdapter{sp: sp, pred: predAdapter{sp.Spec}, candidates: lt.candidates}, lt: lt, budget: opt.Budget}
-			lr = se.run()
-		case "ElectionForeign":
-			// Election with the outsider's steps and the leader's own-node
-			// watch (the code's).
-			sp, err := elForeignSpec(lt)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[election.State]{a: newElForeignAdapter(sp, lt.candidates), lt: lt, budget: opt.Budget}
-			lr = se.run()
-		case "SharedLockForeign":
-			// SharedLock with the outsider's steps and the holder's
-			// own-node watch (the code's).
-			sp, err := sharedforeign.New(sharedforeign.Constants{
-				Constants: sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, WatchOwn: true, Stranger: traceevent.EnvClient})
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[sharedlock.State]{a: newSharedForeignAdapter(sp), lt: lt, budget: opt.Budget}
-			lr = se.run()
-		case "Semaphore":
-			k := unbounded(lt)
-			k.AsyncDelete = false // Semaphore's deletes land in the step that sends them
-			sp, err := semaphore.New(semaphore.Constants{Constants: k, MaxLeases: lt.maxLeases, InternalLock: true})
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[semaphore.State]{a: semAdapter{sp}, lt: lt, budget: opt.Budget}
-			lr = se.run()
-		default:
-			sp, err := sharedlock.New(sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, sharedlock.Base)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			se := &searcher[sharedlock.State]{a: sharedAdapter{sp}, lt: lt, budget: opt.Budget}
-			lr = se.run()
+		lr, err := validateLock(lt, opt)
+		if err != nil {
+			return nil, err
 		}
 		rep.Locks = append(rep.Locks, lr)
 		switch {
@@ -205,6 +141,94 @@ func Validate(events []Event, opt Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// validateLock replays one lock's trace in the model of its recipe (with
+// the outsider's steps where the trace has them).
+func validateLock(lt *lockTrace, opt Options) (*LockReport, error) {
+	var lr *LockReport
+	switch lt.spec {
+	case "PredecessorLock":
+		// PredecessorLockForeign: PredecessorLock with the outsider's
+		// steps and the holder's own-node watch (the code's).
+		sp, err := predforeign.New(predforeign.Constants{
+			Constants: predlock.Constants{Constants: unbounded(lt), Fencing: true}, WatchOwn: true, Stranger: traceevent.EnvClient})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[predlock.State]{a: newForeignAdapter(sp), lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "PredecessorLockMarked":
+		sp, err := markedSpec(lt)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[predmarked.State]{a: markAdapter{sp: sp, pred: predAdapter{sp.Spec}}, lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "PredecessorLockMarkedForeign":
+		sp, err := markedForeignSpec(lt)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[predmarked.State]{a: newMarkForeignAdapter(sp), lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "Election":
+		sp, err := electionSpec(lt)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[election.State]{a: elecAdapter{sp: sp, pred: predAdapter{sp.Spec}, candidates: lt.candidates}, lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "ElectionForeign":
+		// Election with the outsider's steps and the leader's own-node
+		// watch (the code's).
+		sp, err := elForeignSpec(lt)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[election.State]{a: newElForeignAdapter(sp, lt.candidates), lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "SharedLockForeign":
+		// SharedLock with the outsider's steps and the holder's
+		// own-node watch (the code's).
+		sp, err := sharedforeign.New(sharedforeign.Constants{
+			Constants: sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, WatchOwn: true, Stranger: traceevent.EnvClient})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[sharedlock.State]{a: newSharedForeignAdapter(sp), lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "Semaphore":
+		k := unbounded(lt)
+		k.AsyncDelete = false // Semaphore's deletes land in the step that sends them
+		sp, err := semaphore.New(semaphore.Constants{Constants: k, MaxLeases: lt.maxLeases, InternalLock: true})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[semaphore.State]{a: semAdapter{sp}, lt: lt, budget: opt.Budget}
+		lr = se.run()
+	case "SemaphoreForeign":
+		// Semaphore with the outsider's steps and the holder's
+		// own-node watch (the code's).
+		k := unbounded(lt)
+		k.AsyncDelete = false
+		sp, err := semforeign.New(semforeign.Constants{
+			Constants: semaphore.Constants{Constants: k, MaxLeases: lt.maxLeases, InternalLock: true},
+			WatchOwn:  true, Stranger: traceevent.EnvClient})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[semaphore.State]{a: newSemForeignAdapter(sp), lt: lt, budget: opt.Budget}
+		lr = se.run()
+	default:
+		sp, err := sharedlock.New(sharedlock.Constants{Constants: unbounded(lt), WithDowngrade: true}, sharedlock.Base)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		se := &searcher[sharedlock.State]{a: sharedAdapter{sp}, lt: lt, budget: opt.Budget}
+		lr = se.run()
+	}
+	return lr, nil
 }
 
 // unbounded are the constants a lock's trace is replayed under: its
@@ -520,14 +544,18 @@ func prepare(lock string, order []string, byClient map[string][]*Event) (*lockTr
 		spec = "ElectionForeign" // an election's steps and the outsider's
 		lt.spec = spec
 	}
-	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" && spec != "ElectionForeign" {
-		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's, an RWMutex's or an election's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign, ElectionForeign); %s has none",
+	if spec == "Semaphore" && (lt.outsider || hasAction(lt.events, traceevent.LearnNodeGone)) {
+		spec = "SemaphoreForeign" // a Semaphore's steps and the outsider's
+		lt.spec = spec
+	}
+	if lt.outsider && spec != "PredecessorLock" && spec != "PredecessorLockMarkedForeign" && spec != "SharedLockForeign" && spec != "ElectionForeign" && spec != "SemaphoreForeign" {
+		return nil, fmt.Errorf("%w: %s: an outsider's steps are replayed on a Mutex's, an RWMutex's, an election's or a Semaphore's lock only (PredecessorLockForeign, PredecessorLockMarkedForeign, SharedLockForeign, ElectionForeign, SemaphoreForeign); %s has none",
 			ErrUnsupported, where, spec)
 	}
 	if isElectionSpec(spec) {
 		lt.splitObservers()
 	}
-	if spec == "Semaphore" {
+	if spec == "Semaphore" || spec == "SemaphoreForeign" {
 		if lt.maxLeases, err = semaphoreMax(lt.events, where); err != nil {
 			return nil, err
 		}
