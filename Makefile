@@ -28,12 +28,15 @@ verify: setup specs-start vet staticcheck fmt-check unit fuzz checker model live
 # server version, the random programs, the chaos package's tests, the
 # mutants, the short campaigns whose verdict does not depend on timing, the
 # load campaign and its control, the examples),
-# VERIFY_JOBS at a time, each with its own ensemble. They spend most of
+# VERIFY_JOBS at a time, each with its own ensemble, the longest first
+# (the mutants, the campaigns, integration with -race). They spend most of
 # their time waiting on session timeouts and faults, not computing (about
 # two thirds of a core between two of them, measured on a 2-core machine),
-# so two at once halve their wall time. Three at once end them sooner but
-# leave the spec checks, which then end last, no sooner, and load the
-# fault tests' timing more. Beside them, at the
+# so three at once end them in about a third of their summed time (44
+# minutes of it, measured). The spec checks beside them end first since
+# the largest configs' TLC moved to the deep set (`tlc: deep`, whose graph
+# the model explores here): 16.5 minutes with two stages beside them, of
+# a make verify of 24.5. Beside them, at the
 # lowest CPU priority (nice 19), the spec checks, which do compute (specs:
 # TLC, the model's conformance, TLC on pinned traces): they take the CPU
 # the ensembles leave idle and yield it whenever a server or a test needs
@@ -42,9 +45,10 @@ verify: setup specs-start vet staticcheck fmt-check unit fuzz checker model live
 # follower-lag control, whose fault must outlast a session timeout to the
 # second, runs after the other stages, beside nothing but the niced spec
 # checks (chaos-lag).
-VERIFY_JOBS ?= 2
+VERIFY_JOBS ?= 3
 live: specs-start
-	@$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants integration chaos-tests chaos-campaigns chaos-load examples && exit 0; \
+	@$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants chaos-campaigns integration-$(firstword $(ZK_VERSIONS)) \
+	  $(addprefix integration-,$(wordlist 2,9,$(ZK_VERSIONS))) chaos-load chaos-tests chaos-operator rapid-programs examples && exit 0; \
 	$(MAKE) --no-print-directory specs-wait; exit 1
 
 # specs-wait: waits for the spec checks that specs-start began, prints
@@ -82,6 +86,7 @@ specs-configs: tlc
 ## not use the marker, docs/QUEUES.md).
 verify-deep: verify
 	$(MAKE) --no-print-directory model
+	$(MAKE) --no-print-directory $(addprefix integration-,$(wordlist 2,9,$(ZK_VERSIONS))) INTEGRATION_ALL=1
 	$(GO) test -count=1 -run '^TestRapidPrograms$$' -rapid.checks=100 -timeout 90m ./impl/zklock
 	$(GO) run ./cmd/tlc -deep
 	$(GO) run ./cmd/conformance -deep
@@ -174,14 +179,25 @@ examples:
 # go-zookeeper v1.0.4 (Conn.lastZxid, read by sendSetWatches while
 # recvLoop writes it: go-zookeeper/zk#35, samuel/go-zookeeper#260).
 # The first version runs every package that starts an ensemble, with
-# -race; the others only those whose behaviour depends on the server
-# version, without it (the race detector finds nothing a server version
-# changes, and its CPU is the spec checks' beside them).
+# -race; the others, without it (the race detector finds nothing a server
+# version changes, and its CPU is the spec checks' beside them), the
+# ensemble package whole and of impl/zklock the tests whose outcome can
+# depend on the server (VERSION_TESTS: TLS, wipes, reconnects and
+# renegotiated timeouts, server kills and cut-off followers, the operator's
+# writes, Curator and kazoo on the same path, the herd counts), 40 of its
+# 200 tests and a quarter of its time. make verify-deep runs every test on
+# every version (INTEGRATION_ALL=1).
+VERSION_TESTS := ^(TestTLS|TestInspect|TestWipe|TestRestore|TestReconnect|TestRenegotiated|TestInterop|TestKazooInterop|TestMutualExclusion|TestRWFaults|TestLeaderKilled|TestElectionZooKeeperLeaderKilled|TestSemaphoreZooKeeperLeaderKilled|TestFollowerCutOffFromLeader|TestOperator|TestLeaseCheck|TestNoHerd|TestRWNoHerd|TestToken|TestFencing|TestRewind)
 integration: $(addprefix integration-,$(ZK_VERSIONS)) rapid-programs
 
 integration-%:
-	ZKLOCK_ZK=$* $(GO) test -p 1 -count=1 $(if $(filter $*,$(firstword $(ZK_VERSIONS))),-race) -timeout 15m -skip '^TestRapidPrograms$$' \
-	  $(if $(filter $*,$(firstword $(ZK_VERSIONS))),$(RACE_PKGS),$(ZK_PKGS))
+	@if [ "$*" = "$(firstword $(ZK_VERSIONS))" ]; then set -x; \
+	  ZKLOCK_ZK=$* $(GO) test -p 1 -count=1 -race -timeout 15m -skip '^TestRapidPrograms$$' $(RACE_PKGS); \
+	elif [ -n "$(INTEGRATION_ALL)" ]; then set -x; \
+	  ZKLOCK_ZK=$* $(GO) test -p 1 -count=1 -timeout 15m -skip '^TestRapidPrograms$$' $(ZK_PKGS); \
+	else set -x; \
+	  ZKLOCK_ZK=$* $(GO) test -p 1 -count=1 -timeout 15m ./ensemble/... && \
+	  ZKLOCK_ZK=$* $(GO) test -count=1 -timeout 15m -run '$(VERSION_TESTS)' ./impl/zklock; fi
 
 rapid-programs:
 	$(GO) test -count=1 -timeout 15m -run '^TestRapidPrograms$$' ./impl/zklock
@@ -327,10 +343,11 @@ FOLLOWER_LAG := --pin --pin-followers --idle-hold 60s --sync-limit 10 --session-
 # against max 1 (--judge-max, a checker-level control: the same leases,
 # one fewer allowed) be flagged by the semaphore-overlap check; and
 # (chaos-lag) zklock built with the trust-follower-pings mutant, a holder on a cut-off server. chaos-short
-# runs them all; make verify runs chaos-campaigns beside the other live
+# runs them all; make verify runs chaos-campaigns and chaos-operator beside the other live
 # stages and chaos-lag after them.
 chaos-short:
 	@$(MAKE) --no-print-directory chaos-campaigns
+	@$(MAKE) --no-print-directory chaos-operator
 	@$(MAKE) --no-print-directory chaos-lag
 
 chaos-campaigns:
@@ -358,7 +375,6 @@ chaos-campaigns:
 	@$(call control,semaphore-judge-max,$(CHAOS) --lock semaphore --max 2 --judge-max 1 --faults none --control "a semaphore of 2 leases judged against max 1")
 	@grep -q 'VIOLATION semaphore-overlap' out/verify/control-semaphore-judge-max/check.txt || \
 	  { echo "control semaphore-judge-max: flagged, but not by the semaphore-overlap check"; exit 1; }
-	@$(MAKE) --no-print-directory chaos-operator
 
 # The operator's faults: operator-delete and operator-replace are in
 # --faults all (every default campaign has them); wipe is named on its own
@@ -376,21 +392,23 @@ chaos-campaigns:
 # holder), its trace replayed with the operator's steps as environment
 # events (PredecessorLockForeign).
 CHAOS_REWIND := .cache/bin/chaos-wait-for-loss-on-rewind
+# Its own binary: make verify runs chaos-operator beside chaos-campaigns.
+CHAOS_OP     := .cache/bin/chaos-operator
 chaos-operator:
-	@mkdir -p $(dir $(CHAOS)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete \
+	@mkdir -p $(dir $(CHAOS_OP)) out/verify && rm -rf out/verify/wipe out/verify/operator out/verify/control-zk-lock-operator-delete \
 	  out/verify/control-wait-for-loss-on-rewind
-	$(GO) build -o $(CHAOS) ./cmd/chaos
+	$(GO) build -o $(CHAOS_OP) ./cmd/chaos
 	@echo "chaos-operator: zklock under wipes"; \
-	$(CHAOS) --faults wipe --duration 25s --fault-interval 8s --quiet --out out/verify/wipe
+	$(CHAOS_OP) --faults wipe --duration 25s --fault-interval 8s --quiet --out out/verify/wipe
 	$(GO) build -o $(CHAOS_REWIND) -overlay $$($(GO) run ./cmd/mutants -only wait-for-loss-on-rewind -overlay .cache/mutants/wait-for-loss-on-rewind) ./cmd/chaos
 	@$(call control2,wait-for-loss-on-rewind,$(CHAOS_REWIND) --faults wipe --session-timeout 10s --fault-interval 8s --control "the wait-for-loss-on-rewind mutant: a holder refused by the wiped ensemble believes until its loss deadline")
 	@grep -q 'VIOLATION rewind-belief' out/verify/control-wait-for-loss-on-rewind/check.txt || \
 	  { echo "control wait-for-loss-on-rewind: flagged, but not by the rewind-belief check"; exit 1; }
-	@$(call control,zk-lock-operator-delete,$(CHAOS) --lock=zk --faults operator-delete --idle-hold 5s --fault-interval 3s --control "go-zookeeper's zk.Lock: its holder never learns that an operator deleted its node")
+	@$(call control,zk-lock-operator-delete,$(CHAOS_OP) --lock=zk --faults operator-delete --idle-hold 5s --fault-interval 3s --control "go-zookeeper's zk.Lock: its holder never learns that an operator deleted its node")
 	@grep -q 'VIOLATION overlap' out/verify/control-zk-lock-operator-delete/check.txt || \
 	  { echo "control zk-lock-operator-delete: flagged, but not by the overlap check"; exit 1; }
 	@echo "chaos-operator: zklock under operator-delete and operator-replace"; \
-	$(CHAOS) --faults operator-delete,operator-replace --idle-hold 5s --duration 25s --fault-interval 3s --quiet --out out/verify/operator
+	$(CHAOS_OP) --faults operator-delete,operator-replace --idle-hold 5s --duration 25s --fault-interval 3s --quiet --out out/verify/operator
 
 # chaos-restore (not in make verify, about two minutes): zklock under
 # restores (the first restore fault takes a backup of every server's data,
