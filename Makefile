@@ -389,8 +389,8 @@ chaos-campaigns:
 # belief well past the one-notification window the checker allows).
 # zklock, whose every holder watches its own node, must pass
 # operator-delete and operator-replace with idle holds (every fault finds a
-# holder), its trace replayed with the operator's steps as environment
-# events (PredecessorLockForeign).
+# holder, exclusive or read/write), its trace replayed with the operator's
+# steps as environment events (PredecessorLockForeign, SharedLockForeign).
 CHAOS_REWIND := .cache/bin/chaos-wait-for-loss-on-rewind
 # Its own binary: make verify runs chaos-operator beside chaos-campaigns.
 CHAOS_OP     := .cache/bin/chaos-operator

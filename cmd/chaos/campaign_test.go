@@ -285,3 +285,49 @@ func TestCampaignZkLockIsFlaggedUnderPartitions(t *testing.T) {
 		t.Fatalf("--lock=zk control under partitions: exit %d, want %d (verdict %s, faults %+v)", code, exitViolation, r.Verdict, r.FaultCounts)
 	}
 }
+
+// A traced campaign's operator strikes read/write holders as well as
+// exclusive ones, and election leaders, and the trace replays their paths
+// in the models with the outsider (SharedLockForeign, ElectionForeign),
+// valid. A traced election takes no operator-replace (ElectionForeign has
+// no Proclaim through a replaced node): every one is skipped with a reason.
+func TestCampaignOperatorStrikesTracedRecipes(t *testing.T) {
+	common := []string{"--faults", "operator-delete,operator-replace", "--idle-hold", "3s", "--duration", "15s",
+		"--fault-interval", "2s", "--seed", "7"}
+	for _, tc := range []struct {
+		name, path, spec string
+		args             []string
+	}{
+		{"rwlock", "/locks/rw-", "SharedLockForeign", []string{"--rw-ratio", "0.5"}},
+		{"election", "/locks/election-", "ElectionForeign", []string{"--lock", "election"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, r := runCampaign(t, append(tc.args, common...)...)
+			if code != exitPass {
+				t.Fatalf("exit %d, verdict %s, errors %v", code, r.Verdict, r.Errors)
+			}
+			struck := 0
+			for _, ev := range r.Faults {
+				if strings.Contains(ev.Detail, tc.path) {
+					struck++
+				}
+				if tc.name == "election" && ev.Kind == schedule.OperatorReplace && ev.Skipped == "" {
+					t.Errorf("fault %d: an operator-replace in a traced election: %+v", ev.Index, ev)
+				}
+			}
+			if struck == 0 {
+				t.Errorf("no holder's node under %s deleted or replaced: %+v", tc.path, r.Faults)
+			}
+			if r.Trace == nil || r.Trace.Verdict != "valid" {
+				t.Fatalf("trace %+v %q, want valid", r.Trace, r.Untraced)
+			}
+			replayed := false
+			for _, l := range r.Trace.Locks {
+				replayed = replayed || (l.Spec == tc.spec && strings.Contains(l.Lock, tc.path))
+			}
+			if !replayed {
+				t.Errorf("no path under %s replayed in %s: %+v", tc.path, tc.spec, r.Trace.Locks)
+			}
+		})
+	}
+}

@@ -142,10 +142,12 @@ func (c *Campaign) Setup(ctx context.Context) (err error) {
 	// (may) go back, and
 	// a trace orders every step by them in one history. An operator's
 	// deletes and replacements are environment events of the trace
-	// (ForeignDelete, ForeignReplace: PredecessorLockForeign), which the
-	// validator replays on a Mutex's lock only: with a trace the operator
-	// strikes holders of exclusive locks, and in an election's campaign
-	// none (nemesis.operator skips the fault).
+	// (ForeignDelete, ForeignReplace), which the validator replays on an
+	// exclusive lock (PredecessorLockForeign), a read/write lock
+	// (SharedLockForeign) and an election (ElectionForeign, deletes
+	// only): with a trace the operator strikes holders and leaders there,
+	// and in an election's campaign skips operator-replace
+	// (nemesis.operatorScope).
 	rewinds := slices.Contains(c.Cfg.Faults, schedule.Wipe) || slices.Contains(c.Cfg.Faults, schedule.Restore)
 	if err != nil || c.Cfg.Lock == workload.LockZk || c.Cfg.Lock == workload.LockSemaphore || rewinds {
 		// zk.Lock has no tracer. A semaphore's trace is not replayed: its

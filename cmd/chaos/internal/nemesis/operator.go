@@ -65,11 +65,12 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 			return
 		}
 	}
-	if in.w.Env != nil && in.w.Cfg.Lock == workload.LockElection {
-		ev.Skipped = "the trace replays an operator's steps on a Mutex's lock only (PredecessorLockForeign), not on an election's"
+	paths, skip := operatorScope(in.w, f.Kind)
+	if skip != "" {
+		ev.Skipped = skip
 		return
 	}
-	c := in.pickOperated(ctx, f)
+	c := in.pickOperated(ctx, f, paths)
 	if c == nil {
 		ev.Skipped = fmt.Sprintf("no %s within %v", f.Role, candidateWait)
 		return
@@ -104,23 +105,44 @@ func (in *Injector) operator(ctx context.Context, f schedule.Fault, ev *Event, f
 	}
 }
 
-// pickOperated picks the holder an operator's fault strikes: any, or,
-// when the campaign is traced, a holder of an exclusive lock only (the
-// trace validator replays an outsider's steps on a Mutex's lock only:
-// PredecessorLockForeign).
-func (in *Injector) pickOperated(ctx context.Context, f schedule.Fault) *workload.Client {
-	if in.w.Env == nil {
-		return in.pickClient(ctx, f)
+// operatorScope says which lock paths an operator's fault of kind k may
+// strike in w: any (nil) when the campaign is not traced; when it is, the
+// paths whose model in model/trace replays the outsider's steps on a
+// holder's node: an exclusive lock's (PredecessorLockForeign), a
+// read/write lock's, read or write lease alike (SharedLockForeign), and an
+// election's leader's (ElectionForeign). skip says why the fault strikes
+// nothing: in a traced election, an operator-replace.
+func operatorScope(w *workload.Workload, k schedule.Kind) (paths map[string]bool, skip string) {
+	if w.Env == nil {
+		return nil, ""
 	}
-	excl := map[string]bool{}
-	for _, lp := range in.w.Excl {
-		excl[lp.Path] = true
+	if w.Cfg.Lock == workload.LockElection && k == schedule.OperatorReplace {
+		// ElectionForeign has no Proclaim through a node the outsider
+		// replaced (the multi's check passes on the replacement) nor an
+		// observer whose watched head is replaced: a trace with one would
+		// be judged by a model that does not have the step.
+		return nil, "the trace's model of an election (ElectionForeign) replays an operator's delete of a leader's node, not a replacement"
+	}
+	paths = map[string]bool{}
+	for _, lp := range append(append([]*workload.LockPath(nil), w.Excl...), w.RW...) {
+		paths[lp.Path] = true
+	}
+	return paths, ""
+}
+
+// pickOperated picks the holder an operator's fault strikes: any, or one
+// holding a lease on a path of paths when paths is not nil
+// (operatorScope). Only holders: the outsider of ElectionForeign and
+// SharedLockForeign touches no node a client is still acquiring with.
+func (in *Injector) pickOperated(ctx context.Context, f schedule.Fault, paths map[string]bool) *workload.Client {
+	if paths == nil {
+		return in.pickClient(ctx, f)
 	}
 	deadline := time.Now().Add(candidateWait)
 	for {
 		var cands []*workload.Client
 		for _, c := range in.candidates(f) {
-			if p, _, ok := c.Held(); ok && excl[p] {
+			if p, _, ok := c.Held(); ok && paths[p] {
 				cands = append(cands, c)
 			}
 		}

@@ -5,7 +5,8 @@ import "strings"
 // The operator's faults: what someone with the campaign's credentials
 // does to the ensemble by hand. OperatorDelete and OperatorReplace are in
 // All (zklock's every lease watches its own node, and a traced campaign
-// replays them as environment events: PredecessorLockForeign); Wipe is
+// replays them as environment events: PredecessorLockForeign,
+// SharedLockForeign, ElectionForeign); Wipe is
 // opt-in, and so is Restore, --faults names them: they send the
 // ensemble's history back, and a trace orders every step by zxids in one
 // history.
