@@ -37,14 +37,20 @@ func (sp *Spec) own(s *predlock.State) *foreign.Own[zk.NoKind, recipe.PC] {
 		LearnG:  `ZK!NextEvent(c) = OwnEvent(c) \/ ~Armed(c) /\ Live(c) /\ ~OwnNodeExists(c)`}
 }
 
+// copyTo returns the function that copies s into t and returns t's
+// clients, for the foreign package's steps.
+func copyTo(s, t *predlock.State) func() *recipe.Clients[zk.NoKind, recipe.PC] {
+	return func() *recipe.Clients[zk.NoKind, recipe.PC] {
+		*t = *s
+		return &t.Clients
+	}
+}
+
 // ArmOwnWatch: the reply to the grant's getData with a watch on c's own
 // node, still its own: the watch is set (impl/zklock Lease.watchOwnNode,
 // armOwn). Spec: PredecessorLockForeign!ArmOwnWatch.
 func (sp *Spec) ArmOwnWatch(s *predlock.State, c int, t *predlock.State) model.Guard {
-	return sp.own(s).ArmOwnWatch(&s.Clients, c, func() *recipe.Clients[zk.NoKind, recipe.PC] {
-		*t = *s
-		return &t.Clients
-	})
+	return sp.own(s).ArmOwnWatch(&s.Clients, c, copyTo(s, t))
 }
 
 // LearnNodeGone: the lease ends because its node is gone or not its own
@@ -52,10 +58,7 @@ func (sp *Spec) ArmOwnWatch(s *predlock.State, c int, t *predlock.State) model.G
 // own watch's event is the next c takes, or the arming getData's reply
 // found no node of c's. Spec: PredecessorLockForeign!LearnNodeGone.
 func (sp *Spec) LearnNodeGone(s *predlock.State, c int, t *predlock.State) model.Guard {
-	g := sp.own(s).LearnNodeGone(&s.Clients, c, func() *recipe.Clients[zk.NoKind, recipe.PC] {
-		*t = *s
-		return &t.Clients
-	})
+	g := sp.own(s).LearnNodeGone(&s.Clients, c, copyTo(s, t))
 	if g != model.Enabled {
 		return g
 	}
@@ -64,35 +67,22 @@ func (sp *Spec) LearnNodeGone(s *predlock.State, c int, t *predlock.State) model
 	return model.Enabled
 }
 
-// foreign checks the guards the outsider's steps share (Touchable(n): no
-// request is acquiring with n) and returns the node of sequence number q.
-func (sp *Spec) foreign(s *predlock.State, q int) (zk.Node[zk.NoKind], model.Guard) {
-	return foreign.Find(&s.Clients, q, recipe.PC.Acquiring, sp.Fault)
+// outsider is the module's Outsider; Touchable(n): no request is acquiring with n.
+func (sp *Spec) outsider() *foreign.Outsider[zk.NoKind, recipe.PC] {
+	return &foreign.Outsider[zk.NoKind, recipe.PC]{Session: Outsider, Busy: recipe.PC.Acquiring, Fault: sp.Fault}
 }
 
 // ForeignDelete is ForeignDelete(q): an outsider deletes the node of
 // seq q (ZooKeeper.tla's ForeignDelete); a fault.
 func (sp *Spec) ForeignDelete(s *predlock.State, q int, t *predlock.State) model.Guard {
-	n, g := sp.foreign(s, q)
-	if g != model.Enabled {
-		return g
-	}
-	*t = *s
-	foreign.ForeignDelete(&s.Clients, &t.Clients, n)
-	return model.Enabled
+	return sp.outsider().ForeignDelete(&s.Clients, q, copyTo(s, t))
 }
 
 // ForeignReplace is ForeignReplace(q): the outsider deletes the node and
 // makes one of the same name (so the same uuid), owned by Outsider, of
 // czxid zxid + 2 (ZooKeeper.tla's ForeignReplace); a fault.
 func (sp *Spec) ForeignReplace(s *predlock.State, q int, t *predlock.State) model.Guard {
-	n, g := sp.foreign(s, q)
-	if g != model.Enabled {
-		return g
-	}
-	*t = *s
-	foreign.ForeignReplace(&s.Clients, &t.Clients, n, Outsider)
-	return model.Enabled
+	return sp.outsider().ForeignReplace(&s.Clients, q, copyTo(s, t))
 }
 
 // The module's properties.

@@ -112,7 +112,7 @@ func isClientStep(l model.Label) bool {
 // actions, for foreign.Next and foreign.Step.
 type module Spec
 
-func (m *module) Clients() int { return m.N() }
+func (m *module) NumClients() int { return m.N() }
 
 func (m *module) Actions() foreign.Actions {
 	return foreign.Actions{Client: []uint8{ActArmOwnWatch, ActLearnNodeGone},

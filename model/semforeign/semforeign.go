@@ -18,6 +18,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/foreign"
 	"github.com/zklock/zklock/model/semaphore"
 	"github.com/zklock/zklock/model/zk"
 	"github.com/zklock/zklock/traceevent"
@@ -101,9 +102,48 @@ func (sp *Spec) LabelString(l model.Label) string {
 // (the others are ExpireSession, PauseClient and ResumeClient).
 func isClientStep(l model.Label) bool { return l.Action < semaphore.ActExpireSession }
 
-type step struct {
-	l model.Label
-	t semaphore.State
+// module is Spec as foreign.Module: the base spec and the module's own
+// actions, for foreign.Next and foreign.Step.
+type module Spec
+
+func (m *module) NumClients() int { return m.N() }
+
+func (m *module) Actions() foreign.Actions {
+	return foreign.Actions{Client: []uint8{ActArmOwnWatch, ActLearnNodeGone, ActAcquireNodeGone},
+		ForeignDelete: ActForeignDelete, ForeignReplace: ActForeignReplace}
+}
+
+func (m *module) Server(s *semaphore.State) *zk.Server[zk.NoKind] { return &s.Server }
+
+func (m *module) BaseNext(s *semaphore.State, emit func(model.Label, *semaphore.State)) {
+	m.Spec.Next(s, emit)
+}
+
+func (m *module) BaseStep(s *semaphore.State, l model.Label, t *semaphore.State) model.Guard {
+	return m.Spec.Step(s, l, t)
+}
+
+func (m *module) IsClientStep(l model.Label) bool { return isClientStep(l) }
+
+func (m *module) Restricted(s *semaphore.State, l model.Label) model.Guard {
+	return (*Spec)(m).restricted(s, l)
+}
+
+func (m *module) OwnStep(s *semaphore.State, a uint8, c int, t *semaphore.State) model.Guard {
+	switch a {
+	case ActArmOwnWatch:
+		return (*Spec)(m).ArmOwnWatch(s, c, t)
+	case ActLearnNodeGone:
+		return (*Spec)(m).LearnNodeGone(s, c, t)
+	}
+	return (*Spec)(m).AcquireNodeGone(s, c, t)
+}
+
+func (m *module) ForeignStep(s *semaphore.State, a uint8, q int, t *semaphore.State) model.Guard {
+	if a == ActForeignDelete {
+		return (*Spec)(m).ForeignDelete(s, q, t)
+	}
+	return (*Spec)(m).ForeignReplace(s, q, t)
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -112,37 +152,7 @@ type step struct {
 // PauseClient and ResumeClient; then ForeignDelete(q) and
 // ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *semaphore.State, emit func(model.Label, *semaphore.State)) {
-	var base []step
-	sp.Spec.Next(s, func(l model.Label, t *semaphore.State) {
-		if isClientStep(l) && sp.restricted(s, l) != model.Enabled {
-			return
-		}
-		base = append(base, step{l, *t})
-	})
-	var t semaphore.State
-	i := 0
-	for c := range sp.Clients {
-		for ; i < len(base) && isClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
-			emit(base[i].l, &base[i].t)
-		}
-		for _, a := range []uint8{ActArmOwnWatch, ActLearnNodeGone, ActAcquireNodeGone} {
-			l := model.Label{Action: a, Client: int16(c)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
-	for ; i < len(base); i++ {
-		emit(base[i].l, &base[i].t)
-	}
-	for _, n := range s.Nodes { // in seq order: only existing nodes are enabled
-		for _, a := range []uint8{ActForeignDelete, ActForeignReplace} {
-			l := model.Label{Action: a, Client: -1, Arg: int16(n.Seq)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
+	foreign.Next((*module)(sp), s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -171,31 +181,5 @@ func (sp *Spec) restricted(s *semaphore.State, l model.Label) model.Guard {
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *semaphore.State, l model.Label, t *semaphore.State) model.Guard {
-	switch l.Action {
-	case ActForeignDelete:
-		return sp.ForeignDelete(s, int(l.Arg), t)
-	case ActForeignReplace:
-		return sp.ForeignReplace(s, int(l.Arg), t)
-	}
-	if int(l.Client) < 0 || int(l.Client) >= sp.N() {
-		return "unknown client"
-	}
-	c := int(l.Client)
-	switch l.Action {
-	case ActArmOwnWatch:
-		return sp.ArmOwnWatch(s, c, t)
-	case ActLearnNodeGone:
-		return sp.LearnNodeGone(s, c, t)
-	case ActAcquireNodeGone:
-		return sp.AcquireNodeGone(s, c, t)
-	}
-	if l.Action > ActForeignReplace {
-		return "unknown action"
-	}
-	if isClientStep(l) {
-		if g := sp.restricted(s, l); g != model.Enabled {
-			return g
-		}
-	}
-	return sp.Spec.Step(s, l, t)
+	return foreign.Step((*module)(sp), s, l, t)
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/foreign"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/sharedlock"
 	"github.com/zklock/zklock/model/zk"
@@ -107,9 +108,45 @@ func isClientStep(l model.Label) bool {
 	return true
 }
 
-type step struct {
-	l model.Label
-	t sharedlock.State
+// module is Spec as foreign.Module: the base spec and the module's own
+// actions, for foreign.Next and foreign.Step.
+type module Spec
+
+func (m *module) NumClients() int { return m.N() }
+
+func (m *module) Actions() foreign.Actions {
+	return foreign.Actions{Client: []uint8{ActArmOwnWatch, ActLearnNodeGone},
+		ForeignDelete: ActForeignDelete, ForeignReplace: ActForeignReplace}
+}
+
+func (m *module) Server(s *sharedlock.State) *zk.Server[sharedlock.Kind] { return &s.Server }
+
+func (m *module) BaseNext(s *sharedlock.State, emit func(model.Label, *sharedlock.State)) {
+	m.Spec.Next(s, emit)
+}
+
+func (m *module) BaseStep(s *sharedlock.State, l model.Label, t *sharedlock.State) model.Guard {
+	return m.Spec.Step(s, l, t)
+}
+
+func (m *module) IsClientStep(l model.Label) bool { return isClientStep(l) }
+
+func (m *module) Restricted(s *sharedlock.State, l model.Label) model.Guard {
+	return (*Spec)(m).restricted(s, l)
+}
+
+func (m *module) OwnStep(s *sharedlock.State, a uint8, c int, t *sharedlock.State) model.Guard {
+	if a == ActArmOwnWatch {
+		return (*Spec)(m).ArmOwnWatch(s, c, t)
+	}
+	return (*Spec)(m).LearnNodeGone(s, c, t)
+}
+
+func (m *module) ForeignStep(s *sharedlock.State, a uint8, q int, t *sharedlock.State) model.Guard {
+	if a == ActForeignDelete {
+		return (*Spec)(m).ForeignDelete(s, q, t)
+	}
+	return (*Spec)(m).ForeignReplace(s, q, t)
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -117,37 +154,7 @@ type step struct {
 // theirs), then ArmOwnWatch and LearnNodeGone; then SharedLock's EnvNext;
 // then ForeignDelete(q) and ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *sharedlock.State, emit func(model.Label, *sharedlock.State)) {
-	var base []step
-	sp.Spec.Next(s, func(l model.Label, t *sharedlock.State) {
-		if isClientStep(l) && sp.restricted(s, l) != model.Enabled {
-			return
-		}
-		base = append(base, step{l, *t})
-	})
-	var t sharedlock.State
-	i := 0
-	for c := range sp.Clients {
-		for ; i < len(base) && isClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
-			emit(base[i].l, &base[i].t)
-		}
-		for _, a := range []uint8{ActArmOwnWatch, ActLearnNodeGone} {
-			l := model.Label{Action: a, Client: int16(c)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
-	for ; i < len(base); i++ {
-		emit(base[i].l, &base[i].t)
-	}
-	for _, n := range s.Nodes { // in seq order: only existing nodes are enabled
-		for _, a := range []uint8{ActForeignDelete, ActForeignReplace} {
-			l := model.Label{Action: a, Client: -1, Arg: int16(n.Seq)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
+	foreign.Next((*module)(sp), s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -177,29 +184,5 @@ func (sp *Spec) restricted(s *sharedlock.State, l model.Label) model.Guard {
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *sharedlock.State, l model.Label, t *sharedlock.State) model.Guard {
-	switch l.Action {
-	case ActForeignDelete:
-		return sp.ForeignDelete(s, int(l.Arg), t)
-	case ActForeignReplace:
-		return sp.ForeignReplace(s, int(l.Arg), t)
-	}
-	if int(l.Client) < 0 || int(l.Client) >= sp.N() {
-		return "unknown client"
-	}
-	c := int(l.Client)
-	switch l.Action {
-	case ActArmOwnWatch:
-		return sp.ArmOwnWatch(s, c, t)
-	case ActLearnNodeGone:
-		return sp.LearnNodeGone(s, c, t)
-	}
-	if l.Action > ActForeignReplace {
-		return "unknown action"
-	}
-	if isClientStep(l) {
-		if g := sp.restricted(s, l); g != model.Enabled {
-			return g
-		}
-	}
-	return sp.Spec.Step(s, l, t)
+	return foreign.Step((*module)(sp), s, l, t)
 }

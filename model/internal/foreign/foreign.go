@@ -4,7 +4,7 @@
 // model/predforeign) share, as those modules share ZooKeeper.tla's
 // ForeignDelete and ForeignReplace by INSTANCE: the own watch's
 // definitions (Notified, Armed), the outsider's steps (Touchable,
-// ForeignDelete, ForeignReplace), the guards of ArmOwnWatch and
+// ForeignDelete, ForeignReplace: Outsider), the guards of ArmOwnWatch and
 // LearnNodeGone, and the skeleton of Next and Step that weaves the
 // module's actions into its base spec's (skeleton.go).
 //
@@ -108,36 +108,58 @@ func Touchable[K zk.Kind, P recipe.PCs](s *recipe.Clients[K, P], n zk.Node[K], b
 	return true
 }
 
-// Find checks the guards ForeignDelete(q) and ForeignReplace(q) share and
+// Outsider is a module's outsider and what its steps' guards take from
+// the model.
+type Outsider[K zk.Kind, P recipe.PCs] struct {
+	Session zk.Session     // the session that owns a replacement node
+	Busy    func(P) bool   // the pcs Touchable(n) excludes
+	Fault   func(int) bool // the base spec's Fault(faults)
+}
+
+// find checks the guards ForeignDelete(q) and ForeignReplace(q) share and
 // returns the node of sequence number q: it exists, is Touchable, and the
-// fault budget (fault, the base spec's Fault) allows one more.
-func Find[K zk.Kind, P recipe.PCs](s *recipe.Clients[K, P], q int, busy func(P) bool, fault func(int) bool) (zk.Node[K], model.Guard) {
+// fault budget allows one more.
+func (o *Outsider[K, P]) find(s *recipe.Clients[K, P], q int) (zk.Node[K], model.Guard) {
 	n, ok := s.NodeAt(q)
 	switch {
-	case !ok || !Touchable(s, n, busy):
+	case !ok || !Touchable(s, n, o.Busy):
 		return n, `\E n \in nodes : n.seq = s /\ Touchable(n)`
-	case !fault(s.Faults):
+	case !o.Fault(s.Faults):
 		return n, `faults < MaxFaults`
 	}
 	return n, model.Enabled
 }
 
-// ForeignDelete is ZooKeeper.tla's ForeignDelete(n), a fault: the outsider
-// deletes n. t is the successor's clients, a copy of s.
-func ForeignDelete[K zk.Kind, P recipe.PCs](s, t *recipe.Clients[K, P], n zk.Node[K]) {
+// ForeignDelete is ForeignDelete(q), ZooKeeper.tla's ForeignDelete on the
+// node of seq q, a fault: the outsider deletes it. copyState copies s
+// into the successor and returns the successor's clients; it is called
+// once the guard holds.
+func (o *Outsider[K, P]) ForeignDelete(s *recipe.Clients[K, P], q int, copyState func() *recipe.Clients[K, P]) model.Guard {
+	n, g := o.find(s, q)
+	if g != model.Enabled {
+		return g
+	}
+	t := copyState()
 	s.DeleteNodes(&t.Server, []zk.Node[K]{n})
 	t.Faults = s.Faults + 1
+	return model.Enabled
 }
 
-// ForeignReplace is ZooKeeper.tla's ForeignReplace(n), a fault: the
-// outsider deletes n and makes one of the same name (so the same uuid),
-// owned by outsider, of czxid zxid + 2. t is the successor's clients, a
-// copy of s.
-func ForeignReplace[K zk.Kind, P recipe.PCs](s, t *recipe.Clients[K, P], n zk.Node[K], outsider zk.Session) {
-	repl := zk.Node[K]{Seq: n.Seq, Kind: n.Kind, Owner: outsider, Uuid: n.Uuid, Czxid: s.Zxid + 2}
+// ForeignReplace is ForeignReplace(q), ZooKeeper.tla's ForeignReplace on
+// the node of seq q, a fault: the outsider deletes it and makes one of
+// the same name (so the same uuid), owned by its session, of czxid
+// zxid + 2. copyState is as ForeignDelete's.
+func (o *Outsider[K, P]) ForeignReplace(s *recipe.Clients[K, P], q int, copyState func() *recipe.Clients[K, P]) model.Guard {
+	n, g := o.find(s, q)
+	if g != model.Enabled {
+		return g
+	}
+	t := copyState()
+	repl := zk.Node[K]{Seq: q, Kind: n.Kind, Owner: o.Session, Uuid: n.Uuid, Czxid: s.Zxid + 2}
 	s.Txn(&t.Server, []zk.Node[K]{n}, []zk.Node[K]{repl}, s.Watches)
 	t.Zxid = s.Zxid + 2
 	t.Faults = s.Faults + 1
+	return model.Enabled
 }
 
 // InSessions returns nodes with the outsider's nodes owned by a session of

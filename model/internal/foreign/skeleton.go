@@ -8,8 +8,8 @@ import (
 // Module is what a module adds to its base spec, whose state is S: each
 // model implements it on an unexported type of its Spec.
 type Module[S any, K zk.Kind] interface {
-	// Clients is the number of clients.
-	Clients() int
+	// NumClients is the number of clients.
+	NumClients() int
 	// Actions are the module's own actions.
 	Actions() Actions
 	// Server is s's ZooKeeper server.
@@ -58,7 +58,7 @@ func Next[S any, K zk.Kind](m Module[S, K], s *S, emit func(model.Label, *S)) {
 	acts := m.Actions()
 	var t S
 	i := 0
-	for c := range m.Clients() {
+	for c := range m.NumClients() {
 		for ; i < len(base) && m.IsClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
 			emit(base[i].l, &base[i].t)
 		}
@@ -90,7 +90,7 @@ func Step[S any, K zk.Kind](m Module[S, K], s *S, l model.Label, t *S) model.Gua
 	if l.Action == acts.ForeignDelete || l.Action == acts.ForeignReplace {
 		return m.ForeignStep(s, l.Action, int(l.Arg), t)
 	}
-	if int(l.Client) < 0 || int(l.Client) >= m.Clients() {
+	if int(l.Client) < 0 || int(l.Client) >= m.NumClients() {
 		return "unknown client"
 	}
 	c := int(l.Client)
