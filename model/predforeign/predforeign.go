@@ -98,55 +98,17 @@ func (sp *Spec) LabelString(l model.Label) string {
 	return sp.Spec.LabelString(l)
 }
 
-// isClientStep reports whether l is a step of ClientNext(c) in
-// PredecessorLock (the others are EnvNext's).
-func isClientStep(l model.Label) bool {
-	switch l.Action {
-	case recipe.ActExpireSession, recipe.ActPauseClient, recipe.ActResumeClient, recipe.ActDeleteLands:
-		return false
-	}
-	return true
-}
-
-// module is Spec as foreign.Module: the base spec and the module's own
-// actions, for foreign.Next and foreign.Step.
-type module Spec
-
-func (m *module) NumClients() int { return m.N() }
-
-func (m *module) Actions() foreign.Actions {
-	return foreign.Actions{Client: []uint8{ActArmOwnWatch, ActLearnNodeGone},
-		ForeignDelete: ActForeignDelete, ForeignReplace: ActForeignReplace}
-}
-
-func (m *module) Server(s *predlock.State) *zk.Server[zk.NoKind] { return &s.Server }
-
-func (m *module) BaseNext(s *predlock.State, emit func(model.Label, *predlock.State)) {
-	m.Spec.Next(s, emit)
-}
-
-func (m *module) BaseStep(s *predlock.State, l model.Label, t *predlock.State) model.Guard {
-	return m.Spec.Step(s, l, t)
-}
-
-func (m *module) IsClientStep(l model.Label) bool { return isClientStep(l) }
-
-func (m *module) Restricted(s *predlock.State, l model.Label) model.Guard {
-	return (*Spec)(m).restricted(s, l)
-}
-
-func (m *module) OwnStep(s *predlock.State, a uint8, c int, t *predlock.State) model.Guard {
-	if a == ActArmOwnWatch {
-		return (*Spec)(m).ArmOwnWatch(s, c, t)
-	}
-	return (*Spec)(m).LearnNodeGone(s, c, t)
-}
-
-func (m *module) ForeignStep(s *predlock.State, a uint8, q int, t *predlock.State) model.Guard {
-	if a == ActForeignDelete {
-		return (*Spec)(m).ForeignDelete(s, q, t)
-	}
-	return (*Spec)(m).ForeignReplace(s, q, t)
+// module is the module's own actions over its base spec's.
+func (sp *Spec) module() *foreign.Module[predlock.State, zk.NoKind] {
+	return &foreign.Module[predlock.State, zk.NoKind]{N: sp.N(), BaseNext: sp.Spec.Next, BaseStep: sp.Spec.Step,
+		Server:       func(s *predlock.State) *zk.Server[zk.NoKind] { return &s.Server },
+		IsClientStep: foreign.LockClientStep, Restricted: sp.restricted,
+		Client: []foreign.Action[predlock.State]{
+			{Index: ActArmOwnWatch, Step: sp.ArmOwnWatch},
+			{Index: ActLearnNodeGone, Step: sp.LearnNodeGone},
+		},
+		ForeignDelete:  foreign.Action[predlock.State]{Index: ActForeignDelete, Step: sp.ForeignDelete},
+		ForeignReplace: foreign.Action[predlock.State]{Index: ActForeignReplace, Step: sp.ForeignReplace}}
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -155,7 +117,7 @@ func (m *module) ForeignStep(s *predlock.State, a uint8, q int, t *predlock.Stat
 // ArmOwnWatch and LearnNodeGone; then PredecessorLock's EnvNext; then
 // ForeignDelete(q) and ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *predlock.State, emit func(model.Label, *predlock.State)) {
-	foreign.Next((*module)(sp), s, emit)
+	sp.module().Next(s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -164,21 +126,14 @@ func (sp *Spec) restricted(s *predlock.State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
 	case recipe.ActIgnoreNotification:
-		if s.PC[c] == recipe.PCHold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c) {
-			return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
-		}
+		return sp.own(s).IgnoreOther(&s.Clients, c)
 	case recipe.ActRelease:
-		if _, ok := s.NodeAt(s.Node[c]); !ok {
-			return `NameExists(c)`
-		}
-		if Notified(s, c) {
-			return `~Notified(c)`
-		}
+		return sp.own(s).ReleaseNamed(&s.Clients, c)
 	}
 	return model.Enabled
 }
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *predlock.State, l model.Label, t *predlock.State) model.Guard {
-	return foreign.Step((*module)(sp), s, l, t)
+	return sp.module().Step(s, l, t)
 }

@@ -75,75 +75,35 @@ var restrictedNames = map[uint8]string{
 	semaphore.ActReleaseLease:       "ReleaseNamed",
 }
 
-// ActionName returns the name TLC gives l's action in the module.
-func (sp *Spec) ActionName(l model.Label) string {
-	if l.Action >= ActArmOwnWatch && l.Action <= ActForeignReplace {
-		return ownNames[l.Action-ActArmOwnWatch]
-	}
-	if name, ok := restrictedNames[l.Action]; ok {
-		return name
-	}
-	return semaphore.ActionName(l)
+// names are the names TLC gives the module's actions.
+func names() *foreign.Names {
+	return &foreign.Names{First: ActArmOwnWatch, Own: ownNames, Restricted: restrictedNames}
 }
+
+// ActionName returns the name TLC gives l's action in the module.
+func (sp *Spec) ActionName(l model.Label) string { return names().ActionName(l, semaphore.ActionName) }
 
 // LabelString renders l with its parameters.
 func (sp *Spec) LabelString(l model.Label) string {
-	switch {
-	case l.Action == ActForeignDelete || l.Action == ActForeignReplace:
-		return fmt.Sprintf("%s(%d)", ownNames[l.Action-ActArmOwnWatch], l.Arg)
-	case l.Action >= ActArmOwnWatch && l.Action <= ActForeignReplace,
-		restrictedNames[l.Action] != "" && l.Client >= 0 && int(l.Client) < sp.N():
-		return fmt.Sprintf("%s(%s)", sp.ActionName(l), sp.Clients[l.Client])
-	}
-	return sp.Spec.LabelString(l)
+	return names().LabelString(l, sp.Clients, sp.Spec.LabelString)
 }
 
 // isClientStep reports whether l is a step of ClientNext(c) in Semaphore
 // (the others are ExpireSession, PauseClient and ResumeClient).
 func isClientStep(l model.Label) bool { return l.Action < semaphore.ActExpireSession }
 
-// module is Spec as foreign.Module: the base spec and the module's own
-// actions, for foreign.Next and foreign.Step.
-type module Spec
-
-func (m *module) NumClients() int { return m.N() }
-
-func (m *module) Actions() foreign.Actions {
-	return foreign.Actions{Client: []uint8{ActArmOwnWatch, ActLearnNodeGone, ActAcquireNodeGone},
-		ForeignDelete: ActForeignDelete, ForeignReplace: ActForeignReplace}
-}
-
-func (m *module) Server(s *semaphore.State) *zk.Server[zk.NoKind] { return &s.Server }
-
-func (m *module) BaseNext(s *semaphore.State, emit func(model.Label, *semaphore.State)) {
-	m.Spec.Next(s, emit)
-}
-
-func (m *module) BaseStep(s *semaphore.State, l model.Label, t *semaphore.State) model.Guard {
-	return m.Spec.Step(s, l, t)
-}
-
-func (m *module) IsClientStep(l model.Label) bool { return isClientStep(l) }
-
-func (m *module) Restricted(s *semaphore.State, l model.Label) model.Guard {
-	return (*Spec)(m).restricted(s, l)
-}
-
-func (m *module) OwnStep(s *semaphore.State, a uint8, c int, t *semaphore.State) model.Guard {
-	switch a {
-	case ActArmOwnWatch:
-		return (*Spec)(m).ArmOwnWatch(s, c, t)
-	case ActLearnNodeGone:
-		return (*Spec)(m).LearnNodeGone(s, c, t)
-	}
-	return (*Spec)(m).AcquireNodeGone(s, c, t)
-}
-
-func (m *module) ForeignStep(s *semaphore.State, a uint8, q int, t *semaphore.State) model.Guard {
-	if a == ActForeignDelete {
-		return (*Spec)(m).ForeignDelete(s, q, t)
-	}
-	return (*Spec)(m).ForeignReplace(s, q, t)
+// module is the module's own actions over its base spec's.
+func (sp *Spec) module() *foreign.Module[semaphore.State, zk.NoKind] {
+	return &foreign.Module[semaphore.State, zk.NoKind]{N: sp.N(), BaseNext: sp.Spec.Next, BaseStep: sp.Spec.Step,
+		Server:       func(s *semaphore.State) *zk.Server[zk.NoKind] { return &s.Server },
+		IsClientStep: isClientStep, Restricted: sp.restricted,
+		Client: []foreign.Action[semaphore.State]{
+			{Index: ActArmOwnWatch, Step: sp.ArmOwnWatch},
+			{Index: ActLearnNodeGone, Step: sp.LearnNodeGone},
+			{Index: ActAcquireNodeGone, Step: sp.AcquireNodeGone},
+		},
+		ForeignDelete:  foreign.Action[semaphore.State]{Index: ActForeignDelete, Step: sp.ForeignDelete},
+		ForeignReplace: foreign.Action[semaphore.State]{Index: ActForeignReplace, Step: sp.ForeignReplace}}
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -152,7 +112,7 @@ func (m *module) ForeignStep(s *semaphore.State, a uint8, q int, t *semaphore.St
 // PauseClient and ResumeClient; then ForeignDelete(q) and
 // ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *semaphore.State, emit func(model.Label, *semaphore.State)) {
-	foreign.Next((*module)(sp), s, emit)
+	sp.module().Next(s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -161,25 +121,16 @@ func (sp *Spec) restricted(s *semaphore.State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
 	case semaphore.ActIgnoreNotification:
-		if s.PC[c] == semaphore.PCHold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c) {
-			return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
-		}
+		return sp.own(s).IgnoreOther(&s.Clients, c)
 	case semaphore.ActListLeases:
-		if !nameExists(s, c) {
-			return `NameExists(c)`
-		}
+		return foreign.NameExists(&s.Clients, c)
 	case semaphore.ActReleaseLease:
-		if !nameExists(s, c) {
-			return `NameExists(c)`
-		}
-		if Notified(s, c) {
-			return `~Notified(c)`
-		}
+		return sp.own(s).ReleaseNamed(&s.Clients, c)
 	}
 	return model.Enabled
 }
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *semaphore.State, l model.Label, t *semaphore.State) model.Guard {
-	return foreign.Step((*module)(sp), s, l, t)
+	return sp.module().Step(s, l, t)
 }

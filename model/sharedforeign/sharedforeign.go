@@ -75,78 +75,30 @@ var restrictedNames = map[uint8]string{
 	sharedlock.ActDowngradeReplyLost: "DowngradeReplyLostOwned",
 }
 
-// ActionName returns the name TLC gives l's action in the module.
-func (sp *Spec) ActionName(l model.Label) string {
-	if l.Action >= ActArmOwnWatch && l.Action <= ActForeignReplace {
-		return ownNames[l.Action-ActArmOwnWatch]
-	}
-	if name, ok := restrictedNames[l.Action]; ok {
-		return name
-	}
-	return sharedlock.ActionName(l)
+// names are the names TLC gives the module's actions.
+func names() *foreign.Names {
+	return &foreign.Names{First: ActArmOwnWatch, Own: ownNames, Restricted: restrictedNames}
 }
+
+// ActionName returns the name TLC gives l's action in the module.
+func (sp *Spec) ActionName(l model.Label) string { return names().ActionName(l, sharedlock.ActionName) }
 
 // LabelString renders l with its parameters.
 func (sp *Spec) LabelString(l model.Label) string {
-	switch {
-	case l.Action == ActForeignDelete || l.Action == ActForeignReplace:
-		return fmt.Sprintf("%s(%d)", ownNames[l.Action-ActArmOwnWatch], l.Arg)
-	case l.Action >= ActArmOwnWatch && l.Action <= ActForeignReplace,
-		restrictedNames[l.Action] != "" && l.Client >= 0 && int(l.Client) < sp.N():
-		return fmt.Sprintf("%s(%s)", sp.ActionName(l), sp.Clients[l.Client])
-	}
-	return sp.Spec.LabelString(l)
+	return names().LabelString(l, sp.Clients, sp.Spec.LabelString)
 }
 
-// isClientStep reports whether l is a step of ClientNext(c) in SharedLock
-// (the others are EnvNext's).
-func isClientStep(l model.Label) bool {
-	switch l.Action {
-	case recipe.ActExpireSession, recipe.ActPauseClient, recipe.ActResumeClient, recipe.ActDeleteLands:
-		return false
-	}
-	return true
-}
-
-// module is Spec as foreign.Module: the base spec and the module's own
-// actions, for foreign.Next and foreign.Step.
-type module Spec
-
-func (m *module) NumClients() int { return m.N() }
-
-func (m *module) Actions() foreign.Actions {
-	return foreign.Actions{Client: []uint8{ActArmOwnWatch, ActLearnNodeGone},
-		ForeignDelete: ActForeignDelete, ForeignReplace: ActForeignReplace}
-}
-
-func (m *module) Server(s *sharedlock.State) *zk.Server[sharedlock.Kind] { return &s.Server }
-
-func (m *module) BaseNext(s *sharedlock.State, emit func(model.Label, *sharedlock.State)) {
-	m.Spec.Next(s, emit)
-}
-
-func (m *module) BaseStep(s *sharedlock.State, l model.Label, t *sharedlock.State) model.Guard {
-	return m.Spec.Step(s, l, t)
-}
-
-func (m *module) IsClientStep(l model.Label) bool { return isClientStep(l) }
-
-func (m *module) Restricted(s *sharedlock.State, l model.Label) model.Guard {
-	return (*Spec)(m).restricted(s, l)
-}
-
-func (m *module) OwnStep(s *sharedlock.State, a uint8, c int, t *sharedlock.State) model.Guard {
-	if a == ActArmOwnWatch {
-		return (*Spec)(m).ArmOwnWatch(s, c, t)
-	}
-	return (*Spec)(m).LearnNodeGone(s, c, t)
-}
-
-func (m *module) ForeignStep(s *sharedlock.State, a uint8, q int, t *sharedlock.State) model.Guard {
-	if a == ActForeignDelete {
-		return (*Spec)(m).ForeignDelete(s, q, t)
-	}
-	return (*Spec)(m).ForeignReplace(s, q, t)
+// module is the module's own actions over its base spec's.
+func (sp *Spec) module() *foreign.Module[sharedlock.State, sharedlock.Kind] {
+	return &foreign.Module[sharedlock.State, sharedlock.Kind]{N: sp.N(), BaseNext: sp.Spec.Next, BaseStep: sp.Spec.Step,
+		Server:       func(s *sharedlock.State) *zk.Server[sharedlock.Kind] { return &s.Server },
+		IsClientStep: foreign.LockClientStep, Restricted: sp.restricted,
+		Client: []foreign.Action[sharedlock.State]{
+			{Index: ActArmOwnWatch, Step: sp.ArmOwnWatch},
+			{Index: ActLearnNodeGone, Step: sp.LearnNodeGone},
+		},
+		ForeignDelete:  foreign.Action[sharedlock.State]{Index: ActForeignDelete, Step: sp.ForeignDelete},
+		ForeignReplace: foreign.Action[sharedlock.State]{Index: ActForeignReplace, Step: sp.ForeignReplace}}
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -154,7 +106,7 @@ func (m *module) ForeignStep(s *sharedlock.State, a uint8, q int, t *sharedlock.
 // theirs), then ArmOwnWatch and LearnNodeGone; then SharedLock's EnvNext;
 // then ForeignDelete(q) and ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *sharedlock.State, emit func(model.Label, *sharedlock.State)) {
-	foreign.Next((*module)(sp), s, emit)
+	sp.module().Next(s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -164,16 +116,9 @@ func (sp *Spec) restricted(s *sharedlock.State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
 	case recipe.ActIgnoreNotification:
-		if s.PC[c] == recipe.PCHold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c) {
-			return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
-		}
+		return sp.own(s).IgnoreOther(&s.Clients, c)
 	case recipe.ActRelease:
-		if _, ok := s.NodeAt(s.Node[c]); !ok {
-			return `NameExists(c)`
-		}
-		if Notified(s, c) {
-			return `~Notified(c)`
-		}
+		return sp.own(s).ReleaseNamed(&s.Clients, c)
 	case sharedlock.ActDowngrade, sharedlock.ActDowngradeReplyLost:
 		if !s.OwnNodeExists(c) {
 			return `OwnNodeExists(c)`
@@ -184,5 +129,5 @@ func (sp *Spec) restricted(s *sharedlock.State, l model.Label) model.Guard {
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *sharedlock.State, l model.Label, t *sharedlock.State) model.Guard {
-	return foreign.Step((*module)(sp), s, l, t)
+	return sp.module().Step(s, l, t)
 }

@@ -97,6 +97,45 @@ func (o *Own[K, P]) LearnNodeGone(s *recipe.Clients[K, P], c int, copyState func
 	return model.Enabled
 }
 
+// IgnoreOther is IgnoreOtherNotification(c)'s guard on top of
+// IgnoreNotification(c)'s: a holder does not ignore its own node's event.
+func (o *Own[K, P]) IgnoreOther(s *recipe.Clients[K, P], c int) model.Guard {
+	if s.PC[c] == o.Hold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == o.Event(c) {
+		return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
+	}
+	return model.Enabled
+}
+
+// NameExists is NameExists(c), as a guard: a node of the seq c's node has.
+func NameExists[K zk.Kind, P recipe.PCs](s *recipe.Clients[K, P], c int) model.Guard {
+	if _, ok := s.NodeAt(s.Node[c]); !ok {
+		return `NameExists(c)`
+	}
+	return model.Enabled
+}
+
+// ReleaseNamed is ReleaseNamed(c)'s guard on top of the base spec's
+// release: NameExists(c) /\ ~Notified(c).
+func (o *Own[K, P]) ReleaseNamed(s *recipe.Clients[K, P], c int) model.Guard {
+	if g := NameExists(s, c); g != model.Enabled {
+		return g
+	}
+	if Notified(&s.Server, c, o.Event(c)) {
+		return `~Notified(c)`
+	}
+	return model.Enabled
+}
+
+// LockClientStep reports whether l is a step of ClientNext(c) in
+// PredecessorLock or SharedLock (the others are EnvNext's).
+func LockClientStep(l model.Label) bool {
+	switch l.Action {
+	case recipe.ActExpireSession, recipe.ActPauseClient, recipe.ActResumeClient, recipe.ActDeleteLands:
+		return false
+	}
+	return true
+}
+
 // Touchable is Touchable(n): no request whose pc satisfies busy (Acquiring,
 // or Semaphore's creating or finding) is doing it with n.
 func Touchable[K zk.Kind, P recipe.PCs](s *recipe.Clients[K, P], n zk.Node[K], busy func(P) bool) bool {
