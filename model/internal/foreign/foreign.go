@@ -32,7 +32,7 @@ func Armed[K zk.Kind](s *zk.Server[K], c int, e zk.Watch[K]) bool {
 }
 
 // Own is how a module's holder watches its own node, in one state: the
-// arguments ArmOwnWatch's and LearnNodeGone's guards take from the model.
+// arguments its steps and guards take from the model.
 type Own[K zk.Kind, P recipe.PCs] struct {
 	WatchOwn bool                    // the constant WatchOwn
 	Hold     P                       // the pc of a holder ("hold")
