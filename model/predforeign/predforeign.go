@@ -17,6 +17,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/foreign"
 	"github.com/zklock/zklock/model/predlock"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/zk"
@@ -97,19 +98,17 @@ func (sp *Spec) LabelString(l model.Label) string {
 	return sp.Spec.LabelString(l)
 }
 
-// isClientStep reports whether l is a step of ClientNext(c) in
-// PredecessorLock (the others are EnvNext's).
-func isClientStep(l model.Label) bool {
-	switch l.Action {
-	case recipe.ActExpireSession, recipe.ActPauseClient, recipe.ActResumeClient, recipe.ActDeleteLands:
-		return false
-	}
-	return true
-}
-
-type step struct {
-	l model.Label
-	t predlock.State
+// module is the module's own actions over its base spec's.
+func (sp *Spec) module() *foreign.Module[predlock.State, zk.NoKind] {
+	return &foreign.Module[predlock.State, zk.NoKind]{N: sp.N(), BaseNext: sp.Spec.Next, BaseStep: sp.Spec.Step,
+		Server:       func(s *predlock.State) *zk.Server[zk.NoKind] { return &s.Server },
+		IsClientStep: foreign.LockClientStep, Restricted: sp.restricted,
+		Client: []foreign.Action[predlock.State]{
+			{Index: ActArmOwnWatch, Step: sp.ArmOwnWatch},
+			{Index: ActLearnNodeGone, Step: sp.LearnNodeGone},
+		},
+		ForeignDelete:  foreign.Action[predlock.State]{Index: ActForeignDelete, Step: sp.ForeignDelete},
+		ForeignReplace: foreign.Action[predlock.State]{Index: ActForeignReplace, Step: sp.ForeignReplace}}
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -118,37 +117,7 @@ type step struct {
 // ArmOwnWatch and LearnNodeGone; then PredecessorLock's EnvNext; then
 // ForeignDelete(q) and ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *predlock.State, emit func(model.Label, *predlock.State)) {
-	var base []step
-	sp.Spec.Next(s, func(l model.Label, t *predlock.State) {
-		if isClientStep(l) && sp.restricted(s, l) != model.Enabled {
-			return
-		}
-		base = append(base, step{l, *t})
-	})
-	var t predlock.State
-	i := 0
-	for c := range sp.Clients {
-		for ; i < len(base) && isClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
-			emit(base[i].l, &base[i].t)
-		}
-		for _, a := range []uint8{ActArmOwnWatch, ActLearnNodeGone} {
-			l := model.Label{Action: a, Client: int16(c)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
-	for ; i < len(base); i++ {
-		emit(base[i].l, &base[i].t)
-	}
-	for _, n := range s.Nodes { // in seq order: only existing nodes are enabled
-		for _, a := range []uint8{ActForeignDelete, ActForeignReplace} {
-			l := model.Label{Action: a, Client: -1, Arg: int16(n.Seq)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
+	sp.module().Next(s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -157,45 +126,14 @@ func (sp *Spec) restricted(s *predlock.State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
 	case recipe.ActIgnoreNotification:
-		if s.PC[c] == recipe.PCHold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c) {
-			return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
-		}
+		return sp.own(s).IgnoreOther(&s.Clients, c)
 	case recipe.ActRelease:
-		if _, ok := s.NodeAt(s.Node[c]); !ok {
-			return `NameExists(c)`
-		}
-		if Notified(s, c) {
-			return `~Notified(c)`
-		}
+		return sp.own(s).ReleaseNamed(&s.Clients, c)
 	}
 	return model.Enabled
 }
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *predlock.State, l model.Label, t *predlock.State) model.Guard {
-	switch l.Action {
-	case ActForeignDelete:
-		return sp.ForeignDelete(s, int(l.Arg), t)
-	case ActForeignReplace:
-		return sp.ForeignReplace(s, int(l.Arg), t)
-	}
-	if int(l.Client) < 0 || int(l.Client) >= sp.N() {
-		return "unknown client"
-	}
-	c := int(l.Client)
-	switch l.Action {
-	case ActArmOwnWatch:
-		return sp.ArmOwnWatch(s, c, t)
-	case ActLearnNodeGone:
-		return sp.LearnNodeGone(s, c, t)
-	}
-	if l.Action > ActForeignReplace {
-		return "unknown action"
-	}
-	if isClientStep(l) {
-		if g := sp.restricted(s, l); g != model.Enabled {
-			return g
-		}
-	}
-	return sp.Spec.Step(s, l, t)
+	return sp.module().Step(s, l, t)
 }

@@ -3,6 +3,7 @@ package semforeign
 import (
 	"github.com/zklock/zklock/model"
 	"github.com/zklock/zklock/model/internal/cow"
+	"github.com/zklock/zklock/model/internal/foreign"
 	"github.com/zklock/zklock/model/recipe"
 	"github.com/zklock/zklock/model/semaphore"
 	"github.com/zklock/zklock/model/zk"
@@ -16,29 +17,33 @@ func ownEvent(s *semaphore.State, c int) semaphore.Watch {
 
 // Notified is Notified(c): the own node's event is delivered, not taken.
 func Notified(s *semaphore.State, c int) bool {
-	e := ownEvent(s, c)
-	for _, w := range s.Inbox[c] {
-		if w == e {
-			return true
-		}
-	}
-	return false
+	return foreign.Notified(&s.Server, c, ownEvent(s, c))
 }
 
 // Armed is Armed(c): the own watch is set, or has fired and its event waits.
-func Armed(s *semaphore.State, c int) bool {
-	e := ownEvent(s, c)
-	for _, w := range s.Watches {
-		if w == e {
-			return true
-		}
-	}
-	return Notified(s, c)
-}
+func Armed(s *semaphore.State, c int) bool { return foreign.Armed(&s.Server, c, ownEvent(s, c)) }
 
 // Stale is Stale(c): Notified(c) \/ ArmingPending(c).
 func (sp *Spec) Stale(s *semaphore.State, c int) bool {
 	return Notified(s, c) || (sp.WatchOwn && s.PC[c].HoldsLease() && !Armed(s, c))
+}
+
+// own is the holder's own watch in s.
+func (sp *Spec) own(s *semaphore.State) *foreign.Own[zk.NoKind, semaphore.PC] {
+	return &foreign.Own[zk.NoKind, semaphore.PC]{WatchOwn: sp.WatchOwn, Hold: semaphore.PCHold,
+		Event:   func(c int) semaphore.Watch { return ownEvent(s, c) },
+		Exists:  s.OwnLeaseExists,
+		ExistsG: `OwnLeaseExists(c)`,
+		LearnG:  `ZK!NextEvent(c) = OwnEvent(c) \/ ~Armed(c) /\ Live(c) /\ ~OwnLeaseExists(c)`}
+}
+
+// copyTo returns the function that copies s into t and returns t's
+// clients, for the foreign package's steps.
+func copyTo(s, t *semaphore.State) func() *recipe.Clients[zk.NoKind, semaphore.PC] {
+	return func() *recipe.Clients[zk.NoKind, semaphore.PC] {
+		*t = *s
+		return &t.Clients
+	}
 }
 
 // nameExists is NameExists(c): a lease node of the seq c's node has.
@@ -47,37 +52,15 @@ func nameExists(s *semaphore.State, c int) bool {
 	return ok
 }
 
-// touchable is Touchable(n): no request is creating n or looking for it.
-func touchable(s *semaphore.State, n semaphore.Node) bool {
-	for c := range s.PC {
-		if (s.PC[c] == semaphore.PCCreate || s.PC[c] == semaphore.PCFind) && n.Uuid == s.UuidOf(c) && n.Owner == s.SessOf(c) {
-			return false
-		}
-	}
-	return true
-}
+// creating is the pc of a request Touchable(n) excludes: one creating n
+// or looking for it.
+func creating(p semaphore.PC) bool { return p == semaphore.PCCreate || p == semaphore.PCFind }
 
 // ArmOwnWatch: the reply to the getData with a watch on c's own lease node
 // (Semaphore.grant: Lease.watchOwnNode, keepOwnWatch, armOwn), still its
 // own: the watch is set. Spec: SemaphoreForeign!ArmOwnWatch.
 func (sp *Spec) ArmOwnWatch(s *semaphore.State, c int, t *semaphore.State) model.Guard {
-	switch {
-	case !sp.WatchOwn:
-		return `WatchOwn`
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case s.PC[c] != semaphore.PCHold:
-		return `pc[c] = "hold"`
-	case Armed(s, c):
-		return `~Armed(c)`
-	case !s.LiveC(c):
-		return recipe.GLive
-	case !s.OwnLeaseExists(c):
-		return `OwnLeaseExists(c)`
-	}
-	*t = *s
-	s.SetWatch(&t.Server, ownEvent(s, c).Node, s.UuidOf(c))
-	return model.Enabled
+	return sp.own(s).ArmOwnWatch(&s.Clients, c, copyTo(s, t))
 }
 
 // LearnNodeGone: the lease ends because its node is gone or not its own
@@ -85,21 +68,8 @@ func (sp *Spec) ArmOwnWatch(s *semaphore.State, c int, t *semaphore.State) model
 // own watch's event is the next c takes, or the arming getData's reply
 // found no node of c's. Spec: SemaphoreForeign!LearnNodeGone.
 func (sp *Spec) LearnNodeGone(s *semaphore.State, c int, t *semaphore.State) model.Guard {
-	switch {
-	case !sp.WatchOwn:
-		return `WatchOwn`
-	case s.Paused[c]:
-		return recipe.GNotPaused
-	case s.PC[c] != semaphore.PCHold:
-		return `pc[c] = "hold"`
-	}
-	*t = *s
-	switch {
-	case len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c):
-		s.TakeEvent(&t.Server, c)
-	case !Armed(s, c) && s.LiveC(c) && !s.OwnLeaseExists(c):
-	default:
-		return `ZK!NextEvent(c) = OwnEvent(c) \/ ~Armed(c) /\ Live(c) /\ ~OwnLeaseExists(c)`
+	if g := sp.own(s).LearnNodeGone(&s.Clients, c, copyTo(s, t)); g != model.Enabled {
+		return g
 	}
 	t.PC = cow.With(s.PC, c, semaphore.PCIdle)
 	t.Node = cow.With(s.Node, c, semaphore.NoNode)
@@ -129,46 +99,22 @@ func (sp *Spec) AcquireNodeGone(s *semaphore.State, c int, t *semaphore.State) m
 	return model.Enabled
 }
 
-// foreign checks the guards the outsider's steps share and returns the
-// node of sequence number q.
-func (sp *Spec) foreign(s *semaphore.State, q int) (semaphore.Node, model.Guard) {
-	n, ok := s.NodeAt(q)
-	switch {
-	case !ok || !touchable(s, n):
-		return n, `\E n \in nodes : n.seq = s /\ Touchable(n)`
-	case !sp.Fault(s.Faults):
-		return n, `faults < MaxFaults`
-	}
-	return n, model.Enabled
+// outsider is the module's Outsider; Touchable(n): no request is creating n or looking for it.
+func (sp *Spec) outsider() *foreign.Outsider[zk.NoKind, semaphore.PC] {
+	return &foreign.Outsider[zk.NoKind, semaphore.PC]{Session: Outsider, Busy: creating, Fault: sp.Fault}
 }
 
 // ForeignDelete is ForeignDelete(q): an outsider deletes the lease node of
 // seq q (ZooKeeper.tla's ForeignDelete); a fault.
 func (sp *Spec) ForeignDelete(s *semaphore.State, q int, t *semaphore.State) model.Guard {
-	n, g := sp.foreign(s, q)
-	if g != model.Enabled {
-		return g
-	}
-	*t = *s
-	s.DeleteNodes(&t.Server, []semaphore.Node{n})
-	t.Faults = s.Faults + 1
-	return model.Enabled
+	return sp.outsider().ForeignDelete(&s.Clients, q, copyTo(s, t))
 }
 
 // ForeignReplace is ForeignReplace(q): the outsider deletes the lease node
 // and makes one of the same name (its seq, so the same uuid), owned by
 // Outsider, of czxid zxid + 2 (ZooKeeper.tla's ForeignReplace); a fault.
 func (sp *Spec) ForeignReplace(s *semaphore.State, q int, t *semaphore.State) model.Guard {
-	n, g := sp.foreign(s, q)
-	if g != model.Enabled {
-		return g
-	}
-	*t = *s
-	repl := semaphore.Node{Seq: q, Owner: Outsider, Uuid: n.Uuid, Czxid: s.Zxid + 2}
-	s.Txn(&t.Server, []semaphore.Node{n}, []semaphore.Node{repl}, s.Watches)
-	t.Zxid = s.Zxid + 2
-	t.Faults = s.Faults + 1
-	return model.Enabled
+	return sp.outsider().ForeignReplace(&s.Clients, q, copyTo(s, t))
 }
 
 // The module's properties.
@@ -177,13 +123,7 @@ func (sp *Spec) ForeignReplace(s *semaphore.State, q int, t *semaphore.State) mo
 // {Outsider}.
 func (sp *Spec) FTypeOK(s *semaphore.State) bool {
 	u := *s
-	u.Nodes = make([]semaphore.Node, len(s.Nodes))
-	for i, n := range s.Nodes {
-		if n.Owner == Outsider {
-			n.Owner = zk.Session{C: 0, K: 1} // a session of Sessions, in its place
-		}
-		u.Nodes[i] = n
-	}
+	u.Nodes = foreign.InSessions(s.Nodes, Outsider)
 	return sp.TypeOK(&u)
 }
 

@@ -18,6 +18,7 @@ import (
 	"fmt"
 
 	"github.com/zklock/zklock/model"
+	"github.com/zklock/zklock/model/internal/foreign"
 	"github.com/zklock/zklock/model/semaphore"
 	"github.com/zklock/zklock/model/zk"
 	"github.com/zklock/zklock/traceevent"
@@ -74,36 +75,35 @@ var restrictedNames = map[uint8]string{
 	semaphore.ActReleaseLease:       "ReleaseNamed",
 }
 
-// ActionName returns the name TLC gives l's action in the module.
-func (sp *Spec) ActionName(l model.Label) string {
-	if l.Action >= ActArmOwnWatch && l.Action <= ActForeignReplace {
-		return ownNames[l.Action-ActArmOwnWatch]
-	}
-	if name, ok := restrictedNames[l.Action]; ok {
-		return name
-	}
-	return semaphore.ActionName(l)
+// names are the names TLC gives the module's actions.
+func names() *foreign.Names {
+	return &foreign.Names{First: ActArmOwnWatch, Own: ownNames, Restricted: restrictedNames}
 }
+
+// ActionName returns the name TLC gives l's action in the module.
+func (sp *Spec) ActionName(l model.Label) string { return names().ActionName(l, semaphore.ActionName) }
 
 // LabelString renders l with its parameters.
 func (sp *Spec) LabelString(l model.Label) string {
-	switch {
-	case l.Action == ActForeignDelete || l.Action == ActForeignReplace:
-		return fmt.Sprintf("%s(%d)", ownNames[l.Action-ActArmOwnWatch], l.Arg)
-	case l.Action >= ActArmOwnWatch && l.Action <= ActForeignReplace,
-		restrictedNames[l.Action] != "" && l.Client >= 0 && int(l.Client) < sp.N():
-		return fmt.Sprintf("%s(%s)", sp.ActionName(l), sp.Clients[l.Client])
-	}
-	return sp.Spec.LabelString(l)
+	return names().LabelString(l, sp.Clients, sp.Spec.LabelString)
 }
 
 // isClientStep reports whether l is a step of ClientNext(c) in Semaphore
 // (the others are ExpireSession, PauseClient and ResumeClient).
 func isClientStep(l model.Label) bool { return l.Action < semaphore.ActExpireSession }
 
-type step struct {
-	l model.Label
-	t semaphore.State
+// module is the module's own actions over its base spec's.
+func (sp *Spec) module() *foreign.Module[semaphore.State, zk.NoKind] {
+	return &foreign.Module[semaphore.State, zk.NoKind]{N: sp.N(), BaseNext: sp.Spec.Next, BaseStep: sp.Spec.Step,
+		Server:       func(s *semaphore.State) *zk.Server[zk.NoKind] { return &s.Server },
+		IsClientStep: isClientStep, Restricted: sp.restricted,
+		Client: []foreign.Action[semaphore.State]{
+			{Index: ActArmOwnWatch, Step: sp.ArmOwnWatch},
+			{Index: ActLearnNodeGone, Step: sp.LearnNodeGone},
+			{Index: ActAcquireNodeGone, Step: sp.AcquireNodeGone},
+		},
+		ForeignDelete:  foreign.Action[semaphore.State]{Index: ActForeignDelete, Step: sp.ForeignDelete},
+		ForeignReplace: foreign.Action[semaphore.State]{Index: ActForeignReplace, Step: sp.ForeignReplace}}
 }
 
 // Next calls emit with every successor of s in TLC's order: for each
@@ -112,37 +112,7 @@ type step struct {
 // PauseClient and ResumeClient; then ForeignDelete(q) and
 // ForeignReplace(q) for each q in 0..MaxSeq.
 func (sp *Spec) Next(s *semaphore.State, emit func(model.Label, *semaphore.State)) {
-	var base []step
-	sp.Spec.Next(s, func(l model.Label, t *semaphore.State) {
-		if isClientStep(l) && sp.restricted(s, l) != model.Enabled {
-			return
-		}
-		base = append(base, step{l, *t})
-	})
-	var t semaphore.State
-	i := 0
-	for c := range sp.Clients {
-		for ; i < len(base) && isClientStep(base[i].l) && int(base[i].l.Client) == c; i++ {
-			emit(base[i].l, &base[i].t)
-		}
-		for _, a := range []uint8{ActArmOwnWatch, ActLearnNodeGone, ActAcquireNodeGone} {
-			l := model.Label{Action: a, Client: int16(c)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
-	for ; i < len(base); i++ {
-		emit(base[i].l, &base[i].t)
-	}
-	for _, n := range s.Nodes { // in seq order: only existing nodes are enabled
-		for _, a := range []uint8{ActForeignDelete, ActForeignReplace} {
-			l := model.Label{Action: a, Client: -1, Arg: int16(n.Seq)}
-			if sp.Step(s, l, &t) == model.Enabled {
-				emit(l, &t)
-			}
-		}
-	}
+	sp.module().Next(s, emit)
 }
 
 // restricted is the module's guard on top of a base step's: none but for
@@ -151,51 +121,16 @@ func (sp *Spec) restricted(s *semaphore.State, l model.Label) model.Guard {
 	c := int(l.Client)
 	switch l.Action {
 	case semaphore.ActIgnoreNotification:
-		if s.PC[c] == semaphore.PCHold && len(s.Inbox[c]) > 0 && s.Inbox[c][0] == ownEvent(s, c) {
-			return `~(pc[c] = "hold" /\ ZK!NextEvent(c) = OwnEvent(c))`
-		}
+		return sp.own(s).IgnoreOther(&s.Clients, c)
 	case semaphore.ActListLeases:
-		if !nameExists(s, c) {
-			return `NameExists(c)`
-		}
+		return foreign.NameExists(&s.Clients, c)
 	case semaphore.ActReleaseLease:
-		if !nameExists(s, c) {
-			return `NameExists(c)`
-		}
-		if Notified(s, c) {
-			return `~Notified(c)`
-		}
+		return sp.own(s).ReleaseNamed(&s.Clients, c)
 	}
 	return model.Enabled
 }
 
 // Step applies the action instance l to s, writing the successor into t.
 func (sp *Spec) Step(s *semaphore.State, l model.Label, t *semaphore.State) model.Guard {
-	switch l.Action {
-	case ActForeignDelete:
-		return sp.ForeignDelete(s, int(l.Arg), t)
-	case ActForeignReplace:
-		return sp.ForeignReplace(s, int(l.Arg), t)
-	}
-	if int(l.Client) < 0 || int(l.Client) >= sp.N() {
-		return "unknown client"
-	}
-	c := int(l.Client)
-	switch l.Action {
-	case ActArmOwnWatch:
-		return sp.ArmOwnWatch(s, c, t)
-	case ActLearnNodeGone:
-		return sp.LearnNodeGone(s, c, t)
-	case ActAcquireNodeGone:
-		return sp.AcquireNodeGone(s, c, t)
-	}
-	if l.Action > ActForeignReplace {
-		return "unknown action"
-	}
-	if isClientStep(l) {
-		if g := sp.restricted(s, l); g != model.Enabled {
-			return g
-		}
-	}
-	return sp.Spec.Step(s, l, t)
+	return sp.module().Step(s, l, t)
 }
