@@ -17,7 +17,7 @@ ZK_VERSIONS ?= 3.8 3.9
 # The packages that depend on the server version; the rest run once.
 ZK_PKGS   := ./impl/... ./ensemble/...
 
-.PHONY: setup kazoo-venv verify verify-deep live specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
+.PHONY: setup kazoo-venv verify verify-deep live mutants-1 mutants-2 specs-start specs-wait specs-configs test vet fmt-check unit examples integration rapid-programs checker model tlc tlc-deep \
         staticcheck conformance results specs mutants tlatrace tlatrace-deep chaos chaos-operator chaos-restore chaos-election chaos-semaphore chaos-short chaos-campaigns chaos-lag chaos-load soak soak-load chaos-tests bench bench-quick interop ensemble-up ensemble-down
 
 ## verify: everything CI runs (static checks, unit, race + integration, TLC,
@@ -29,7 +29,7 @@ verify: setup specs-start vet staticcheck fmt-check unit fuzz checker model live
 # mutants, the short campaigns whose verdict does not depend on timing, the
 # load campaign and its control, the examples),
 # VERIFY_JOBS at a time, each with its own ensemble, the longest first
-# (the mutants, the campaigns, integration with -race). They spend most of
+# (the mutants in two halves, integration with -race, the campaigns). They spend most of
 # their time waiting on session timeouts and faults, not computing (about
 # two thirds of a core between two of them, measured on a 2-core machine),
 # so three at once end them in about a third of their summed time (44
@@ -47,7 +47,7 @@ verify: setup specs-start vet staticcheck fmt-check unit fuzz checker model live
 # checks (chaos-lag).
 VERIFY_JOBS ?= 3
 live: specs-start
-	@$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants chaos-campaigns integration-$(firstword $(ZK_VERSIONS)) \
+	@$(MAKE) --no-print-directory -j$(VERIFY_JOBS) -O mutants-1 mutants-2 integration-$(firstword $(ZK_VERSIONS)) chaos-campaigns \
 	  $(addprefix integration-,$(wordlist 2,9,$(ZK_VERSIONS))) chaos-load chaos-tests chaos-operator rapid-programs examples && exit 0; \
 	$(MAKE) --no-print-directory specs-wait; exit 1
 
@@ -278,6 +278,11 @@ tlatrace-deep:
 # killed by the test named for it.
 mutants:
 	$(GO) run ./cmd/mutants
+
+# make verify's two halves of the mutants, each a live stage of its own
+# (every second mutant, from the first or the second).
+mutants-%:
+	$(GO) run ./cmd/mutants -shard $*/2
 
 ## chaos: the default campaign (3 minutes, every fault) on an embedded local
 ## 3-node ensemble; history, report and verdict in out/chaos-<timestamp>.

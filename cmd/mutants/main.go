@@ -27,6 +27,7 @@ func main() {
 	only := flag.String("only", "", "run only the mutant with this name")
 	timeout := flag.Duration("timeout", 6*time.Minute, "go test -timeout for each mutant")
 	shared := flag.Bool("shared", true, "run every mutant's tests against one local ensemble (tests that kill servers get their own)")
+	shard := flag.String("shard", "", "run only shard K of N (K/N, 1-based): every Nth mutant from the Kth, so that make verify runs the mutants as N stages beside its others")
 	overlayDir := flag.String("overlay", "", "with -only: write that mutant's overlay into this folder, print the path of its overlay.json (for go build -overlay), run nothing")
 	flag.Parse()
 	root, err := repoRoot()
@@ -36,6 +37,11 @@ func main() {
 	}
 	if *overlayDir != "" {
 		os.Exit(writeOnly(root, *only, *overlayDir))
+	}
+	k, n, err := parseShard(*shard)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(2)
 	}
 	if !known(*only) {
 		fmt.Fprintf(os.Stderr, "mutants: no mutant named %q\n", *only)
@@ -50,8 +56,8 @@ func main() {
 	}
 	start := time.Now()
 	var results []outcome
-	for _, m := range mutants {
-		if *only != "" && m.Name != *only {
+	for i, m := range mutants {
+		if *only != "" && m.Name != *only || i%n != k-1 {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "mutant %s ...\n", m.Name)
@@ -73,6 +79,17 @@ func main() {
 	if killed != len(results) {
 		os.Exit(1)
 	}
+}
+
+// parseShard reads -shard K/N; "" is the one shard 1/1.
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 1, 1, nil
+	}
+	if _, err := fmt.Sscanf(s, "%d/%d", &k, &n); err != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, fmt.Errorf("-shard %q: want K/N with 1 <= K <= N", s)
+	}
+	return k, n, nil
 }
 
 // known says whether only names a mutant ("" names them all).
