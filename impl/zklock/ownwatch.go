@@ -220,6 +220,12 @@ func (l *Lease) ownNodeGone(life context.Context, node string, how error) bool {
 		return l.recheck(life, node, version) == nil
 	}
 	l.mu.Unlock()
+	if l.s.Err() != nil {
+		// The session ended first, and its end ends the lease with its
+		// cause: closing a session deletes its nodes, which fires this
+		// watch, and that is no one else's delete.
+		return false
+	}
 	if l.end(fmt.Errorf("%w: %s", how, l.s.relative(node))) {
 		l.s.removeLease(l)
 		l.traceNodeGone(node)
