@@ -25,7 +25,7 @@
 (* owned by the session <<Stranger, 0>>, none of the clients'.             *)
 (*                                                                         *)
 (* WatchOwn = TRUE is the code: the grant sends a getData with a watch on  *)
-(* our node (ArmOwnWatch), and Guard waits for its reply; Unlock does not. *)
+(* our node (ArmOwnWatch), and Guard waits for its reply.                  *)
 (* WatchOwn = FALSE is the code before (nothing watches a held node): the  *)
 (* must-fail configs OwnWatch.NoOwnWatch (BeliefExclusion: two clients     *)
 (* believe they hold and neither has anything pending that would tell it) *)
@@ -201,10 +201,10 @@ IgnoreNotification(c) ==
     /\ UNCHANGED <<clientVars, foreign, falseOk>>
 
 (* Unlock: delete our node by name, whatever version (as the code does).   *)
-(* It does not wait for the own watch: the delete is ours, so the watch    *)
-(* has nothing to tell, and none is left on the server either way (a       *)
-(* getData handled after the delete finds no node and sets no watch; one   *)
-(* handled before is fired by the delete, an event the ended lease drops). *)
+(* The property needs no armed watch here (the code's Unlock waits for it; *)
+(* the spec allows both): the delete is ours, and no watch is left on the  *)
+(* server either way (a getData handled after the delete sets none; one    *)
+(* handled before is fired by it, an event the ended lease drops).         *)
 (* The node may be gone already, or a stranger's by now, if the holder     *)
 (* has not yet taken the event that says so: the delete then fails        *)
 (* (NoNode) or removes the stranger's node.  Either way the lease ends.    *)

@@ -116,9 +116,9 @@ IgnoreOtherNotification(c) ==
 
 (* Release, sent only on a name that stands and by a lease whose own      *)
 (* watch has not fired (a lease whose node went ends by LearnNodeGone      *)
-(* instead).  Unlock does not wait for the arming getData's reply: the     *)
-(* delete is ours, so the watch has nothing to tell, and none is left on   *)
-(* the server either way (a getData after the delete sets no watch).       *)
+(* instead).  It needs no armed watch (the code's Unlock waits for the     *)
+(* arming reply; the spec allows both): the delete is ours, and no watch   *)
+(* is left on the server either way.                                       *)
 ReleaseNamed(c) ==
     /\ NameExists(c)
     /\ ~Notified(c)
