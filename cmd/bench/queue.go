@@ -18,7 +18,8 @@ import (
 // The queue axis: N waiters queue on one lock path behind a holder, spread
 // over a few sessions (--queue-sessions), as a service's worker pool would
 // queue them. The run times the join (from the first Lock call to the last
-// waiter's node standing in the queue) and the drain (from the holder's
+// waiter's node standing in the queue and every waiter set up: settleQueue)
+// and the drain (from the holder's
 // release to the last grant, each waiter releasing the moment it is
 // granted), and counts what the servers received during each (mntr). A
 // queue of thousands should drain at the rate a queue of sixteen does: what
@@ -36,6 +37,10 @@ var queueImpls = []string{implZklock, implZkLock}
 // the lock path (its Stat's child count), subtracted from the join's
 // requests.
 const queuePoll = 20 * time.Millisecond
+
+// queueWarm is the most waiters the unmeasured queue before an
+// implementation's measured ones has (measureQueues).
+const queueWarm = 64
 
 // queueSession is one session of an implementation on one lock path; its
 // lock may be called by many goroutines at once, each a waiter of its own.
@@ -96,6 +101,19 @@ func measureQueues(ctx context.Context, cfg config, impl string, mk func(string)
 	if !slices.Contains(queueImpls, impl) {
 		return nil, nil
 	}
+	// One unmeasured queue first: a queue run's sessions are new, and the
+	// first drain on servers that have just started (or just served
+	// another implementation) ran up to 4x slower than the next, whichever
+	// implementation it was.
+	if len(cfg.queue) > 0 {
+		p, err := mk("queue-warm")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := queueRun(ctx, cfg, impl, p, min(cfg.queue[0], queueWarm)); err != nil {
+			return nil, fmt.Errorf("warm-up queue: %w", err)
+		}
+	}
 	var runs []run
 	for _, n := range cfg.queue {
 		p, err := mk(fmt.Sprintf("queue-%d", n))
@@ -140,6 +158,9 @@ func queueRun(ctx context.Context, cfg config, impl, path string, n int) (run, e
 		go w.wait(ctx, sessions[i%cfg.queueSessions])
 	}
 	polls, err := waitQueued(ctx, cfg.admin, path, n+1, w)
+	if err == nil {
+		err = settleQueue(ctx, cfg.servers, cfg.queueSessions+1, w)
+	}
 	if err != nil {
 		// The waiters still queued would wait for ever (zk.Lock takes no
 		// context): the sessions' close, deferred above, ends them.
@@ -237,6 +258,46 @@ func waitQueued(ctx context.Context, admin *zk.Conn, path string, want int, w *q
 	}
 }
 
+// The join ends once the queue stands and its waiters have set up: every
+// node can stand while waiters are still listing the queue and setting
+// their watches, and a drain timed from then would time that set-up too,
+// the more so the more requests a waiter's set-up makes. Settled: two
+// windows in a row in which the servers received no more requests than the
+// idle sessions' pings and heartbeats (queueSettleSlack per session, at
+// least 2), given up after queueSettleMax.
+const (
+	queueSettleWindow = 100 * time.Millisecond
+	queueSettleSlack  = 0.25
+	queueSettleMax    = 2 * time.Minute
+)
+
+// settleQueue waits until the servers are quiet (above); without mntr the
+// join ends when the last node stands.
+func settleQueue(ctx context.Context, servers []string, sessions int, w *queueWaiters) error {
+	slack := max(2, queueSettleSlack*float64(sessions))
+	prev, ok := mntrSnapshot(ctx, servers)
+	deadline := time.Now().Add(queueSettleMax)
+	for quiet := 0; ok && quiet < 2 && time.Now().Before(deadline); {
+		select {
+		case <-time.After(queueSettleWindow):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := w.err(); err != nil {
+			return err
+		}
+		var cur mntrCounters
+		if cur, ok = mntrSnapshot(ctx, servers); ok {
+			quiet++
+			if cur.packets-prev.packets > slack {
+				quiet = 0
+			}
+			prev = cur
+		}
+	}
+	return nil
+}
+
 // Per-run values of a queue run, NaN where there are none.
 func joinSeconds(r run) float64 { return r.Join.Seconds() }
 
@@ -283,12 +344,14 @@ func (rw *reportWriter) queue() {
 	w("N waiters over %d sessions queue on one lock path behind a holder (each session's waiters are goroutines "+
 		"calling Lock at once; zk.Lock: one `zk.Lock` per waiter on the session's connection). **Join** runs from "+
 		"the first Lock call until the path has every waiter's node (polled every %v with one `exists`, not counted "+
-		"below). **Drain** runs from the holder's release to the last grant; each waiter releases the moment it is "+
+		"below) and the servers are quiet, every waiter set up (two windows of %v with no more requests than the idle "+
+		"sessions' pings). Each implementation's measured queues in a repetition come after one unmeasured queue of "+
+		"at most %d waiters (the first drain on new sessions and servers is slow, whoever runs it). **Drain** runs from the holder's release to the last grant; each waiter releases the moment it is "+
 		"granted, so the drain is N hand-offs in a row. Requests are what the three servers received (`mntr`): "+
 		"during the join per waiter, during the drain per acquisition (its release included), and both "+
 		"together per acquisition (a waiter whose node stands may still be listing when the join ends, so the "+
 		"sum says more than the split); bytes are what they sent (replies and watch events, join and drain). Medians over "+
-		"repetitions (range); ratios are taken within a repetition.\n\n", rw.cfg.queueSessions, queuePoll)
+		"repetitions (range); ratios are taken within a repetition.\n\n", rw.cfg.queueSessions, queuePoll, queueSettleWindow, queueWarm)
 	w("| implementation | N | join | join requests per waiter | drain hand-offs/s | ÷ own N=%d | ÷ zk.Lock | hand-off p50 | drain requests per acquisition | requests per acquisition | bytes sent per acquisition |\n", rw.cfg.queue[0])
 	w("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, impl := range impls {

@@ -39,7 +39,7 @@ func (l *Lease) Downgrade(ctx context.Context) error {
 	werr := l.awaitSettled(ctx)
 	from, kind, err := l.node, l.kind, l.err
 	if werr == nil && err == nil && kind == ModeWrite {
-		l.st, l.settled = stateDowngrading, make(chan struct{})
+		l.st, l.settled, l.moved = stateDowngrading, make(chan struct{}), true
 	}
 	l.mu.Unlock()
 	switch {

@@ -100,8 +100,8 @@ func (w *ownWatch) event(ctx context.Context, done <-chan struct{}) (zk.Event, b
 // lease's node for as long as the lease is held, reusing fired (the watch a
 // waiter armed on its own node for the hand-off) if there is one. It ends
 // the lease when the node is deleted or replaced by someone else. The
-// first watch is the lease's before the grant returns, so that Guard,
-// Proclaim and Unlock wait for it to be set.
+// first watch is the lease's before the grant returns, so that Guard and
+// Proclaim (and Unlock, after a Downgrade) wait for it to be set.
 func (l *Lease) watchOwnNode(fired <-chan zk.Event) {
 	l.mu.Lock()
 	w := newOwnWatch(l.node)

@@ -142,15 +142,16 @@ func TestOperatorSetDataKeepsLeaseReplaceEndsIt(t *testing.T) {
 		t.Fatalf("Guard after someone's setData = %v (lease Err %v), want the lease held", err, lease.Err())
 	}
 	ownWatchSet(t, h, lease)
-	// Now the data change's event is held back while the node is replaced.
+	// Now the data change's event is held back while the node is replaced,
+	// in one multi: a client that reconnects meanwhile (its connection may
+	// time out in the blackhole) finds the node there, replaced, never a
+	// moment without it.
 	h.net.BlackholeUntilHealed()
-	if _, err := a.Set(node, []byte("operator again"), -1); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Delete(node, -1); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Create(node, []byte("stranger"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := a.Multi(
+		&zk.SetDataRequest{Path: node, Data: []byte("operator again"), Version: -1},
+		&zk.DeleteRequest{Path: node, Version: -1},
+		&zk.CreateRequest{Path: node, Data: []byte("stranger"), Acl: zk.WorldACL(zk.PermAll)},
+	); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Delete(node, -1) })
