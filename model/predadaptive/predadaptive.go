@@ -243,4 +243,6 @@ func (sp *Spec) Invariants() map[string]func(*State) bool { return sp.Spec.Invar
 
 // ActionProperties is the module's table of action properties:
 // PredecessorLockMarked's.
-func (sp *Spec) ActionProperties() map[string]func(s, t *State) bool { return sp.Spec.ActionProperties() }
+func (sp *Spec) ActionProperties() map[string]func(s, t *State) bool {
+	return sp.Spec.ActionProperties()
+}
