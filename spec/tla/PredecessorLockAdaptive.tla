@@ -145,7 +145,12 @@ APredecessorGone(c) ==
     /\ UNCHANGED <<marks, holdStep>>
 
 (* The adaptive holder does not mark (its listing showed a short queue):   *)
-(* a local decision, no ZooKeeper call; the own-node watch is next.        *)
+(* a local decision, no ZooKeeper call.  The own-node watch is next, armed *)
+(* by the marker's WatchOwn as after a Mark, and not at the grant as       *)
+(* PredecessorLock's holder would: with one point for both branches, the   *)
+(* watch is armed after the choice, so it never sees its holder's own      *)
+(* setData, and OwnWriteSilent checks the order the code must keep rather  *)
+(* than holding because no holder both watches and then marks.             *)
 SkipMark(c) ==
     /\ c \in Adaptive
     /\ ~paused[c]
