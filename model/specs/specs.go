@@ -91,6 +91,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredForeign(module, m)
 	case module == "PredecessorLockMarkedForeign":
 		return loadPredMarkedForeign(module, m)
+	case module == "PredecessorLockAdaptive":
+		return loadPredAdaptive(module, m)
 	case module == "SharedLockForeign":
 		return loadSharedForeign(module, m)
 	case module == "ElectionForeign":
