@@ -353,16 +353,19 @@ func TestStallMonitorSeesTheHolder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mon.granted(0, since())
+		first := since()
+		mon.granted(0, first)
 		mon.states[0].set(phaseHolding, since())
 		mon.states[1].set(phaseAcquiring, since())
 		got := make(chan error, 1)
 		var unlock1 func(context.Context) error
+		var second int64
 		go func() {
 			var err error
 			unlock1, err = clients[1].lock(ctx, true)
 			if err == nil {
-				mon.granted(1, since())
+				second = since()
+				mon.granted(1, second)
 			}
 			got <- err
 		}()
@@ -379,8 +382,10 @@ func TestStallMonitorSeesTheHolder(t *testing.T) {
 		<-watched
 		stalls := mon.finish(since())
 		if hold == 0 {
-			if len(stalls) != 0 {
-				t.Fatalf("no hold, yet stalls %+v", stalls)
+			// No stall unless the machine made one: a loaded machine may
+			// itself keep a hand-off waiting past stallAfter.
+			if gap := time.Duration(second - first); gap <= stallAfter && len(stalls) != 0 {
+				t.Fatalf("no hold and a %v gap between the grants, yet stalls %+v", gap, stalls)
 			}
 			continue
 		}
