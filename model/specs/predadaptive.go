@@ -9,8 +9,6 @@ import (
 	"github.com/zklock/zklock/model/explore"
 	"github.com/zklock/zklock/model/predadaptive"
 	"github.com/zklock/zklock/model/predmarked"
-	"github.com/zklock/zklock/model/recipe"
-	"github.com/zklock/zklock/model/zk"
 )
 
 // predAdaptiveSpecs maps each specification of PredecessorLockAdaptive to
@@ -72,28 +70,7 @@ func loadPredAdaptive(module string, m tlccfg.Model) (Instance, error) {
 // PredAdaptiveSpec is the explorer's view of sp with the named invariants
 // and properties, and with AFairSpec's fairness if fair.
 func PredAdaptiveSpec(sp *predadaptive.Spec, fair bool, invariants, properties []string) (*explore.Spec[predmarked.State], error) {
-	es := view[predmarked.State](sp.Module(), sp, predadaptive.ActionName)
-	var err error
-	if es.Invariants, err = invariantsNamed(sp.Module(), sp.Invariants(), invariants); err != nil {
-		return nil, err
-	}
-	acts := sp.ActionProperties()
-	for _, name := range properties {
-		if f, ok := acts[name]; ok {
-			es.Actions = append(es.Actions, explore.ActionProperty[predmarked.State]{Name: name, Holds: f})
-			continue
-		}
-		lt, ok := lockLeadsTo(name, &sp.Constants.Constants, func(s *predmarked.State) *recipe.State[zk.NoKind] { return &s.State.State })
-		if !ok {
-			return nil, fmt.Errorf("specs: %s has no property %s", sp.Module(), name)
-		}
-		es.Temporal = append(es.Temporal, lt)
-	}
-	if fair {
-		es.Fairness = recipeFairness(sp.Clients, sp.IsProgress,
-			func(s *predmarked.State, x zk.Session) bool { return s.Abandoned(x) }, true)
-	}
-	return es, nil
+	return markedSpec(sp, sp.Spec, predadaptive.ActionName, fair, invariants, properties)
 }
 
 var _ model.Machine[predmarked.State] = (*predadaptive.Spec)(nil)

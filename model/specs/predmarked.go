@@ -67,7 +67,24 @@ func loadPredMarked(module string, m tlccfg.Model) (Instance, error) {
 // PredMarkedSpec is the explorer's view of sp with the named invariants
 // and properties, and with MFairSpec's fairness if fair.
 func PredMarkedSpec(sp *predmarked.Spec, fair bool, invariants, properties []string) (*explore.Spec[predmarked.State], error) {
-	es := view[predmarked.State](sp.Module(), sp, predmarked.ActionName)
+	return markedSpec(sp, sp, predmarked.ActionName, fair, invariants, properties)
+}
+
+// markedMirror is a Go mirror whose state is predmarked's: the marker's
+// and the adaptive marker's.
+type markedMirror interface {
+	mirror[predmarked.State]
+	Module() string
+	Invariants() map[string]func(*predmarked.State) bool
+	ActionProperties() map[string]func(s, t *predmarked.State) bool
+	IsProgress(model.Label) bool
+}
+
+// markedSpec is the explorer's view of sp, whose constants and clients are
+// base's, with the named invariants and properties, and with its
+// fairness (the progress steps sp names) if fair.
+func markedSpec(sp markedMirror, base *predmarked.Spec, actionName func(model.Label) string, fair bool, invariants, properties []string) (*explore.Spec[predmarked.State], error) {
+	es := view[predmarked.State](sp.Module(), sp, actionName)
 	var err error
 	if es.Invariants, err = invariantsNamed(sp.Module(), sp.Invariants(), invariants); err != nil {
 		return nil, err
@@ -78,14 +95,14 @@ func PredMarkedSpec(sp *predmarked.Spec, fair bool, invariants, properties []str
 			es.Actions = append(es.Actions, explore.ActionProperty[predmarked.State]{Name: name, Holds: f})
 			continue
 		}
-		lt, ok := lockLeadsTo(name, &sp.Constants.Constants, func(s *predmarked.State) *recipe.State[zk.NoKind] { return &s.State.State })
+		lt, ok := lockLeadsTo(name, &base.Constants.Constants, func(s *predmarked.State) *recipe.State[zk.NoKind] { return &s.State.State })
 		if !ok {
 			return nil, fmt.Errorf("specs: %s has no property %s", sp.Module(), name)
 		}
 		es.Temporal = append(es.Temporal, lt)
 	}
 	if fair {
-		es.Fairness = recipeFairness(sp.Clients, sp.IsProgress,
+		es.Fairness = recipeFairness(base.Clients, sp.IsProgress,
 			func(s *predmarked.State, x zk.Session) bool { return s.Abandoned(x) }, true)
 	}
 	return es, nil
