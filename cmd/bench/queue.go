@@ -19,9 +19,8 @@ import (
 // over a few sessions (--queue-sessions), as a service's worker pool would
 // queue them. The run times the join (from the first Lock call to the last
 // waiter's node standing in the queue and every waiter set up: settleQueue)
-// and the drain (from the holder's
-// release to the last grant, each waiter releasing the moment it is
-// granted), and counts what the servers received during each (mntr). A
+// and the drain (from the holder's release to the last grant, each waiter
+// releasing the moment it is granted), and counts what the servers received during each (mntr). A
 // queue of thousands should drain at the rate a queue of sixteen does: what
 // a hand-off costs must not grow with the queue behind it. zklock's Mutex
 // and go-zookeeper's zk.Lock are measured; Curator's harness runs one lock
@@ -346,7 +345,8 @@ func (rw *reportWriter) queue() {
 		"the first Lock call until the path has every waiter's node (polled every %v with one `exists`, not counted "+
 		"below) and the servers are quiet, every waiter set up (two windows of %v with no more requests than the idle "+
 		"sessions' pings). Each implementation's measured queues in a repetition come after one unmeasured queue of "+
-		"at most %d waiters (the first drain on new sessions and servers is slow, whoever runs it). **Drain** runs from the holder's release to the last grant; each waiter releases the moment it is "+
+		"at most %d waiters (the first drain on new sessions and servers is slow, whoever runs it). "+
+		"**Drain** runs from the holder's release to the last grant; each waiter releases the moment it is "+
 		"granted, so the drain is N hand-offs in a row. Requests are what the three servers received (`mntr`): "+
 		"during the join per waiter, during the drain per acquisition (its release included), and both "+
 		"together per acquisition (a waiter whose node stands may still be listing when the join ends, so the "+
