@@ -3,19 +3,44 @@ package zklock
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
 
+	"github.com/zklock/zklock/ensemble"
 	"github.com/zklock/zklock/ensemble/ensembletest"
 )
+
+// rewindTimeout is the session timeout of the wipe test's sessions: its
+// loss deadline (four fifths of it) must lie beyond the time the wiped
+// servers take to start again and elect a leader, which on a loaded 2-core
+// machine is more than longTimeout's. Otherwise the session ends at that
+// deadline before it can meet the older history, and the test cannot tell
+// the two causes apart.
+const rewindTimeout = 40 * time.Second
+
+// rewindEnsemble starts an ensemble of its own for the wipe test, whose
+// servers grant sessions of rewindTimeout (the shared ensemble's grant at
+// most 20 ticks).
+func rewindEnsemble(t *testing.T, ctx context.Context) *ensemble.Ensemble {
+	t.Helper()
+	ensembletest.RequireLocal(t)
+	e, err := ensemble.Start(ctx, ensemble.Config{ExtraConfig: []string{
+		fmt.Sprintf("maxSessionTimeout=%d", rewindTimeout.Milliseconds())}})
+	if err != nil {
+		t.Fatalf("ensemble: %v", err)
+	}
+	t.Cleanup(func() { e.Stop() })
+	return e
+}
 
 // rewindSession is a session straight to the servers (no proxies, no
 // trace: a wiped ensemble's zxids go back, which no trace of one history
 // can show).
-func rewindSession(t *testing.T, ctx context.Context, servers []string) *Session {
+func rewindSession(t *testing.T, ctx context.Context, e *ensemble.Ensemble) *Session {
 	t.Helper()
-	s, err := NewSession(ctx, servers, WithSessionTimeout(longTimeout), timing(),
+	s, err := NewSession(ctx, e.Addrs(), WithSessionTimeout(rewindTimeout), WithEnsembleTiming(e.TickTime(), e.SyncLimit()),
 		WithLogger(slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	if err != nil {
 		t.Fatal(err)
@@ -32,10 +57,10 @@ func rewindSession(t *testing.T, ctx context.Context, servers []string) *Session
 // the test judges no duration). A later lease of the same lock in this
 // process has a lower token, and says so (TokenRewound).
 func TestWipeEndsLeaseAtOnce(t *testing.T) {
-	e := ensembletest.RequireLocal(t)
 	ctx := ctxFor(t, 3*time.Minute)
+	e := rewindEnsemble(t, ctx)
 	lock := lockPath(t)
-	a := rewindSession(t, ctx, e.Addrs())
+	a := rewindSession(t, ctx, e)
 	ma, err := NewMutex(a, lock)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +96,7 @@ func TestWipeEndsLeaseAtOnce(t *testing.T) {
 		t.Fatalf("the session ended with %v, want ErrHistoryRewound", err)
 	}
 
-	b := rewindSession(t, ctx, e.Addrs())
+	b := rewindSession(t, ctx, e)
 	mb, err := NewMutex(b, lock)
 	if err != nil {
 		t.Fatal(err)
