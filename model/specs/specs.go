@@ -93,6 +93,8 @@ func Load(module string, m tlccfg.Model) (Instance, error) {
 		return loadPredMarkedForeign(module, m)
 	case module == "PredecessorLockAdaptive":
 		return loadPredAdaptive(module, m)
+	case module == "PredecessorLockAdaptiveForeign":
+		return loadPredAdaptiveForeign(module, m)
 	case module == "SharedLockForeign":
 		return loadSharedForeign(module, m)
 	case module == "ElectionForeign":
