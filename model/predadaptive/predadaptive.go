@@ -226,16 +226,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 			}
 		}
 	}
-	for _, x := range s.Live {
-		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
-	}
-	for c := range sp.N() {
-		try(model.Label{Action: recipe.ActPauseClient, Client: int16(c)})
-		try(model.Label{Action: recipe.ActResumeClient, Client: int16(c)})
-	}
-	for _, p := range s.Pending {
-		try(model.Label{Action: recipe.ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)})
-	}
+	predmarked.EnvLabels(s, sp.N(), try)
 }
 
 // Invariants is the module's table of state invariants: PredecessorLockMarked's.

@@ -232,16 +232,7 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 			try(model.Label{Action: a, Client: int16(c)})
 		}
 	}
-	for _, x := range s.Live {
-		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
-	}
-	for c := range sp.N() {
-		try(model.Label{Action: recipe.ActPauseClient, Client: int16(c)})
-		try(model.Label{Action: recipe.ActResumeClient, Client: int16(c)})
-	}
-	for _, p := range s.Pending {
-		try(model.Label{Action: recipe.ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)})
-	}
+	predmarked.EnvLabels(&s.State, sp.N(), try)
 	for seq := 0; seq <= sp.MaxSeq; seq++ {
 		try(model.Label{Action: ActForeignSetData, Client: -1, Arg: int16(seq)})
 	}

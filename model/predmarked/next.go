@@ -165,19 +165,28 @@ func (sp *Spec) Next(s *State, emit func(model.Label, *State)) {
 			try(model.Label{Action: a, Client: int16(c)})
 		}
 	}
+	EnvLabels(s, sp.N(), try)
+	if sp.Forged {
+		for _, n := range s.Nodes {
+			try(model.Label{Action: ActForgeMark, Client: -1, Arg: int16(n.Seq)})
+		}
+	}
+}
+
+// EnvLabels calls try with the labels of the steps no client program
+// takes, in TLC's order: MExpireSession for each live session,
+// MPauseClient and MResumeClient for each of the n clients, MDeleteLands
+// for each pending delete. Every module built on this one (the adaptive
+// marker, with or without an operator) takes them after its clients' steps.
+func EnvLabels(s *State, n int, try func(model.Label)) {
 	for _, x := range s.Live {
 		try(model.Label{Action: recipe.ActExpireSession, Client: int16(x.C), Arg: int16(x.K)})
 	}
-	for c := range sp.N() {
+	for c := range n {
 		try(model.Label{Action: recipe.ActPauseClient, Client: int16(c)})
 		try(model.Label{Action: recipe.ActResumeClient, Client: int16(c)})
 	}
 	for _, p := range s.Pending {
 		try(model.Label{Action: recipe.ActDeleteLands, Client: int16(p.Uuid.C), Arg: int16(p.Uuid.R)})
-	}
-	if sp.Forged {
-		for _, n := range s.Nodes {
-			try(model.Label{Action: ActForgeMark, Client: -1, Arg: int16(n.Seq)})
-		}
 	}
 }
